@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Exit statuses of `wyvern run` when the program did not exit by itself.
+const (
+	exitRunError    = 10 // an error state was reached
+	exitRunDeadlock = 11
+	exitRunBound    = 12
+	exitRunAssume   = 13
+)
+
+type loadFlags struct {
+	opt   int
+	clang multiFlag
+}
+
+func (l *loadFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&l.opt, "O", 0, "clang optimisation level for C input (0 or 1)")
+	fs.Var(&l.clang, "clang-flag", "extra flag passed to clang (repeatable)")
+}
+
+func (l *loadFlags) options() ir.Options {
+	return ir.Options{OptLevel: l.opt, ClangFlags: l.clang}
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var lf loadFlags
+	lf.register(fs)
+	seed := fs.Uint64("seed", 1, "experiment seed")
+	index := fs.Uint64("index", 0, "trace index (the trace's random stream is keyed by seed and index)")
+	maxSteps := fs.Uint64("max-steps", 1_000_000_000, "step bound")
+	trace := fs.Bool("trace", false, "print the interleaving step by step")
+	asJSON := fs.Bool("json", false, "print a JSON summary instead of the status line")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [-O 0|1] [--clang-flag F]")
+		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc). The program's output goes to stdout, the reason the run")
+		fmt.Fprintln(stderr, "ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
+		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	prog, err := ir.Load(pos[0], lf.options())
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
+		return exitUsage
+	}
+	m := vm.NewMachine(prog)
+	st := m.NewState()
+	rng := vm.NewRand(*seed, *index)
+	if *trace {
+		printed := 0
+		m.RunObserved(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) {
+			if len(st.Out) > printed {
+				writeIndented(stdout, st.Out[printed:])
+				printed = len(st.Out)
+			}
+			fr := &t.Frames[len(t.Frames)-1]
+			text := fr.Fn.Text[fr.PC]
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				text = text[:i] + " ..."
+			}
+			fmt.Fprintf(stdout, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
+		})
+		if len(st.Out) > printed {
+			writeIndented(stdout, st.Out[printed:])
+		}
+	} else {
+		m.Run(st, *maxSteps, rng)
+		stdout.Write(st.Out)
+	}
+	code := exitStatus(st)
+	if *asJSON {
+		enc := json.NewEncoder(stderr)
+		enc.SetIndent("", "  ")
+		enc.Encode(runSummary(st, *seed, *index))
+	} else {
+		fmt.Fprintf(stderr, "wyvern: %s (%d steps, seed %d, index %d)\n", st.Describe(), st.Steps, *seed, *index)
+	}
+	return code
+}
+
+func writeIndented(w io.Writer, b []byte) {
+	for _, ln := range strings.SplitAfter(string(b), "\n") {
+		if ln != "" {
+			fmt.Fprintf(w, "        | %s", ln)
+			if !strings.HasSuffix(ln, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+}
+
+func exitStatus(st *vm.State) int {
+	switch st.Status {
+	case vm.Exited:
+		return int(uint8(st.ExitCode))
+	case vm.Failed:
+		return exitRunError
+	case vm.Deadlock:
+		return exitRunDeadlock
+	case vm.StepBound:
+		return exitRunBound
+	case vm.AssumeFailed:
+		return exitRunAssume
+	}
+	return exitRunError
+}
+
+type runJSON struct {
+	Status   string `json:"status"`
+	Reason   string `json:"reason"`
+	ExitCode int32  `json:"exit_code"`
+	Steps    uint64 `json:"steps"`
+	Seed     uint64 `json:"seed"`
+	Index    uint64 `json:"index"`
+	Error    *struct {
+		Kind    string `json:"kind"`
+		Process int32  `json:"process"`
+		Func    string `json:"function"`
+		Loc     string `json:"location"`
+		Detail  string `json:"detail,omitempty"`
+	} `json:"error,omitempty"`
+}
+
+func runSummary(st *vm.State, seed, index uint64) runJSON {
+	j := runJSON{Status: st.Status.String(), Reason: st.Describe(), ExitCode: st.ExitCode, Steps: st.Steps, Seed: seed, Index: index}
+	if st.Err != nil {
+		j.Error = &struct {
+			Kind    string `json:"kind"`
+			Process int32  `json:"process"`
+			Func    string `json:"function"`
+			Loc     string `json:"location"`
+			Detail  string `json:"detail,omitempty"`
+		}{st.Err.Kind.String(), st.Err.Thread, st.Err.Func, st.Err.Loc.String(), st.Err.Detail}
+	}
+	return j
+}

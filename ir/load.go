@@ -1,0 +1,243 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/llir/llvm/asm"
+	lir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/metadata"
+)
+
+// LoadError is a load-time rejection naming the place and the cause.
+type LoadError struct {
+	File  string
+	Func  string
+	Block string
+	Inst  string
+	Msg   string
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Func != "" {
+		fmt.Fprintf(&b, ": function @%s", e.Func)
+	}
+	if e.Block != "" {
+		fmt.Fprintf(&b, ", block %%%s", e.Block)
+	}
+	if e.Inst != "" {
+		fmt.Fprintf(&b, ", instruction `%s`", strings.TrimSpace(e.Inst))
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ParseLL parses LLVM assembly text and compiles it. It never panics: a panic
+// inside the parser is reported as an error.
+func ParseLL(name string, src []byte) (prog *Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("%s: parser failed: %v", name, r)
+		}
+	}()
+	src = Prepass(src)
+	mod, err := asm.ParseBytes(name, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, trimParseErr(err))
+	}
+	return Compile(name, mod)
+}
+
+func trimParseErr(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n"); i > 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("malformed LLVM assembly: %s", msg)
+}
+
+type loader struct {
+	name      string
+	mod       *lir.Module
+	prog      *Program
+	globalIdx map[*lir.Global]int
+	funcIdx   map[*lir.Func]int
+	locIdx    map[SrcLoc]int32
+}
+
+// Compile compiles a parsed llir module into a Program.
+func Compile(name string, mod *lir.Module) (prog *Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("%s: cannot compile module: %v", name, r)
+		}
+	}()
+	l := &loader{
+		name: name, mod: mod,
+		prog:      &Program{Name: name, FuncIdx: map[string]int{}, GlobalIdx: map[string]int{}, Entry: -1},
+		globalIdx: map[*lir.Global]int{},
+		funcIdx:   map[*lir.Func]int{},
+		locIdx:    map[SrcLoc]int32{},
+	}
+	l.prog.Locs = append(l.prog.Locs, SrcLoc{})
+	if err := l.layoutGlobals(); err != nil {
+		return nil, err
+	}
+	if err := l.indexFuncs(); err != nil {
+		return nil, err
+	}
+	if err := l.initGlobals(); err != nil {
+		return nil, err
+	}
+	for i, f := range mod.Funcs {
+		if len(f.Blocks) == 0 {
+			continue
+		}
+		cf, err := l.compileFunc(f, l.prog.Funcs[i])
+		if err != nil {
+			return nil, err
+		}
+		l.prog.Funcs[i] = cf
+	}
+	main, ok := l.prog.FuncIdx["main"]
+	if !ok || l.prog.Funcs[main].External {
+		return nil, &LoadError{File: name, Msg: "no definition of main"}
+	}
+	l.prog.Entry = main
+	return l.prog, nil
+}
+
+func (l *loader) layoutGlobals() error {
+	for i, g := range l.mod.Globals {
+		size, err := sizeOf(g.ContentType)
+		if err != nil {
+			return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: %v", g.Name(), err)}
+		}
+		if size > 1<<31 {
+			return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: size %d is too large", g.Name(), size)}
+		}
+		gl := &Global{Name: g.Name(), Block: uint32(i + 1), Size: uint32(size), Const: g.Immutable,
+			ElemKind: kindOf(g.ContentType)}
+		for _, md := range g.Metadata {
+			if md.Name != "dbg" {
+				continue
+			}
+			if e, ok := md.Node.(*metadata.DIGlobalVariableExpression); ok && e.Var != nil {
+				gl.CName = e.Var.Name
+			}
+		}
+		l.globalIdx[g] = i
+		l.prog.GlobalIdx[g.Name()] = i
+		l.prog.Globals = append(l.prog.Globals, gl)
+	}
+	l.prog.FirstFuncBlock = uint32(len(l.mod.Globals) + 1)
+	l.prog.FirstDynBlock = l.prog.FirstFuncBlock + uint32(len(l.mod.Funcs))
+	return nil
+}
+
+func (l *loader) initGlobals() error {
+	for i, g := range l.mod.Globals {
+		gl := l.prog.Globals[i]
+		gl.Init = make([]byte, gl.Size)
+		if g.Init == nil {
+			return &LoadError{File: l.name, Msg: fmt.Sprintf("external global variable @%s is not defined in the program", g.Name())}
+		}
+		if err := l.constBytes(g.Init, gl.Init); err != nil {
+			return &LoadError{File: l.name, Msg: fmt.Sprintf("initialiser of global @%s: %v", g.Name(), err)}
+		}
+	}
+	return nil
+}
+
+// ignoredIntrinsic reports intrinsics that have no run-time effect.
+func ignoredIntrinsic(name string) bool {
+	for _, p := range []string{"llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+		"llvm.var.annotation", "llvm.invariant.", "llvm.sideeffect", "llvm.donothing", "llvm.prefetch"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *loader) indexFuncs() error {
+	var missing []string
+	for i, f := range l.mod.Funcs {
+		cf := &Func{Name: f.Name(), Index: i, Block: l.prog.FirstFuncBlock + uint32(i), Variadic: f.Sig.Variadic}
+		l.funcIdx[f] = i
+		l.prog.FuncIdx[f.Name()] = i
+		l.prog.Funcs = append(l.prog.Funcs, cf)
+		if len(f.Blocks) > 0 {
+			continue
+		}
+		cf.External = true
+		if strings.HasPrefix(f.Name(), "llvm.") {
+			continue // intrinsics are checked at their call sites
+		}
+		b, ok := LookupBuiltin(f.Name())
+		if !ok {
+			missing = append(missing, f.Name())
+			continue
+		}
+		cf.Builtin = b
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return &LoadError{File: l.name, Msg: fmt.Sprintf("unknown external function(s), not implemented by the platform: %s",
+			strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+// location returns the index of an instruction's debug location.
+func (l *loader) location(mds lir.Metadata) int32 {
+	for _, md := range mds {
+		if md.Name != "dbg" {
+			continue
+		}
+		loc, ok := md.Node.(*metadata.DILocation)
+		if !ok {
+			continue
+		}
+		sl := SrcLoc{File: scopeFile(loc.Scope), Line: int32(loc.Line), Col: int32(loc.Column)}
+		if idx, ok := l.locIdx[sl]; ok {
+			return idx
+		}
+		idx := int32(len(l.prog.Locs))
+		l.prog.Locs = append(l.prog.Locs, sl)
+		l.locIdx[sl] = idx
+		return idx
+	}
+	return 0
+}
+
+func scopeFile(s metadata.Field) string {
+	for i := 0; i < 64 && s != nil; i++ {
+		switch sc := s.(type) {
+		case *metadata.DISubprogram:
+			if sc.File != nil {
+				return sc.File.Filename
+			}
+			s = sc.Scope
+		case *metadata.DILexicalBlock:
+			if sc.File != nil {
+				return sc.File.Filename
+			}
+			s = sc.Scope
+		case *metadata.DILexicalBlockFile:
+			if sc.File != nil {
+				return sc.File.Filename
+			}
+			s = sc.Scope
+		case *metadata.DIFile:
+			return sc.Filename
+		default:
+			return ""
+		}
+	}
+	return ""
+}

@@ -1,0 +1,621 @@
+package vm
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// Chooser resolves the probabilistic choices of a run: which enabled process
+// steps, and the values of nondeterministic inputs. Choose returns a value
+// uniformly distributed over [0, n); n == 0 stands for 2^64.
+type Chooser interface {
+	Choose(n uint64) uint64
+}
+
+func sx(v uint64, w uint8) int64 {
+	s := 64 - w
+	return int64(v<<s) >> s
+}
+
+// fail puts the state into an error state at thread t's instruction pc.
+func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string) {
+	fr := &t.Frames[len(t.Frames)-1]
+	fr.PC = pc
+	st.Status = Failed
+	st.Err = &ErrorState{Kind: k, Thread: t.ID, Func: fr.Fn.Name, PC: pc, Loc: m.Loc(t), Detail: detail}
+}
+
+// exec runs up to budget steps of thread t and returns the number of steps
+// taken. It returns early at a scheduling point (a platform call that may
+// change which processes are enabled), when the thread finishes, or when the
+// run ends.
+func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
+	fr := &t.Frames[len(t.Frames)-1]
+	fn := fr.Fn
+	code := fn.Code
+	r := t.Regs[fr.Base:]
+	pc := fr.PC
+	mem := &st.Mem
+	var n uint64
+	for n < budget {
+		in := &code[pc]
+		switch in.Op {
+		case ir.OpAdd:
+			a, b := r[in.A], r[in.B]
+			v := (a + b) & in.Imm
+			if in.Flags != 0 && addOverflow(a, b, v, in) {
+				m.fail(st, t, pc, ErrOverflow, "add")
+				return n + 1
+			}
+			r[in.Dst] = v
+		case ir.OpSub:
+			a, b := r[in.A], r[in.B]
+			v := (a - b) & in.Imm
+			if in.Flags != 0 && subOverflow(a, b, v, in) {
+				m.fail(st, t, pc, ErrOverflow, "sub")
+				return n + 1
+			}
+			r[in.Dst] = v
+		case ir.OpMul:
+			a, b := r[in.A], r[in.B]
+			v := (a * b) & in.Imm
+			if in.Flags != 0 && mulOverflow(a, b, in) {
+				m.fail(st, t, pc, ErrOverflow, "mul")
+				return n + 1
+			}
+			r[in.Dst] = v
+		case ir.OpUDiv, ir.OpURem:
+			a, b := r[in.A], r[in.B]
+			if b == 0 {
+				m.fail(st, t, pc, ErrDivZero, "")
+				return n + 1
+			}
+			q := a / b
+			if in.Op == ir.OpURem {
+				r[in.Dst] = a % b
+			} else {
+				if in.Flags&ir.FlagExact != 0 && q*b != a {
+					m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
+					return n + 1
+				}
+				r[in.Dst] = q
+			}
+		case ir.OpSDiv, ir.OpSRem:
+			a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
+			if b == 0 {
+				m.fail(st, t, pc, ErrDivZero, "")
+				return n + 1
+			}
+			if b == -1 && a == sx(1<<(in.W-1), in.W) {
+				m.fail(st, t, pc, ErrOverflow, "division of the minimum value by -1")
+				return n + 1
+			}
+			if in.Op == ir.OpSRem {
+				r[in.Dst] = uint64(a%b) & in.Imm
+			} else {
+				q := a / b
+				if in.Flags&ir.FlagExact != 0 && q*b != a {
+					m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
+					return n + 1
+				}
+				r[in.Dst] = uint64(q) & in.Imm
+			}
+		case ir.OpShl:
+			a, b := r[in.A], r[in.B]
+			if b >= uint64(in.W) {
+				if in.Flags&ir.FlagLax != 0 {
+					r[in.Dst] = 0 // poison in optimised code
+					break
+				}
+				m.fail(st, t, pc, ErrShiftOverflow, "shl")
+				return n + 1
+			}
+			v := (a << b) & in.Imm
+			if in.Flags != 0 {
+				if in.Flags&ir.FlagNSW != 0 && sx(v, in.W)>>b != sx(a, in.W) ||
+					in.Flags&ir.FlagNUW != 0 && v>>b != a {
+					m.fail(st, t, pc, ErrOverflow, "shl")
+					return n + 1
+				}
+			}
+			r[in.Dst] = v
+		case ir.OpLShr:
+			a, b := r[in.A], r[in.B]
+			if b >= uint64(in.W) {
+				if in.Flags&ir.FlagLax != 0 {
+					r[in.Dst] = 0 // poison in optimised code
+					break
+				}
+				m.fail(st, t, pc, ErrShiftOverflow, "lshr")
+				return n + 1
+			}
+			v := a >> b
+			if in.Flags&ir.FlagExact != 0 && v<<b != a {
+				m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
+				return n + 1
+			}
+			r[in.Dst] = v
+		case ir.OpAShr:
+			a, b := r[in.A], r[in.B]
+			if b >= uint64(in.W) {
+				if in.Flags&ir.FlagLax != 0 {
+					r[in.Dst] = 0 // poison in optimised code
+					break
+				}
+				m.fail(st, t, pc, ErrShiftOverflow, "ashr")
+				return n + 1
+			}
+			v := uint64(sx(a, in.W)>>b) & in.Imm
+			if in.Flags&ir.FlagExact != 0 && (v<<b)&in.Imm != a {
+				m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
+				return n + 1
+			}
+			r[in.Dst] = v
+		case ir.OpAnd:
+			r[in.Dst] = r[in.A] & r[in.B]
+		case ir.OpOr:
+			r[in.Dst] = r[in.A] | r[in.B]
+		case ir.OpXor:
+			r[in.Dst] = r[in.A] ^ r[in.B]
+		case ir.OpEq:
+			r[in.Dst] = b2u(r[in.A] == r[in.B])
+		case ir.OpNe:
+			r[in.Dst] = b2u(r[in.A] != r[in.B])
+		case ir.OpUlt:
+			r[in.Dst] = b2u(r[in.A] < r[in.B])
+		case ir.OpUle:
+			r[in.Dst] = b2u(r[in.A] <= r[in.B])
+		case ir.OpUgt:
+			r[in.Dst] = b2u(r[in.A] > r[in.B])
+		case ir.OpUge:
+			r[in.Dst] = b2u(r[in.A] >= r[in.B])
+		case ir.OpSlt:
+			r[in.Dst] = b2u(sx(r[in.A], in.W) < sx(r[in.B], in.W))
+		case ir.OpSle:
+			r[in.Dst] = b2u(sx(r[in.A], in.W) <= sx(r[in.B], in.W))
+		case ir.OpSgt:
+			r[in.Dst] = b2u(sx(r[in.A], in.W) > sx(r[in.B], in.W))
+		case ir.OpSge:
+			r[in.Dst] = b2u(sx(r[in.A], in.W) >= sx(r[in.B], in.W))
+		case ir.OpMov:
+			r[in.Dst] = r[in.A]
+		case ir.OpMovN:
+			copy(r[in.Dst:in.Dst+int32(in.Imm)], r[in.A:in.A+int32(in.Imm)])
+		case ir.OpSelect:
+			if r[in.A]&1 != 0 {
+				r[in.Dst] = r[in.B]
+			} else {
+				r[in.Dst] = r[in.C]
+			}
+		case ir.OpSelectN:
+			src := in.C
+			if r[in.A]&1 != 0 {
+				src = in.B
+			}
+			copy(r[in.Dst:in.Dst+int32(in.Imm)], r[src:src+int32(in.Imm)])
+		case ir.OpTrunc:
+			r[in.Dst] = r[in.A] & in.Imm
+		case ir.OpSExt:
+			r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+		case ir.OpInsert:
+			nc := in.C
+			copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
+			off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
+			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
+		case ir.OpLoad:
+			p := r[in.A]
+			id, off := uint32(p>>ir.PtrBlockShift), uint32(p)
+			if id < mem.n {
+				b := &mem.chunks[id>>chunkBits].b[id&(chunkSize-1)]
+				if b.kind-blkConst <= blkHeap-blkConst && b.pages == nil && uint64(off)+uint64(in.W) <= uint64(b.size) {
+					d := b.data[off:]
+					var v uint64
+					switch in.W {
+					case 1:
+						v = uint64(d[0])
+					case 2:
+						v = uint64(binary.LittleEndian.Uint16(d))
+					case 4:
+						v = uint64(binary.LittleEndian.Uint32(d))
+					default:
+						v = binary.LittleEndian.Uint64(d)
+					}
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					r[in.Dst] = v
+					break
+				}
+			}
+			v, e := mem.Load(p, uint32(in.W))
+			if e != ErrNone {
+				m.fail(st, t, pc, e, "load")
+				return n + 1
+			}
+			if in.Imm != 0 {
+				v &= in.Imm
+			}
+			r[in.Dst] = v
+		case ir.OpStore:
+			p := r[in.A]
+			id, off := uint32(p>>ir.PtrBlockShift), uint32(p)
+			if id < mem.n {
+				ch := mem.chunks[id>>chunkBits]
+				b := &ch.b[id&(chunkSize-1)]
+				if ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal &&
+					b.pages == nil && uint64(off)+uint64(in.W) <= uint64(b.size) {
+					d := b.data[off:]
+					v := r[in.B]
+					switch in.W {
+					case 1:
+						d[0] = byte(v)
+					case 2:
+						binary.LittleEndian.PutUint16(d, uint16(v))
+					case 4:
+						binary.LittleEndian.PutUint32(d, uint32(v))
+					default:
+						binary.LittleEndian.PutUint64(d, v)
+					}
+					break
+				}
+			}
+			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
+				m.fail(st, t, pc, e, "store")
+				return n + 1
+			}
+		case ir.OpGEPC:
+			r[in.Dst] = r[in.A] + in.Imm
+		case ir.OpGEP1:
+			r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+		case ir.OpGEPN:
+			g := &fn.GEPs[in.Imm]
+			p := r[g.Base] + uint64(g.Off)
+			for i, s := range g.Idx {
+				p += uint64(sx(r[s], g.Width[i]) * g.Scale[i])
+			}
+			r[in.Dst] = p
+		case ir.OpJmp:
+			pc = int32(in.Imm)
+			n++
+			continue
+		case ir.OpBr:
+			if r[in.A]&1 != 0 {
+				pc = in.B
+			} else {
+				pc = in.C
+			}
+			n++
+			continue
+		case ir.OpJmpE:
+			pc = takeEdge(&fn.Edges[in.Imm], r)
+			n++
+			continue
+		case ir.OpBrE:
+			e := in.C
+			if r[in.A]&1 != 0 {
+				e = in.B
+			}
+			pc = takeEdge(&fn.Edges[e], r)
+			n++
+			continue
+		case ir.OpSwitch:
+			sw := &fn.Switches[in.Imm]
+			x := r[in.A]
+			e := sw.Default
+			for i, v := range sw.Vals {
+				if v == x {
+					e = sw.Targets[i]
+					break
+				}
+			}
+			pc = takeEdge(&fn.Edges[e], r)
+			n++
+			continue
+		case ir.OpCall, ir.OpCallInd:
+			cs := &fn.Calls[in.Imm]
+			var callee *ir.Func
+			if in.Op == ir.OpCall {
+				callee = m.Prog.Funcs[cs.Callee]
+			} else {
+				callee = m.funcOf(r[cs.FnSlot])
+				if callee == nil {
+					m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
+					return n + 1
+				}
+				if len(callee.Params) > len(cs.Args) {
+					m.fail(st, t, pc, ErrInvalidCall, "call of "+callee.Name+" with too few arguments")
+					return n + 1
+				}
+				if callee.External {
+					fr.PC = pc
+					res := m.builtin(st, t, callee.Builtin, cs, r, ch)
+					if res == bBlock {
+						return n
+					}
+					n++
+					if res != bNext {
+						return n
+					}
+					pc++
+					if callee.Builtin.Blocking() || yieldsAfter(callee.Builtin) {
+						fr.PC = pc
+						return n
+					}
+					continue
+				}
+			}
+			fr.PC = pc + 1
+			callerBase := fr.Base
+			retDst := int32(-1)
+			if cs.Ret >= 0 {
+				retDst = callerBase + cs.Ret
+			}
+			if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
+				m.fail(st, t, pc, ErrStackOverflow, "")
+				return n + 1
+			}
+			fr = &t.Frames[len(t.Frames)-1]
+			regs := t.Regs
+			for i, a := range cs.Args {
+				if i >= len(callee.Params) {
+					break
+				}
+				k := cs.ArgSlots[i]
+				dst := fr.Base + callee.Params[i]
+				src := callerBase + a
+				copy(regs[dst:dst+k], regs[src:src+k])
+			}
+			if callee.HasByval {
+				if e := m.copyByval(st, t, fr, callee); e != ErrNone {
+					m.fail(st, t, 0, e, "byval argument")
+					return n + 1
+				}
+			}
+			fn = callee
+			code = fn.Code
+			r = t.Regs[fr.Base:]
+			pc = 0
+			n++
+			if callee.Atomic && t.Atomic == 1 {
+				fr.PC = pc
+				return n // entering an atomic section is a scheduling point
+			}
+			continue
+		case ir.OpCallB:
+			cs := &fn.Calls[in.Imm]
+			fr.PC = pc
+			b := ir.Builtin(in.B)
+			res := m.builtin(st, t, b, cs, r, ch)
+			if res == bBlock {
+				return n
+			}
+			n++
+			switch res {
+			case bNext:
+				pc++
+				if b.Blocking() || yieldsAfter(b) {
+					fr.PC = pc
+					return n
+				}
+				continue
+			case bFrame:
+				fr = &t.Frames[len(t.Frames)-1]
+				fn = fr.Fn
+				code = fn.Code
+				r = t.Regs[fr.Base:]
+				pc = fr.PC
+				continue
+			default:
+				return n
+			}
+		case ir.OpRet:
+			top := &t.Frames[len(t.Frames)-1]
+			var rv [8]uint64
+			k := int32(in.Imm)
+			var big []uint64
+			if in.A >= 0 {
+				if k <= 8 {
+					copy(rv[:k], r[in.A:in.A+k])
+				} else {
+					big = append([]uint64(nil), r[in.A:in.A+k]...)
+				}
+			}
+			m.popAllocas(st, t, top.AllocaMark)
+			if top.Atomic {
+				t.Atomic--
+			}
+			if top.OnceAddr != 0 {
+				mem.Store(top.OnceAddr, 4, onceDone)
+			}
+			n++
+			if len(t.Frames) == 1 {
+				m.threadReturn(st, t, rv[0])
+				return n
+			}
+			retDst, retN := top.RetDst, top.RetN
+			t.Frames = t.Frames[:len(t.Frames)-1]
+			t.Regs = t.Regs[:top.Base]
+			if retDst >= 0 && in.A >= 0 {
+				if big != nil {
+					copy(t.Regs[retDst:retDst+retN], big)
+				} else {
+					copy(t.Regs[retDst:retDst+retN], rv[:retN])
+				}
+			}
+			fr = &t.Frames[len(t.Frames)-1]
+			fn = fr.Fn
+			code = fn.Code
+			r = t.Regs[fr.Base:]
+			pc = fr.PC
+			if top.Atomic && t.Atomic == 0 {
+				return n // leaving an atomic section is a scheduling point
+			}
+			continue
+		case ir.OpAlloca:
+			size := in.Imm
+			if in.A >= 0 {
+				cnt := sx(r[in.A], in.W)
+				if cnt < 0 {
+					m.fail(st, t, pc, ErrBadArg, "negative alloca size")
+					return n + 1
+				}
+				size *= uint64(cnt)
+			}
+			if size > 1<<31 {
+				m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
+				return n + 1
+			}
+			id := mem.newBlock(uint32(size), blkStack, t.ID)
+			t.Allocas = append(t.Allocas, id)
+			r[in.Dst] = ir.MakePtr(id, 0)
+		case ir.OpUnreachable:
+			m.fail(st, t, pc, ErrUnreachable, "")
+			return n + 1
+		case ir.OpTrap:
+			m.fail(st, t, pc, ErrTrap, "")
+			return n + 1
+		case ir.OpNop, ir.OpFence:
+		default:
+			if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
+				m.fail(st, t, pc, e, detail)
+				return n + 1
+			}
+		}
+		pc++
+		n++
+	}
+	fr.PC = pc
+	return n
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func takeEdge(e *ir.Edge, r []uint64) int32 {
+	for _, mv := range e.Moves {
+		r[mv.Dst] = r[mv.Src]
+	}
+	return e.PC
+}
+
+// funcOf returns the function a pointer designates, or nil.
+func (m *Machine) funcOf(p uint64) *ir.Func {
+	id := uint32(p >> ir.PtrBlockShift)
+	if uint32(p) != 0 || id < m.Prog.FirstFuncBlock || id >= m.Prog.FirstFuncBlock+uint32(len(m.Prog.Funcs)) {
+		return nil
+	}
+	return m.Prog.Funcs[id-m.Prog.FirstFuncBlock]
+}
+
+func (m *Machine) popAllocas(st *State, t *Thread, mark int32) {
+	for i := len(t.Allocas) - 1; i >= int(mark); i-- {
+		st.Mem.freeStackBlock(t.Allocas[i])
+	}
+	t.Allocas = t.Allocas[:mark]
+}
+
+// threadReturn finishes a thread whose outermost function returned.
+func (m *Machine) threadReturn(st *State, t *Thread, v uint64) {
+	t.Frames = t.Frames[:0]
+	t.Regs = t.Regs[:0]
+	t.Done = true
+	t.RetVal = v
+	if t.ID == 0 {
+		st.Status = Exited
+		st.ExitCode = int32(v)
+	}
+}
+
+func addOverflow(a, b, v uint64, in *ir.Inst) bool {
+	w := in.W
+	if in.Flags&ir.FlagNSW != 0 {
+		if w == 64 {
+			if ((a^v)&(b^v))>>63 != 0 {
+				return true
+			}
+		} else if s := sx(a, w) + sx(b, w); s != sx(v, w) {
+			return true
+		}
+	}
+	if in.Flags&ir.FlagNUW != 0 {
+		if w == 64 {
+			return v < a
+		}
+		return a+b > in.Imm
+	}
+	return false
+}
+
+func subOverflow(a, b, v uint64, in *ir.Inst) bool {
+	w := in.W
+	if in.Flags&ir.FlagNSW != 0 {
+		if w == 64 {
+			if ((a^b)&(a^v))>>63 != 0 {
+				return true
+			}
+		} else if s := sx(a, w) - sx(b, w); s != sx(v, w) {
+			return true
+		}
+	}
+	if in.Flags&ir.FlagNUW != 0 && b > a {
+		return true
+	}
+	return false
+}
+
+func mulOverflow(a, b uint64, in *ir.Inst) bool {
+	w := in.W
+	if in.Flags&ir.FlagNSW != 0 {
+		sa, sb := sx(a, w), sx(b, w)
+		if w <= 32 {
+			p := sa * sb
+			if p != sx(uint64(p)&in.Imm, w) {
+				return true
+			}
+		} else {
+			p := sa * sb
+			if sa != 0 && (p/sa != sb || (sa == -1 && sb == math.MinInt64)) {
+				return true
+			}
+			if p != sx(uint64(p)&in.Imm, w) {
+				return true
+			}
+		}
+	}
+	if in.Flags&ir.FlagNUW != 0 {
+		hi, lo := bits.Mul64(a, b)
+		if hi != 0 || lo > in.Imm {
+			return true
+		}
+	}
+	return false
+}
+
+// copyByval gives each byval parameter of a new frame its own copy of the
+// pointed-to argument, in a stack block of the callee.
+func (m *Machine) copyByval(st *State, t *Thread, fr *Frame, callee *ir.Func) ErrKind {
+	for i, size := range callee.Byval {
+		if size == 0 {
+			continue
+		}
+		slot := fr.Base + callee.Params[i]
+		src := t.Regs[slot]
+		buf := st.scratchBuf(int(size))
+		if e := st.Mem.Read(src, buf); e != ErrNone {
+			return e
+		}
+		id := st.Mem.newBlock(size, blkStack, t.ID)
+		t.Allocas = append(t.Allocas, id)
+		p := ir.MakePtr(id, 0)
+		st.Mem.Write(p, buf)
+		t.Regs[slot] = p
+	}
+	return ErrNone
+}

@@ -1,0 +1,354 @@
+package vm
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// Memory is a set of blocks addressed by (block id << 32 | offset). Block 0
+// is null. Memory is copy-on-write: Clone shares every chunk of the block
+// table and every block's bytes, and a write copies only what it touches
+// (a chunk of 64 block descriptors, a small block, or one 4 KiB page of a
+// large block). Ownership is tracked with epochs, so no reference counts are
+// needed: after a Clone neither side owns anything shared.
+type Memory struct {
+	chunks    []*chunk
+	n         uint32 // block ids in use: [0, n)
+	epoch     uint64
+	freeStack []uint32 // dead stack blocks whose ids may be reused
+}
+
+const (
+	chunkBits = 6
+	chunkSize = 1 << chunkBits
+	pageBits  = 12
+	pageSize  = 1 << pageBits
+)
+
+// Block kinds.
+const (
+	blkNone   uint8 = iota // id never allocated
+	blkConst               // constant global: stores are errors
+	blkGlobal              // global variable
+	blkStack               // alloca
+	blkHeap                // malloc
+	blkFunc                // function address: not dereferenceable
+	blkFreed               // freed heap block
+	blkDead                // stack block of a returned frame (id reusable)
+
+	// Readable kinds are blkConst..blkHeap, writable ones blkGlobal..blkHeap.
+)
+
+type block struct {
+	data   []byte  // bytes of a small block (size <= pageSize)
+	pages  []*page // pages of a large block
+	size   uint32
+	kind   uint8
+	thread int32 // owning thread of a stack block
+	owner  uint64
+}
+
+type page struct {
+	owner uint64
+	data  [pageSize]byte
+}
+
+type chunk struct {
+	owner uint64
+	b     [chunkSize]block
+}
+
+var epochCounter atomic.Uint64
+
+func newEpoch() uint64 { return epochCounter.Add(1) }
+
+// Clone returns a copy-on-write copy of the memory in O(blocks/64).
+func (m *Memory) Clone() Memory {
+	m.epoch = newEpoch()
+	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch()}
+	c.freeStack = append([]uint32(nil), m.freeStack...)
+	return c
+}
+
+func (m *Memory) blk(id uint32) *block {
+	return &m.chunks[id>>chunkBits].b[id&(chunkSize-1)]
+}
+
+// wblk returns a block descriptor owned by this memory, copying its chunk
+// and its bytes (or page table) if they are shared.
+func (m *Memory) wblk(id uint32) *block {
+	ci := id >> chunkBits
+	ch := m.chunks[ci]
+	if ch.owner != m.epoch {
+		nc := *ch
+		nc.owner = m.epoch
+		ch = &nc
+		m.chunks[ci] = ch
+	}
+	b := &ch.b[id&(chunkSize-1)]
+	if b.owner != m.epoch {
+		if b.pages != nil {
+			b.pages = append([]*page(nil), b.pages...)
+		} else if b.data != nil {
+			b.data = append([]byte(nil), b.data...)
+		}
+		b.owner = m.epoch
+	}
+	return b
+}
+
+// newBlock allocates a fresh block id with zeroed bytes.
+func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
+	if m.epoch == 0 {
+		m.epoch = newEpoch()
+	}
+	var id uint32
+	if kind == blkStack && len(m.freeStack) > 0 {
+		id = m.freeStack[len(m.freeStack)-1]
+		m.freeStack = m.freeStack[:len(m.freeStack)-1]
+	} else {
+		id = m.n
+		m.n++
+		if int(id>>chunkBits) >= len(m.chunks) {
+			m.chunks = append(m.chunks, &chunk{owner: m.epoch})
+		}
+	}
+	b := m.wblk(id)
+	b.kind, b.size, b.thread = kind, size, thread
+	if size > pageSize {
+		np := (size + pageSize - 1) / pageSize
+		b.data = nil
+		b.pages = make([]*page, np)
+		for i := range b.pages {
+			b.pages[i] = &page{owner: m.epoch}
+		}
+		return id
+	}
+	b.pages = nil
+	if cap(b.data) >= int(size) {
+		b.data = b.data[:size]
+		clear(b.data)
+	} else {
+		b.data = make([]byte, size, max(size, 16))
+	}
+	return id
+}
+
+// setBlockInit creates block id (which must be the next id) with the given
+// bytes; used for globals and functions.
+func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
+	for m.n <= id {
+		m.newBlock(0, blkNone, -1)
+	}
+	b := m.wblk(id)
+	b.kind, b.size = kind, uint32(len(init))
+	if len(init) > pageSize {
+		np := (len(init) + pageSize - 1) / pageSize
+		b.data = nil
+		b.pages = make([]*page, np)
+		for i := range b.pages {
+			p := &page{owner: m.epoch}
+			copy(p.data[:], init[i*pageSize:])
+			b.pages[i] = p
+		}
+		return
+	}
+	b.data = append([]byte(nil), init...)
+}
+
+// freeStackBlock marks a stack block dead and makes its id reusable.
+func (m *Memory) freeStackBlock(id uint32) {
+	b := m.wblk(id)
+	b.kind = blkDead
+	m.freeStack = append(m.freeStack, id)
+}
+
+// check validates an access of size bytes at p.
+func (m *Memory) check(p uint64, size uint32, write bool) (*block, uint32, ErrKind) {
+	id := uint32(p >> ir.PtrBlockShift)
+	off := uint32(p)
+	if id == 0 {
+		return nil, 0, ErrNullDeref
+	}
+	if id >= m.n {
+		return nil, 0, ErrInvalidPtr
+	}
+	b := m.blk(id)
+	switch b.kind {
+	case blkGlobal, blkStack, blkHeap:
+	case blkConst:
+		if write {
+			return nil, 0, ErrWriteConst
+		}
+	case blkFreed:
+		return nil, 0, ErrUseAfterFree
+	case blkDead:
+		return nil, 0, ErrUseAfterReturn
+	case blkFunc:
+		return nil, 0, ErrInvalidPtr
+	default:
+		return nil, 0, ErrInvalidPtr
+	}
+	if uint64(off)+uint64(size) > uint64(b.size) {
+		return nil, 0, ErrOutOfBounds
+	}
+	return b, off, ErrNone
+}
+
+// Load reads a little-endian scalar of size 1, 2, 4 or 8 bytes.
+func (m *Memory) Load(p uint64, size uint32) (uint64, ErrKind) {
+	b, off, e := m.check(p, size, false)
+	if e != ErrNone {
+		return 0, e
+	}
+	if b.pages == nil {
+		d := b.data[off:]
+		switch size {
+		case 1:
+			return uint64(d[0]), ErrNone
+		case 2:
+			return uint64(binary.LittleEndian.Uint16(d)), ErrNone
+		case 4:
+			return uint64(binary.LittleEndian.Uint32(d)), ErrNone
+		case 8:
+			return binary.LittleEndian.Uint64(d), ErrNone
+		}
+	}
+	var buf [8]byte
+	m.readBlock(b, off, buf[:size])
+	return binary.LittleEndian.Uint64(buf[:]), ErrNone
+}
+
+// Store writes a little-endian scalar of size 1, 2, 4 or 8 bytes.
+func (m *Memory) Store(p uint64, size uint32, v uint64) ErrKind {
+	_, off, e := m.check(p, size, true)
+	if e != ErrNone {
+		return e
+	}
+	b := m.wblk(uint32(p >> ir.PtrBlockShift))
+	if b.pages == nil {
+		d := b.data[off:]
+		switch size {
+		case 1:
+			d[0] = byte(v)
+			return ErrNone
+		case 2:
+			binary.LittleEndian.PutUint16(d, uint16(v))
+			return ErrNone
+		case 4:
+			binary.LittleEndian.PutUint32(d, uint32(v))
+			return ErrNone
+		case 8:
+			binary.LittleEndian.PutUint64(d, v)
+			return ErrNone
+		}
+	}
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], v)
+	m.writeBlock(b, off, buf[:size])
+	return ErrNone
+}
+
+func (m *Memory) readBlock(b *block, off uint32, dst []byte) {
+	if b.pages == nil {
+		copy(dst, b.data[off:])
+		return
+	}
+	for len(dst) > 0 {
+		pg := b.pages[off>>pageBits]
+		n := copy(dst, pg.data[off&(pageSize-1):])
+		dst = dst[n:]
+		off += uint32(n)
+	}
+}
+
+// writeBlock writes into an owned block descriptor.
+func (m *Memory) writeBlock(b *block, off uint32, src []byte) {
+	if b.pages == nil {
+		copy(b.data[off:], src)
+		return
+	}
+	for len(src) > 0 {
+		pi := off >> pageBits
+		pg := b.pages[pi]
+		if pg.owner != m.epoch {
+			np := *pg
+			np.owner = m.epoch
+			pg = &np
+			b.pages[pi] = pg
+		}
+		n := copy(pg.data[off&(pageSize-1):], src)
+		src = src[n:]
+		off += uint32(n)
+	}
+}
+
+// Read copies n bytes at p into dst (checked).
+func (m *Memory) Read(p uint64, dst []byte) ErrKind {
+	if len(dst) == 0 {
+		return ErrNone
+	}
+	b, off, e := m.check(p, uint32(len(dst)), false)
+	if e != ErrNone {
+		return e
+	}
+	m.readBlock(b, off, dst)
+	return ErrNone
+}
+
+// Write copies src to p (checked).
+func (m *Memory) Write(p uint64, src []byte) ErrKind {
+	if len(src) == 0 {
+		return ErrNone
+	}
+	_, off, e := m.check(p, uint32(len(src)), true)
+	if e != ErrNone {
+		return e
+	}
+	m.writeBlock(m.wblk(uint32(p>>ir.PtrBlockShift)), off, src)
+	return ErrNone
+}
+
+// ByteAt reads one byte (for string functions).
+func (m *Memory) ByteAt(p uint64) (byte, ErrKind) {
+	v, e := m.Load(p, 1)
+	return byte(v), e
+}
+
+// BlockSize returns the size of the block p points into, and whether it is live.
+func (m *Memory) BlockSize(p uint64) (uint32, bool) {
+	id := uint32(p >> ir.PtrBlockShift)
+	if id == 0 || id >= m.n {
+		return 0, false
+	}
+	b := m.blk(id)
+	return b.size, b.kind == blkGlobal || b.kind == blkStack || b.kind == blkHeap || b.kind == blkConst
+}
+
+// free releases a heap block.
+func (m *Memory) free(p uint64) ErrKind {
+	if p == 0 {
+		return ErrNone
+	}
+	id := uint32(p >> ir.PtrBlockShift)
+	if id >= m.n || uint32(p) != 0 {
+		return ErrInvalidFree
+	}
+	b := m.blk(id)
+	switch b.kind {
+	case blkHeap:
+	case blkFreed:
+		return ErrDoubleFree
+	default:
+		return ErrInvalidFree
+	}
+	wb := m.wblk(id)
+	wb.kind = blkFreed
+	wb.data, wb.pages = nil, nil
+	return ErrNone
+}
+
+// NumBlocks returns the number of block ids in use.
+func (m *Memory) NumBlocks() uint32 { return m.n }

@@ -1,0 +1,326 @@
+package vm
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+type fmtErr struct {
+	kind ErrKind
+	msg  string
+}
+
+// printf formats like C's printf (glibc output conventions) and appends to
+// the state's output. It returns the number of bytes written.
+func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) {
+	format, e := m.cstring(st, arg(cs, r, 0), 1<<20)
+	if e != ErrNone {
+		return 0, &fmtErr{e, "format string"}
+	}
+	out := st.Out
+	start := len(out)
+	ai := 1
+	next := func() (uint64, ir.ValueKind, bool) {
+		if ai >= len(cs.Args) {
+			return 0, 0, false
+		}
+		v, k := r[cs.Args[ai]], cs.ArgKinds[ai]
+		ai++
+		return v, k, true
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(format) {
+			break
+		}
+		var spec fspec
+		spec.prec = -1
+		for ; i < len(format); i++ {
+			switch format[i] {
+			case '-':
+				spec.minus = true
+				continue
+			case '+':
+				spec.plus = true
+				continue
+			case ' ':
+				spec.space = true
+				continue
+			case '0':
+				spec.zero = true
+				continue
+			case '#':
+				spec.alt = true
+				continue
+			}
+			break
+		}
+		if i < len(format) && format[i] == '*' {
+			v, _, ok := next()
+			if !ok {
+				return 0, &fmtErr{ErrBadArg, "missing argument for *"}
+			}
+			w := int(int32(v))
+			if w < 0 {
+				spec.minus, w = true, -w
+			}
+			spec.width = w
+			i++
+		} else {
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				spec.width = spec.width*10 + int(format[i]-'0')
+				i++
+			}
+		}
+		if i < len(format) && format[i] == '.' {
+			i++
+			spec.prec = 0
+			if i < len(format) && format[i] == '*' {
+				v, _, ok := next()
+				if !ok {
+					return 0, &fmtErr{ErrBadArg, "missing argument for .*"}
+				}
+				spec.prec = int(int32(v))
+				if spec.prec < 0 {
+					spec.prec = -1
+				}
+				i++
+			} else {
+				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+					spec.prec = spec.prec*10 + int(format[i]-'0')
+					i++
+				}
+			}
+		}
+		bitsz := 32
+	length:
+		for i < len(format) {
+			switch format[i] {
+			case 'h':
+				if bitsz == 16 {
+					bitsz = 8
+				} else {
+					bitsz = 16
+				}
+			case 'l', 'z', 'j', 't', 'q', 'L':
+				bitsz = 64
+			default:
+				break length
+			}
+			i++
+		}
+		if i >= len(format) {
+			break
+		}
+		conv := format[i]
+		if conv == '%' {
+			out = append(out, '%')
+			continue
+		}
+		v, kind, ok := next()
+		if !ok {
+			return 0, &fmtErr{ErrBadArg, "too few arguments for the format"}
+		}
+		switch conv {
+		case 'd', 'i':
+			x := sx(v, uint8(bitsz))
+			neg := x < 0
+			u := uint64(x)
+			if neg {
+				u = -u
+			}
+			out = spec.integer(out, strconv.FormatUint(u, 10), neg, "")
+		case 'u', 'x', 'X', 'o':
+			u := v & ir.Mask(uint8(bitsz))
+			base := map[byte]int{'u': 10, 'x': 16, 'X': 16, 'o': 8}[conv]
+			digits := strconv.FormatUint(u, base)
+			if conv == 'X' {
+				digits = strings.ToUpper(digits)
+			}
+			prefix := ""
+			if spec.alt && u != 0 {
+				switch conv {
+				case 'x':
+					prefix = "0x"
+				case 'X':
+					prefix = "0X"
+				}
+			}
+			if spec.alt && conv == 'o' && !strings.HasPrefix(digits, "0") {
+				digits = "0" + digits
+			}
+			spec.plus, spec.space = false, false
+			out = spec.integer(out, digits, false, prefix)
+		case 'c':
+			out = spec.pad(out, string([]byte{byte(v)}), false)
+		case 's':
+			var s string
+			if v == 0 {
+				s = "(null)"
+			} else {
+				limit := 1 << 30
+				if spec.prec >= 0 {
+					limit = spec.prec
+				}
+				var e ErrKind
+				s, e = m.cstring(st, v, limit)
+				if e != ErrNone {
+					return 0, &fmtErr{e, "%s argument"}
+				}
+			}
+			if spec.prec >= 0 && len(s) > spec.prec {
+				s = s[:spec.prec]
+			}
+			out = spec.pad(out, s, false)
+		case 'p':
+			s := "(nil)"
+			if v != 0 {
+				s = "0x" + strconv.FormatUint(v, 16)
+			}
+			out = spec.pad(out, s, false)
+		case 'f', 'F', 'e', 'E', 'g', 'G':
+			f := f64(v)
+			if kind == ir.KindF32 {
+				f = float64(f32(v))
+			}
+			out = spec.float(out, f, conv)
+		case 'n':
+			return 0, &fmtErr{ErrBadArg, "%n is not supported"}
+		default:
+			return 0, &fmtErr{ErrBadArg, "unknown conversion %" + string(conv)}
+		}
+	}
+	st.Out = out
+	return len(out) - start, nil
+}
+
+type fspec struct {
+	minus, plus, space, zero, alt bool
+	width, prec                   int
+}
+
+func (s *fspec) pad(out []byte, body string, zeroOK bool) []byte {
+	n := s.width - len(body)
+	if n <= 0 {
+		return append(out, body...)
+	}
+	if s.minus {
+		out = append(out, body...)
+		return append(out, strings.Repeat(" ", n)...)
+	}
+	return append(append(out, strings.Repeat(" ", n)...), body...)
+}
+
+// integer formats digits with sign, prefix, precision and padding.
+func (s *fspec) integer(out []byte, digits string, neg bool, prefix string) []byte {
+	if s.prec >= 0 {
+		if s.prec == 0 && digits == "0" {
+			digits = ""
+		}
+		for len(digits) < s.prec {
+			digits = "0" + digits
+		}
+	}
+	sign := ""
+	switch {
+	case neg:
+		sign = "-"
+	case s.plus:
+		sign = "+"
+	case s.space:
+		sign = " "
+	}
+	head := sign + prefix
+	total := len(head) + len(digits)
+	if s.zero && !s.minus && s.prec < 0 && total < s.width {
+		digits = strings.Repeat("0", s.width-total) + digits
+	}
+	return s.pad(out, head+digits, false)
+}
+
+func (s *fspec) float(out []byte, f float64, conv byte) []byte {
+	neg := math.Signbit(f)
+	a := math.Abs(f)
+	upper := conv == 'F' || conv == 'E' || conv == 'G'
+	var body string
+	switch {
+	case math.IsInf(f, 0):
+		body = "inf"
+	case math.IsNaN(f):
+		body = "nan"
+		neg = false
+	default:
+		prec := s.prec
+		if prec < 0 {
+			prec = 6
+		}
+		switch conv {
+		case 'f', 'F':
+			body = strconv.FormatFloat(a, 'f', prec, 64)
+			if s.alt && prec == 0 {
+				body += "."
+			}
+		case 'e', 'E':
+			body = strconv.FormatFloat(a, 'e', prec, 64)
+		case 'g', 'G':
+			if prec == 0 {
+				prec = 1
+			}
+			body = cFormatG(a, prec, s.alt)
+		}
+	}
+	if upper {
+		body = strings.ToUpper(body)
+	}
+	sign := ""
+	switch {
+	case neg:
+		sign = "-"
+	case s.plus:
+		sign = "+"
+	case s.space:
+		sign = " "
+	}
+	total := len(sign) + len(body)
+	finite := !math.IsInf(f, 0) && !math.IsNaN(f)
+	if s.zero && !s.minus && finite && total < s.width {
+		body = strings.Repeat("0", s.width-total) + body
+	}
+	return s.pad(out, sign+body, false)
+}
+
+// cFormatG implements C's %g: P significant digits, %e style when the
+// exponent X < -4 or X >= P, trailing zeros removed unless alt.
+func cFormatG(a float64, p int, alt bool) string {
+	e := strconv.FormatFloat(a, 'e', p-1, 64)
+	x := 0
+	if i := strings.IndexByte(e, 'e'); i >= 0 {
+		x, _ = strconv.Atoi(e[i+1:])
+	}
+	var body string
+	if x < -4 || x >= p {
+		body = e
+		if !alt {
+			i := strings.IndexByte(body, 'e')
+			mant, exp := body[:i], body[i:]
+			if strings.Contains(mant, ".") {
+				mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+			}
+			body = mant + exp
+		}
+	} else {
+		body = strconv.FormatFloat(a, 'f', p-1-x, 64)
+		if !alt && strings.Contains(body, ".") {
+			body = strings.TrimRight(strings.TrimRight(body, "0"), ".")
+		}
+	}
+	return body
+}

@@ -1,0 +1,201 @@
+package vm
+
+import (
+	"math/bits"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// Rand is a counter-based pseudo-random generator: the n-th draw is a strong
+// mix of (key, n), and the key is derived from (experiment seed, trace index).
+// Any trace can therefore be replayed from its (seed, index) alone, whatever
+// worker produced it.
+type Rand struct {
+	key uint64
+	ctr uint64
+}
+
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// NewRand returns the generator of trace index under seed.
+func NewRand(seed, index uint64) *Rand {
+	r := &Rand{}
+	r.Reset(seed, index)
+	return r
+}
+
+// Reset rekeys the generator for (seed, index) and restarts its counter.
+func (r *Rand) Reset(seed, index uint64) {
+	r.key = mix64(mix64(seed^0x6a09e667f3bcc908) ^ (index * 0x9e3779b97f4a7c15))
+	r.ctr = 0
+}
+
+// Uint64 returns the next 64 random bits.
+func (r *Rand) Uint64() uint64 {
+	r.ctr++
+	return mix64(r.key ^ mix64(r.ctr*0x9e3779b97f4a7c15))
+}
+
+// Choose returns a uniform value in [0, n) (n == 0: any 64-bit value),
+// without modulo bias (Lemire's method).
+func (r *Rand) Choose(n uint64) uint64 {
+	if n == 0 {
+		return r.Uint64()
+	}
+	if n&(n-1) == 0 {
+		return r.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(r.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// Enabled reports whether thread t can take a step in st: it is not finished,
+// not waiting on a condition variable, and its next instruction is not a
+// blocking platform call whose condition fails.
+func (m *Machine) Enabled(st *State, t *Thread) bool {
+	if t.Done || len(t.Frames) == 0 || t.Wait == waitCond {
+		return false
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	in := &fr.Fn.Code[fr.PC]
+	if in.Op != ir.OpCallB {
+		return true
+	}
+	b := ir.Builtin(in.B)
+	if !b.Blocking() {
+		return true
+	}
+	cs := &fr.Fn.Calls[in.Imm]
+	r := t.Regs[fr.Base:]
+	switch b {
+	case ir.BMutexLock:
+		v, e := st.Mem.Load(arg(cs, r, 0), 4)
+		return e != ErrNone || v == 0
+	case ir.BCondWait:
+		if t.Wait != waitRelock {
+			return true
+		}
+		v, e := st.Mem.Load(arg(cs, r, 1), 4)
+		return e != ErrNone || v == 0
+	case ir.BPthreadJoin:
+		o := st.Thread(int32(arg(cs, r, 0)))
+		return o == nil || o == t || o.Done
+	case ir.BRwlockRdlock:
+		v, e := st.Mem.Load(arg(cs, r, 0), 4)
+		return e != ErrNone || int32(v) >= 0
+	case ir.BRwlockWrlock:
+		v, e := st.Mem.Load(arg(cs, r, 0), 4)
+		return e != ErrNone || v == 0
+	case ir.BOnce:
+		v, e := st.Mem.Load(arg(cs, r, 0), 4)
+		return e != ErrNone || v != 1
+	}
+	return true
+}
+
+// EnabledThreads appends the ids of the enabled threads to buf. While a
+// thread is inside an atomic section and enabled, it alone is enabled.
+func (m *Machine) EnabledThreads(st *State, buf []int32) []int32 {
+	buf = buf[:0]
+	for _, t := range st.Threads {
+		if t.Atomic > 0 && m.Enabled(st, t) {
+			return append(buf, t.ID)
+		}
+	}
+	for _, t := range st.Threads {
+		if m.Enabled(st, t) {
+			buf = append(buf, t.ID)
+		}
+	}
+	return buf
+}
+
+// Run executes st until it ends or has taken maxSteps steps in total. At
+// each step the process is chosen uniformly among the enabled ones with ch;
+// while only one process is enabled it runs without drawing.
+func (m *Machine) Run(st *State, maxSteps uint64, ch Chooser) {
+	m.RunObserved(st, maxSteps, ch, nil)
+}
+
+// Observer is called before each step with the process about to step.
+type Observer func(st *State, t *Thread)
+
+// RunObserved is Run with an observer called before every step.
+func (m *Machine) RunObserved(st *State, maxSteps uint64, ch Chooser, obs Observer) {
+	var buf [16]int32
+	en := buf[:0]
+	for st.Status == Running {
+		if st.Steps >= maxSteps {
+			st.Status = StepBound
+			return
+		}
+		en = m.EnabledThreads(st, en)
+		if len(en) == 0 {
+			m.endNoEnabled(st)
+			return
+		}
+		var t *Thread
+		budget := uint64(1)
+		if len(en) == 1 {
+			t = st.Threads[en[0]]
+			if obs == nil {
+				budget = maxSteps - st.Steps
+			}
+		} else {
+			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
+		}
+		if obs != nil {
+			obs(st, t)
+		}
+		n := m.exec(st, t, budget, ch)
+		st.Steps += n
+		st.LastThread = t.ID
+		if n == 0 && st.Status == Running {
+			// Only a blocking platform function reached through a function
+			// pointer can refuse to step here: Enabled cannot see it.
+			m.fail(st, t, t.Frames[len(t.Frames)-1].PC, ErrPthread,
+				"blocking pthread function called through a function pointer")
+			return
+		}
+	}
+}
+
+// Step executes exactly one step of thread tid (for explicit-state search and
+// replay). It returns false if the thread is not enabled.
+func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
+	t := st.Thread(tid)
+	if t == nil || st.Status != Running || !m.Enabled(st, t) {
+		return false
+	}
+	n := m.exec(st, t, 1, ch)
+	st.Steps += n
+	st.LastThread = tid
+	if st.Status == Running {
+		if len(m.EnabledThreads(st, nil)) == 0 {
+			m.endNoEnabled(st)
+		}
+	}
+	return n > 0
+}
+
+func (m *Machine) endNoEnabled(st *State) {
+	for _, t := range st.Threads {
+		if !t.Done {
+			st.Status = Deadlock
+			return
+		}
+	}
+	// every process finished (main called pthread_exit)
+	st.Status = Exited
+	st.ExitCode = 0
+}

@@ -1,0 +1,206 @@
+// Package vm holds Wyvern's execution semantics: the state (processes, call
+// stacks, register slots, memory), the step function, the platform (pthreads,
+// SV-COMP functions, a libc subset, wyvern.h) and the scheduler loop.
+package vm
+
+import (
+	"fmt"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// Status says whether a run goes on and, if not, why it ended.
+type Status uint8
+
+// Run statuses.
+const (
+	Running      Status = iota
+	Exited              // main returned or exit() was called
+	Deadlock            // no process enabled, main not finished
+	AssumeFailed        // __VERIFIER_assume(0)
+	Failed              // an error was detected (see State.Err)
+	StepBound           // the step bound was reached
+)
+
+var statusNames = [...]string{"running", "exited", "deadlock", "assume-failed", "error", "step-bound"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "status?"
+}
+
+// Frame is one activation record.
+type Frame struct {
+	Fn         *ir.Func
+	PC         int32
+	Base       int32  // first register slot of the frame in Thread.Regs
+	RetDst     int32  // absolute slot in Thread.Regs receiving the result, -1 if none
+	RetN       int32  // number of result slots
+	AllocaMark int32  // len(Thread.Allocas) at entry
+	OnceAddr   uint64 // pthread_once control to complete on return, 0 if none
+	Atomic     bool   // frame of a __VERIFIER_atomic_* function
+}
+
+// Wait kinds of a thread blocked inside a platform call.
+const (
+	waitNone   uint8 = iota
+	waitCond         // in pthread_cond_wait, not yet signalled
+	waitRelock       // signalled, must reacquire the mutex
+)
+
+// Thread is a process: the entry point or a thread created by pthread_create.
+type Thread struct {
+	ID      int32
+	Done    bool
+	Frames  []Frame
+	Regs    []uint64
+	Allocas []uint32 // live stack blocks, innermost last
+	RetVal  uint64   // value passed to pthread_exit or returned
+	Atomic  int32    // depth of __VERIFIER_atomic sections
+	Wait    uint8
+	WaitSeq uint64 // order of arrival at a condition variable
+	WaitOn  uint64 // condition variable address
+}
+
+// State is a complete program state.
+type State struct {
+	Mem      Memory
+	Threads  []*Thread
+	Steps    uint64
+	Status   Status
+	ExitCode int32
+	Err      *ErrorState
+	Out      []byte // captured output of printf/puts/putchar
+	condSeq  uint64
+	// LastThread is the process that executed the last step (-1 at start).
+	LastThread int32
+	scratch    []byte
+}
+
+// Machine holds a loaded program and its post-initialisation memory image.
+type Machine struct {
+	Prog     *ir.Program
+	init     Memory
+	MaxDepth int // call depth limit per thread
+}
+
+// NewMachine prepares a program for execution.
+func NewMachine(p *ir.Program) *Machine {
+	m := &Machine{Prog: p, MaxDepth: 10000}
+	var mem Memory
+	mem.epoch = newEpoch()
+	mem.initBlock(0, blkNone, nil)
+	for _, g := range p.Globals {
+		kind := blkGlobal
+		if g.Const {
+			kind = blkConst
+		}
+		mem.initBlock(g.Block, kind, g.Init)
+	}
+	for _, f := range p.Funcs {
+		mem.initBlock(f.Block, blkFunc, nil)
+	}
+	m.init = mem
+	return m
+}
+
+// NewState returns the initial state: main about to run, memory the
+// post-initialisation image (shared copy-on-write, so this is cheap).
+func (m *Machine) NewState() *State {
+	st := &State{Mem: m.init.Clone(), LastThread: -1}
+	t := &Thread{ID: 0}
+	st.Threads = append(st.Threads, t)
+	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
+	return st
+}
+
+// Clone returns an independent copy of the state; memory is shared
+// copy-on-write, threads are copied.
+func (st *State) Clone() *State {
+	c := *st
+	c.Mem = st.Mem.Clone()
+	c.Threads = make([]*Thread, len(st.Threads))
+	for i, t := range st.Threads {
+		nt := *t
+		nt.Frames = append([]Frame(nil), t.Frames...)
+		nt.Regs = append([]uint64(nil), t.Regs...)
+		nt.Allocas = append([]uint32(nil), t.Allocas...)
+		c.Threads[i] = &nt
+	}
+	c.Out = append([]byte(nil), st.Out...)
+	c.scratch = nil
+	if st.Err != nil {
+		e := *st.Err
+		c.Err = &e
+	}
+	return &c
+}
+
+// pushFrame enters fn in thread t; arguments must be copied by the caller
+// into the new frame's parameter slots afterwards (see args).
+func (m *Machine) pushFrame(st *State, t *Thread, fn *ir.Func, retDst, retN int32) bool {
+	if len(t.Frames) >= m.MaxDepth {
+		return false
+	}
+	base := int32(0)
+	if n := len(t.Frames); n > 0 {
+		top := &t.Frames[n-1]
+		base = top.Base + int32(top.Fn.NRegs)
+	}
+	need := int(base) + fn.NRegs
+	if need > cap(t.Regs) {
+		nr := make([]uint64, need, 2*need+64)
+		copy(nr, t.Regs)
+		t.Regs = nr
+	}
+	t.Regs = t.Regs[:need]
+	copy(t.Regs[int(base)+int(fn.ConstBase):], fn.Consts)
+	t.Frames = append(t.Frames, Frame{Fn: fn, Base: base, RetDst: retDst, RetN: retN,
+		AllocaMark: int32(len(t.Allocas)), Atomic: fn.Atomic})
+	if fn.Atomic {
+		t.Atomic++
+	}
+	return true
+}
+
+// Thread returns the thread with the given id, or nil.
+func (st *State) Thread(id int32) *Thread {
+	if id < 0 || int(id) >= len(st.Threads) {
+		return nil
+	}
+	return st.Threads[id]
+}
+
+// Loc returns the source location of thread t's next instruction.
+func (m *Machine) Loc(t *Thread) ir.SrcLoc {
+	if len(t.Frames) == 0 {
+		return ir.SrcLoc{}
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	if int(fr.PC) >= len(fr.Fn.Locs) {
+		return fr.Fn.SrcLoc
+	}
+	return m.Prog.Locs[fr.Fn.Locs[fr.PC]]
+}
+
+// Describe says in one line why a run ended.
+func (st *State) Describe() string {
+	switch st.Status {
+	case Exited:
+		return fmt.Sprintf("program exited with status %d", st.ExitCode)
+	case Deadlock:
+		return "deadlock: no process is enabled"
+	case AssumeFailed:
+		return "__VERIFIER_assume failed: the run is discarded"
+	case Failed:
+		if st.Err != nil {
+			return "error: " + st.Err.Error()
+		}
+		return "error"
+	case StepBound:
+		return fmt.Sprintf("step bound reached after %d steps", st.Steps)
+	}
+	return "running"
+}
