@@ -816,6 +816,8 @@ var intrinsicOps = map[string]Op{
 	"llvm.ssub.with.overflow": OpSSubO, "llvm.usub.with.overflow": OpUSubO,
 	"llvm.smul.with.overflow": OpSMulO, "llvm.umul.with.overflow": OpUMulO,
 	"llvm.fabs": OpFAbs, "llvm.sqrt": OpSqrt,
+	"llvm.sadd.sat": OpSAddSat, "llvm.uadd.sat": OpUAddSat, "llvm.ssub.sat": OpSSubSat,
+	"llvm.usub.sat": OpUSubSat,
 }
 
 func intrinsicBase(name string) string {

@@ -101,6 +101,10 @@ const (
 	OpFAbs
 	OpSqrt
 	OpFMulAdd // Dst = A*B + C (unfused, as x86-64 without FMA computes it)
+	OpSAddSat
+	OpUAddSat
+	OpSSubSat
+	OpUSubSat
 	numOps
 )
 
@@ -170,6 +174,7 @@ var opNames = [...]string{
 	OpSSubO: "ssub.with.overflow", OpUSubO: "usub.with.overflow", OpSMulO: "smul.with.overflow",
 	OpUMulO: "umul.with.overflow", OpStackSave: "stacksave", OpStackRestore: "stackrestore",
 	OpTrap: "trap", OpFAbs: "fabs", OpSqrt: "sqrt", OpFMulAdd: "fmuladd",
+	OpSAddSat: "sadd.sat", OpUAddSat: "uadd.sat", OpSSubSat: "ssub.sat", OpUSubSat: "usub.sat",
 }
 
 func (o Op) String() string {

@@ -210,8 +210,14 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			id, off := uint32(p>>ir.PtrBlockShift), uint32(p)
 			if id < mem.n {
 				b := &mem.chunks[id>>chunkBits].b[id&(chunkSize-1)]
-				if b.kind-blkConst <= blkHeap-blkConst && b.pages == nil && uint64(off)+uint64(in.W) <= uint64(b.size) {
-					d := b.data[off:]
+				if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
+					(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
+					var d []byte
+					if b.pages == nil {
+						d = b.data[off:]
+					} else {
+						d = b.pages[off>>pageBits].data[off&(pageSize-1):]
+					}
 					var v uint64
 					switch in.W {
 					case 1:
@@ -246,8 +252,15 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				ch := mem.chunks[id>>chunkBits]
 				b := &ch.b[id&(chunkSize-1)]
 				if ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal &&
-					b.pages == nil && uint64(off)+uint64(in.W) <= uint64(b.size) {
-					d := b.data[off:]
+					uint64(off)+uint64(in.W) <= uint64(b.size) {
+					var d []byte
+					if b.pages == nil {
+						d = b.data[off:]
+					} else if pg := b.pages[off>>pageBits]; pg.owner == mem.epoch && off&(pageSize-1) <= pageSize-uint32(in.W) {
+						d = pg.data[off&(pageSize-1):]
+					} else {
+						goto storeSlow
+					}
 					v := r[in.B]
 					switch in.W {
 					case 1:
@@ -262,6 +275,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					break
 				}
 			}
+		storeSlow:
 			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
 				m.fail(st, t, pc, e, "store")
 				return n + 1

@@ -104,6 +104,10 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 	if m.epoch == 0 {
 		m.epoch = newEpoch()
 	}
+	if m.n == 0 { // block 0 is null
+		m.n = 1
+		m.chunks = append(m.chunks, &chunk{owner: m.epoch})
+	}
 	var id uint32
 	if kind == blkStack && len(m.freeStack) > 0 {
 		id = m.freeStack[len(m.freeStack)-1]
@@ -139,6 +143,12 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 // setBlockInit creates block id (which must be the next id) with the given
 // bytes; used for globals and functions.
 func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
+	if id == 0 {
+		if m.n == 0 {
+			m.newBlock(0, blkNone, -1)
+		}
+		return
+	}
 	for m.n <= id {
 		m.newBlock(0, blkNone, -1)
 	}

@@ -131,7 +131,11 @@ func (m *Machine) Run(st *State, maxSteps uint64, ch Chooser) {
 type Observer func(st *State, t *Thread)
 
 // RunObserved is Run with an observer called before every step.
+// A state stopped at an earlier step bound resumes.
 func (m *Machine) RunObserved(st *State, maxSteps uint64, ch Chooser, obs Observer) {
+	if st.Status == StepBound {
+		st.Status = Running
+	}
 	var buf [16]int32
 	en := buf[:0]
 	for st.Status == Running {

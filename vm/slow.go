@@ -301,6 +301,45 @@ func (m *Machine) execSlow(st *State, t *Thread, in *ir.Inst, r []uint64) (ErrKi
 		}
 		r[in.Dst] = v
 		r[in.Dst+1] = b2u(ov)
+	case ir.OpSAddSat, ir.OpSSubSat:
+		a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
+		lo, hi := -int64(1)<<(in.W-1), int64(1)<<(in.W-1)-1
+		var v int64
+		if in.Op == ir.OpSAddSat {
+			v = a + b
+			if in.W == 64 && ((a >= 0) == (b >= 0)) && ((v >= 0) != (a >= 0)) {
+				v = hi
+				if a < 0 {
+					v = lo
+				}
+			}
+		} else {
+			v = a - b
+			if in.W == 64 && ((a >= 0) != (b >= 0)) && ((v >= 0) != (a >= 0)) {
+				v = hi
+				if a < 0 {
+					v = lo
+				}
+			}
+		}
+		if in.W < 64 {
+			v = max(lo, min(hi, v))
+		}
+		r[in.Dst] = uint64(v) & in.Imm
+	case ir.OpUAddSat:
+		a, b := r[in.A], r[in.B]
+		v := a + b
+		if v&in.Imm != v || v < a {
+			v = in.Imm
+		}
+		r[in.Dst] = v
+	case ir.OpUSubSat:
+		a, b := r[in.A], r[in.B]
+		if b > a {
+			r[in.Dst] = 0
+		} else {
+			r[in.Dst] = a - b
+		}
 	case ir.OpStackSave:
 		r[in.Dst] = uint64(len(t.Allocas))
 	case ir.OpStackRestore:

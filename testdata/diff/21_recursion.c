@@ -1,4 +1,4 @@
-/* Tests recursion: fib, small ackermann, mutual recursion (even/odd), gcd, power set, permutations. */
+/* Tests recursion: fib, small ackermann, mutual recursion (even/odd), gcd, fast power, permutations, binary search. */
 #include <stdio.h>
 
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <stdint.h>
 
-#define N 20000
+#define N 10000
 
 static unsigned char composite[N + 1];
 static uint32_t bits[(N + 32) / 32];

@@ -50,11 +50,11 @@ int main(void) {
         step();
         if (g % 4 == 0) show(g);
     }
-    for (int g = 9; g <= 40; g++) step();
+    for (int g = 9; g <= 24; g++) step();
     unsigned hash = 0;
     for (int r = 0; r < H; r++)
         for (int c = 0; c < W; c++) hash = hash * 3u + grid[r][c];
-    show(40);
+    show(24);
     printf("hash=%u\n", hash);
     return 0;
 }

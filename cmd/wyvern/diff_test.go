@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// requireClang skips when clang-14 is missing on a developer machine; in CI
+// (CI=true) a missing clang is a failure, never a silent skip.
+func requireClang(t testing.TB) string {
+	t.Helper()
+	p, err := exec.LookPath("clang-14")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("clang-14 not found: run scripts/install-deps.sh")
+		}
+		t.Skip("clang-14 not installed")
+	}
+	return p
+}
+
+// TestDifferential compiles every program of testdata/diff natively with
+// clang-14 and runs it with `wyvern run` at -O0 and -O1: stdout and exit
+// status must be identical.
+func TestDifferential(t *testing.T) {
+	clang := requireClang(t)
+	files, err := filepath.Glob("../../testdata/diff/*.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	if len(files) < 40 {
+		t.Fatalf("want at least 40 differential programs, found %d", len(files))
+	}
+	dir := t.TempDir()
+	for _, f := range files {
+		for _, opt := range []string{"0", "1"} {
+			name := fmt.Sprintf("%s/O%s", filepath.Base(f), opt)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				exe := filepath.Join(dir, filepath.Base(f)+".O"+opt)
+				if out, err := exec.Command(clang, "-w", "-O"+opt, "-o", exe, f).CombinedOutput(); err != nil {
+					t.Fatalf("native compile: %v\n%s", err, out)
+				}
+				var nout bytes.Buffer
+				cmd := exec.Command(exe)
+				cmd.Stdout = &nout
+				nrc := 0
+				if err := cmd.Run(); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						t.Fatalf("native run: %v", err)
+					}
+					nrc = ee.ExitCode()
+				}
+				var wout, werr bytes.Buffer
+				wrc := dispatch([]string{"run", "-O", opt, f}, &wout, &werr)
+				if wrc != nrc {
+					t.Errorf("exit status: native %d, wyvern %d (%s)", nrc, wrc, bytes.TrimSpace(werr.Bytes()))
+				}
+				if !bytes.Equal(nout.Bytes(), wout.Bytes()) {
+					t.Errorf("stdout differs:\n%s", firstDiff(nout.Bytes(), wout.Bytes()))
+				}
+			})
+		}
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	al, bl := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y []byte
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if !bytes.Equal(x, y) {
+			return fmt.Sprintf("line %d:\n  native: %q\n  wyvern: %q", i+1, x, y)
+		}
+	}
+	return "(same lines, different lengths)"
+}
+
+// TestRunBadInput checks the one-line errors and exit status 2 for bad input.
+func TestRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	unknown := write("unknown.ll", `declare i32 @frobnicate(i32)
+declare i32 @zap()
+define i32 @main() {
+entry:
+  %r = call i32 @frobnicate(i32 1)
+  ret i32 %r
+}
+`)
+	malformed := write("malformed.ll", "define i32 @main() {\nentry:\n  %x = add i32 1\n  ret i32 %x\n}\n")
+	vector := write("vector.ll", `define i32 @main() {
+entry:
+  %v = insertelement <4 x i32> undef, i32 1, i32 0
+  ret i32 0
+}
+`)
+	nomain := write("nomain.ll", "define i32 @f() {\nentry:\n  ret i32 0\n}\n")
+	badext := write("prog.txt", "hello")
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown external", []string{"run", unknown}, []string{"unknown external function", "frobnicate", "zap"}},
+		{"malformed", []string{"run", malformed}, []string{"malformed.ll", "malformed LLVM assembly"}},
+		{"vector", []string{"run", vector}, []string{"@main", "%entry", "insertelement", "vector", "not supported"}},
+		{"no main", []string{"run", nomain}, []string{"no definition of main"}},
+		{"missing file", []string{"run", filepath.Join(dir, "nope.c")}, []string{"nope.c", "no such file"}},
+		{"bad extension", []string{"run", badext}, []string{"unknown file type"}},
+		{"no file", []string{"run"}, []string{"usage"}},
+		{"unknown command", []string{"frob"}, []string{"unknown command"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			rc := dispatch(c.args, &out, &errb)
+			if rc != exitUsage {
+				t.Fatalf("exit status %d, want %d; stderr: %s", rc, exitUsage, errb.String())
+			}
+			msg := errb.String()
+			for _, w := range c.want {
+				if !bytes.Contains([]byte(msg), []byte(w)) {
+					t.Errorf("stderr %q does not mention %q", msg, w)
+				}
+			}
+			if c.name != "no file" && c.name != "unknown command" && bytes.Count(bytes.TrimSpace(errb.Bytes()), []byte("\n")) != 0 {
+				t.Errorf("want a one-line error, got %q", msg)
+			}
+		})
+	}
+}
+
+// TestRunTrace checks --trace prints steps with process, function, source
+// line and instruction, and the program output.
+func TestRunTrace(t *testing.T) {
+	requireClang(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "tr.c")
+	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) {\n  int x = 2;\n  printf(\"x=%d\\n\", x * 3);\n  return x;\n}\n"), 0o644)
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"run", "--trace", src}, &out, &errb)
+	if rc != 2 {
+		t.Fatalf("exit status %d, want 2 (the program's); stderr %s", rc, errb.String())
+	}
+	s := out.String()
+	for _, w := range []string{"p0", "main", "tr.c:3", "store i32 2", "| x=6", "tr.c:5"} {
+		if !bytes.Contains([]byte(s), []byte(w)) {
+			t.Errorf("trace lacks %q:\n%s", w, s)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package vm_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// BenchmarkInterpreter runs the compute-bound programs of testdata/bench at
+// -O0 and -O1 and reports LLVM instructions per second, heap allocations
+// per step, and the ratio of the interpreter's time to the same program
+// compiled natively by clang-14 at the same level (x-native).
+func BenchmarkInterpreter(b *testing.B) {
+	clang, err := exec.LookPath("clang-14")
+	if err != nil {
+		b.Skip("clang-14 not installed")
+	}
+	files, _ := filepath.Glob("../testdata/bench/*.c")
+	for _, f := range files {
+		for _, opt := range []int{0, 1} {
+			name := filepath.Base(f) + "/O" + string(rune('0'+opt))
+			b.Run(name, func(b *testing.B) {
+				prog, err := ir.Load(f, ir.Options{OptLevel: opt})
+				if err != nil {
+					b.Fatal(err)
+				}
+				native := nativeTime(b, clang, f, opt)
+				m := vm.NewMachine(prog)
+				var out []byte
+				var steps uint64
+				var ms0, ms1 runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms0)
+				b.ResetTimer()
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					st := m.NewState()
+					m.Run(st, 1<<40, vm.NewRand(1, uint64(i)))
+					if st.Status != vm.Exited {
+						b.Fatalf("run ended: %s", st.Describe())
+					}
+					steps += st.Steps
+					out = st.Out
+				}
+				el := time.Since(start)
+				b.StopTimer()
+				runtime.ReadMemStats(&ms1)
+				perRun := el / time.Duration(b.N)
+				b.ReportMetric(float64(steps)/el.Seconds()/1e6, "Minstr/s")
+				b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(steps), "allocs/step")
+				b.ReportMetric(float64(steps)/float64(b.N), "instr/run")
+				if native > 0 {
+					b.ReportMetric(perRun.Seconds()/native.Seconds(), "x-native")
+				}
+				_ = out
+			})
+		}
+	}
+}
+
+// nativeTime compiles f natively and returns the best of three run times.
+func nativeTime(b *testing.B, clang, f string, opt int) time.Duration {
+	exe := filepath.Join(b.TempDir(), "native")
+	if out, err := exec.Command(clang, "-w", "-O"+string(rune('0'+opt)), "-o", exe, f).CombinedOutput(); err != nil {
+		b.Fatalf("native compile: %v\n%s", err, out)
+	}
+	best := time.Duration(0)
+	for i := 0; i < 3; i++ {
+		cmd := exec.Command(exe)
+		var o bytes.Buffer
+		cmd.Stdout = &o
+		cmd.Stderr = os.Stderr
+		s := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("native run: %v", err)
+		}
+		if d := time.Since(s); best == 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// BenchmarkStep measures the interpreter's steady state: one Run of a long
+// loop in an already warm state, reporting allocations per step (0).
+func BenchmarkStep(b *testing.B) {
+	const src = `
+@g = global i64 0
+define i32 @main() {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %n, %loop ]
+  %v = load i64, i64* @g
+  %w = mul i64 %v, 6364136223846793005
+  %x = add i64 %w, %i
+  store i64 %x, i64* @g
+  %n = add i64 %i, 1
+  %c = icmp slt i64 %n, 1000000000000
+  br i1 %c, label %loop, label %done
+done:
+  ret i32 0
+}
+`
+	p, err := ir.ParseLL("step.ll", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := vm.NewMachine(p)
+	st := m.NewState()
+	rng := vm.NewRand(1, 0)
+	m.Run(st, 1000, rng) // warm: take ownership of the touched memory
+	b.ReportAllocs()
+	b.ResetTimer()
+	m.Run(st, st.Steps+uint64(b.N), rng)
+	b.StopTimer()
+	if st.Status != vm.StepBound {
+		b.Fatalf("unexpected end: %s", st.Describe())
+	}
+}
