@@ -64,8 +64,6 @@ const (
 	// wyvern.h
 	BCoin
 	BUniform
-	// nondet bool / char variants are BNondet too
-	numBuiltins
 )
 
 var builtinNames = map[string]Builtin{

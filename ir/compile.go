@@ -250,7 +250,7 @@ func (c *fnCompiler) emit(in Inst, loc int32) int {
 	pc := len(c.out.Code)
 	c.out.Code = append(c.out.Code, in)
 	c.out.Locs = append(c.out.Locs, loc)
-	c.out.Text = append(c.out.Text, strings.TrimSpace(c.curInst))
+	c.out.Text = append(c.out.Text, instText(c.curInst))
 	c.out.BlockOf = append(c.out.BlockOf, c.curBI)
 	return pc
 }
@@ -1250,4 +1250,13 @@ func hasOptNone(attrs []lir.FuncAttribute) bool {
 		}
 	}
 	return false
+}
+
+// instText is an instruction's LLVM text without its metadata attachments.
+func instText(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ", !"); i >= 0 && !strings.Contains(s[:i], "\n") {
+		s = s[:i]
+	}
+	return s
 }

@@ -119,8 +119,11 @@ done:
 	m.Run(st, 1000, rng) // warm: take ownership of the touched memory
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := time.Now()
 	m.Run(st, st.Steps+uint64(b.N), rng)
+	el := time.Since(start)
 	b.StopTimer()
+	b.ReportMetric(float64(b.N)/el.Seconds()/1e6, "Minstr/s")
 	if st.Status != vm.StepBound {
 		b.Fatalf("unexpected end: %s", st.Describe())
 	}

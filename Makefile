@@ -1,0 +1,46 @@
+# Wyvern: distributed statistical model checker for LLVM programs.
+GO      ?= go
+BIN     := bin/wyvern
+PKGS    := ./...
+
+.PHONY: all setup build example test test-short vet lint bench fuzz clean
+
+all: build
+
+setup:
+	bash scripts/install-deps.sh
+
+build:
+	$(GO) build -o $(BIN) ./cmd/wyvern
+
+# The quick-start example: one trace of a racy two-thread program, then the
+# same trace step by step.
+example: setup build
+	./$(BIN) run examples/race.c --seed 1 || true
+	./$(BIN) run examples/race.c --seed 1 --trace | tail -n 12 || true
+
+vet:
+	$(GO) vet $(PKGS)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+lint: vet
+	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); \
+	elif [ -x "$$($(GO) env GOPATH)/bin/staticcheck" ]; then "$$($(GO) env GOPATH)/bin/staticcheck" $(PKGS); \
+	else echo "staticcheck not installed (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
+
+# The full test suite (what CI runs). CI=true turns a missing clang-14 into a
+# failure instead of a skip.
+test: setup vet
+	CI=true $(GO) test -count=1 -timeout 40m $(PKGS)
+
+test-short:
+	$(GO) test -short $(PKGS)
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./vm | tee bench.out
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseLL -fuzztime 60s ./ir
+
+clean:
+	rm -rf bin bench.out

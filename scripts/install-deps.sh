@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what Wyvern needs on a fresh Debian/Ubuntu machine: clang-14 and
+# llvm-14 (the C and bitcode frontend), z3 (bounded model checking),
+# nats-server (cluster tests). Idempotent: installs only what is missing.
+# Go 1.26+ must already be installed (https://go.dev/dl).
+set -euo pipefail
+
+need=()
+command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
+command -v llvm-dis-14 >/dev/null 2>&1 || need+=(llvm-14)
+command -v z3 >/dev/null 2>&1 || need+=(z3)
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "install-deps: installing ${need[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+      echo "install-deps: need root (or sudo) to apt-get install ${need[*]}" >&2; exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "install-deps: Go is not installed; Wyvern needs Go 1.26 or newer (https://go.dev/dl)" >&2
+  exit 1
+fi
+gov=$(go env GOVERSION | sed 's/^go//')
+case "$gov" in
+  1.2[6-9]*|1.[3-9][0-9]*|[2-9].*) ;;
+  *) echo "install-deps: Go $gov is too old; Wyvern needs Go 1.26 or newer" >&2; exit 1 ;;
+esac
+echo "install-deps: clang-14 $(clang-14 --version | head -1 | sed 's/.*version //'), go $gov: ok"
