@@ -246,6 +246,19 @@ func (c *fnCompiler) operand(v value.Value) (int32, error) {
 	return 0, c.errf("operand %s (%T) is not supported", v.Ident(), v)
 }
 
+// operands returns the slots of up to three values.
+func (c *fnCompiler) operands(vs ...value.Value) ([3]int32, error) {
+	var out [3]int32
+	for i, v := range vs {
+		s, err := c.operand(v)
+		if err != nil {
+			return out, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
 func (c *fnCompiler) emit(in Inst, loc int32) int {
 	pc := len(c.out.Code)
 	c.out.Code = append(c.out.Code, in)
@@ -282,14 +295,11 @@ func (c *fnCompiler) binop(op Op, dst value.Value, x, y value.Value, flags uint8
 	if !ok {
 		return c.errf("integer operation on type %s is not supported", x.Type())
 	}
-	a, err := c.operand(x)
+	o, err := c.operands(x, y)
 	if err != nil {
 		return err
 	}
-	b, err := c.operand(y)
-	if err != nil {
-		return err
-	}
+	a, b := o[0], o[1]
 	if c.out.Optimised {
 		flags = FlagLax
 	}
@@ -406,15 +416,11 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if err != nil {
 			return c.errf("%v", err)
 		}
-		a, err := c.operand(in.X)
+		o, err := c.operands(in.X, in.Y)
 		if err != nil {
 			return err
 		}
-		b, err := c.operand(in.Y)
-		if err != nil {
-			return err
-		}
-		c.emit(Inst{Op: OpFCmp, W: w, Aux: fcmpPreds[in.Pred], Dst: c.dst(in), A: a, B: b}, loc)
+		c.emit(Inst{Op: OpFCmp, W: w, Aux: fcmpPreds[in.Pred], Dst: c.dst(in), A: o[0], B: o[1]}, loc)
 		return nil
 	case *lir.InstSelect:
 		n, err := slotsOf(in.Typ)
@@ -424,15 +430,7 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if _, vec := in.Cond.Type().(*types.VectorType); vec {
 			return c.errf("vector instructions are not supported")
 		}
-		a, err := c.operand(in.Cond)
-		if err != nil {
-			return err
-		}
-		b, err := c.operand(in.ValueTrue)
-		if err != nil {
-			return err
-		}
-		cc, err := c.operand(in.ValueFalse)
+		o, err := c.operands(in.Cond, in.ValueTrue, in.ValueFalse)
 		if err != nil {
 			return err
 		}
@@ -440,7 +438,7 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if n != 1 {
 			op = OpSelectN
 		}
-		c.emit(Inst{Op: op, Dst: c.dst(in), A: a, B: b, C: cc, Imm: uint64(n)}, loc)
+		c.emit(Inst{Op: op, Dst: c.dst(in), A: o[0], B: o[1], C: o[2], Imm: uint64(n)}, loc)
 		return nil
 	case *lir.InstFreeze:
 		return c.move(in, in.X, loc)
@@ -495,14 +493,11 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		c.emitMove(c.dst(in), a+int32(off), n, loc)
 		return nil
 	case *lir.InstInsertValue:
-		a, err := c.operand(in.X)
+		o, err := c.operands(in.X, in.Elem)
 		if err != nil {
 			return err
 		}
-		b, err := c.operand(in.Elem)
-		if err != nil {
-			return err
-		}
+		a, b := o[0], o[1]
 		total, err := slotsOf(in.X.Type())
 		if err != nil {
 			return c.errf("%v", err)
@@ -543,26 +538,19 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		}
 		return c.memop(true, in.ElemType, c.dst(in), p, 0, loc)
 	case *lir.InstStore:
-		p, err := c.operand(in.Dst)
+		o, err := c.operands(in.Dst, in.Src)
 		if err != nil {
 			return err
 		}
-		v, err := c.operand(in.Src)
-		if err != nil {
-			return err
-		}
-		return c.memop(false, in.Src.Type(), 0, p, v, loc)
+		return c.memop(false, in.Src.Type(), 0, o[0], o[1], loc)
 	case *lir.InstGetElementPtr:
 		return c.gep(in, loc)
 	case *lir.InstAtomicRMW:
-		p, err := c.operand(in.Dst)
+		o, err := c.operands(in.Dst, in.X)
 		if err != nil {
 			return err
 		}
-		v, err := c.operand(in.X)
-		if err != nil {
-			return err
-		}
+		p, v := o[0], o[1]
 		size, err := scalarSize(in.X.Type())
 		if err != nil {
 			return c.errf("%v", err)
@@ -574,15 +562,7 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		c.emit(Inst{Op: OpAtomicRMW, W: size, Aux: op, Dst: c.dst(in), A: p, B: v}, loc)
 		return nil
 	case *lir.InstCmpXchg:
-		p, err := c.operand(in.Ptr)
-		if err != nil {
-			return err
-		}
-		cmp, err := c.operand(in.Cmp)
-		if err != nil {
-			return err
-		}
-		nv, err := c.operand(in.New)
+		o, err := c.operands(in.Ptr, in.Cmp, in.New)
 		if err != nil {
 			return err
 		}
@@ -590,7 +570,7 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if err != nil {
 			return c.errf("%v", err)
 		}
-		c.emit(Inst{Op: OpCmpXchg, W: size, Dst: c.dst(in), A: p, B: cmp, C: nv}, loc)
+		c.emit(Inst{Op: OpCmpXchg, W: size, Dst: c.dst(in), A: o[0], B: o[1], C: o[2]}, loc)
 		return nil
 	case *lir.InstFence:
 		c.emit(Inst{Op: OpFence}, loc)
@@ -956,11 +936,9 @@ func (c *fnCompiler) intrinsic(in *lir.InstCall, name string, loc int32) error {
 		if err != nil {
 			return c.errf("%v", err)
 		}
-		var ops [3]int32
-		for i := range ops {
-			if ops[i], err = c.operand(in.Args[i]); err != nil {
-				return err
-			}
+		ops, err := c.operands(in.Args[0], in.Args[1], in.Args[2])
+		if err != nil {
+			return err
 		}
 		c.emit(Inst{Op: OpFMulAdd, W: w, Dst: c.dst(in), A: ops[0], B: ops[1], C: ops[2]}, loc)
 		return nil

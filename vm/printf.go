@@ -140,7 +140,13 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 			out = spec.integer(out, strconv.FormatUint(u, 10), neg, "")
 		case 'u', 'x', 'X', 'o':
 			u := v & ir.Mask(uint8(bitsz))
-			base := map[byte]int{'u': 10, 'x': 16, 'X': 16, 'o': 8}[conv]
+			base := 10
+			switch conv {
+			case 'x', 'X':
+				base = 16
+			case 'o':
+				base = 8
+			}
 			digits := strconv.FormatUint(u, base)
 			if conv == 'X' {
 				digits = strings.ToUpper(digits)
