@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -167,5 +169,34 @@ func TestRunTrace(t *testing.T) {
 		if !bytes.Contains([]byte(s), []byte(w)) {
 			t.Errorf("trace lacks %q:\n%s", w, s)
 		}
+	}
+}
+
+// TestRunBitcodeAndJSON runs a .bc file (through llvm-dis-14) and checks the
+// --json summary of an error state.
+func TestRunBitcodeAndJSON(t *testing.T) {
+	clang := requireClang(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "e.c")
+	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) {\n  int a[4] = {0};\n  int i = 4;\n  puts(\"before\");\n  return a[i];\n}\n"), 0o644)
+	bc := filepath.Join(dir, "e.bc")
+	if out, err := exec.Command(clang, "-c", "-emit-llvm", "-g", "-O0", "-o", bc, src).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"run", bc, "--json", "--seed", "5", "--index", "7"}, &out, &errb)
+	if rc != exitRunError {
+		t.Fatalf("exit status %d, want %d; stderr %s", rc, exitRunError, errb.String())
+	}
+	if out.String() != "before\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	var j runJSON
+	if err := json.Unmarshal(errb.Bytes(), &j); err != nil {
+		t.Fatalf("bad JSON %q: %v", errb.String(), err)
+	}
+	if j.Status != "error" || j.Seed != 5 || j.Index != 7 || j.Error == nil || j.Error.Kind != "OutOfBounds" ||
+		!strings.HasSuffix(j.Error.Loc, "e.c:6:10") || j.Error.Process != 0 || j.Error.Func != "main" {
+		t.Errorf("unexpected summary %+v (error %+v)", j, j.Error)
 	}
 }
