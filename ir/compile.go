@@ -52,6 +52,7 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 	if sp := funcSubprogram(f); sp != nil {
 		out.SrcLoc = SrcLoc{File: fileName(sp.File), Line: int32(sp.Line)}
 	}
+	out.RegSlots = map[string]int32{}
 	rs, err := slotsOf(f.Sig.RetType)
 	if err != nil {
 		return nil, c.errf("return type: %v", err)
@@ -65,6 +66,9 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 		s := c.alloc(n)
 		c.slots[p] = s
 		out.Params = append(out.Params, s)
+		if p.Name() != "" {
+			out.RegSlots[p.Name()] = s
+		}
 	}
 	out.NParams = int(c.nslots)
 	out.Optimised = !hasOptNone(f.FuncAttrs)
@@ -106,6 +110,9 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 				return nil, c.errf("%v", err)
 			}
 			c.slots[v] = c.alloc(n)
+			if nv, ok := v.(interface{ Name() string }); ok && nv.Name() != "" {
+				out.RegSlots[nv.Name()] = c.slots[v]
+			}
 		}
 	}
 	// Pass 2: code.
@@ -536,13 +543,25 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if err != nil {
 			return err
 		}
-		return c.memop(true, in.ElemType, c.dst(in), p, 0, loc)
+		if err := c.memop(true, in.ElemType, c.dst(in), p, 0, loc); err != nil {
+			return err
+		}
+		if in.Atomic {
+			c.out.Code[len(c.out.Code)-1].Aux = AuxAtomic
+		}
+		return nil
 	case *lir.InstStore:
 		o, err := c.operands(in.Dst, in.Src)
 		if err != nil {
 			return err
 		}
-		return c.memop(false, in.Src.Type(), 0, o[0], o[1], loc)
+		if err := c.memop(false, in.Src.Type(), 0, o[0], o[1], loc); err != nil {
+			return err
+		}
+		if in.Atomic {
+			c.out.Code[len(c.out.Code)-1].Aux = AuxAtomic
+		}
+		return nil
 	case *lir.InstGetElementPtr:
 		return c.gep(in, loc)
 	case *lir.InstAtomicRMW:

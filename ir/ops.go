@@ -119,6 +119,10 @@ const (
 	FlagLax = 8
 )
 
+// AuxAtomic marks an atomic load or store (Aux of OpLoad/OpStore): atomic
+// accesses do not race.
+const AuxAtomic uint8 = 1
+
 // Floating-point comparison predicates (Aux of OpFCmp).
 const (
 	FCmpFalse uint8 = iota

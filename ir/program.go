@@ -104,7 +104,9 @@ type Func struct {
 	GEPs      []GEP
 	Aggs      []AggAccess
 	Vars      []Var // C variables from debug info (dbg.declare)
-	Atomic    bool  // name starts with __VERIFIER_atomic_: runs atomically
+	// RegSlots maps an LLVM register name (without %) to its first slot.
+	RegSlots map[string]int32
+	Atomic   bool // name starts with __VERIFIER_atomic_: runs atomically
 	// Byval gives, per parameter, the size of the copy a byval pointer
 	// parameter receives (0 for ordinary parameters); HasByval if any.
 	Byval    []uint32

@@ -93,3 +93,12 @@ func (e *ErrorState) Error() string {
 	}
 	return fmt.Sprintf("%s: %s (%s) in process %d, function %s", e.Loc, msg, e.Kind, e.Thread, e.Func)
 }
+
+// ErrKindNames lists the names of all error kinds.
+func ErrKindNames() []string {
+	var out []string
+	for i := ErrKind(1); i < numErrKinds; i++ {
+		out = append(out, i.String())
+	}
+	return out
+}

@@ -138,11 +138,12 @@ func TestMTAtomicSections(t *testing.T) {
 		st := m.NewState()
 		var prev *vm.Thread
 		interleaved := 0
-		m.RunObserved(st, stepBound, vm.NewRand(seed, 0), func(st *vm.State, th *vm.Thread) {
+		m.RunObserved(st, stepBound, vm.NewRand(seed, 0), func(st *vm.State, th *vm.Thread) bool {
 			if prev != nil && prev != th && !prev.Done && prev.Atomic > 0 {
 				interleaved++
 			}
 			prev = th
+			return false
 		})
 		expectExit(t, path, seed, st, 120, strp("a=60 b=60\n"))
 		if interleaved != 0 {

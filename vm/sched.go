@@ -127,8 +127,9 @@ func (m *Machine) Run(st *State, maxSteps uint64, ch Chooser) {
 	m.RunObserved(st, maxSteps, ch, nil)
 }
 
-// Observer is called before each step with the process about to step.
-type Observer func(st *State, t *Thread)
+// Observer is called before each step with the process about to step; if
+// it returns true the run stops there (the status stays Running).
+type Observer func(st *State, t *Thread) bool
 
 // RunObserved is Run with an observer called before every step.
 // A state stopped at an earlier step bound resumes.
@@ -158,8 +159,8 @@ func (m *Machine) RunObserved(st *State, maxSteps uint64, ch Chooser, obs Observ
 		} else {
 			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
 		}
-		if obs != nil {
-			obs(st, t)
+		if obs != nil && obs(st, t) {
+			return
 		}
 		n := m.exec(st, t, budget, ch)
 		st.Steps += n

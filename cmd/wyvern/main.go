@@ -22,6 +22,11 @@ type command struct {
 
 var commands = []command{
 	{"run", "run one trace of a program and print its output and why it ended", cmdRun},
+	{"check", "answer a query with an in-process NATS server, coordinator and workers", cmdCheck},
+	{"replay", "print a trace step by step (e.g. the first satisfying trace of check)", cmdReplay},
+	{"worker", "serve trace jobs from a NATS server", cmdWorker},
+	{"coordinator", "serve experiments on a NATS server", cmdCoordinator},
+	{"submit", "submit an experiment to a coordinator and print its result", cmdSubmit},
 }
 
 func usage(w io.Writer) {

@@ -68,7 +68,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	rng := vm.NewRand(*seed, *index)
 	if *trace {
 		printed := 0
-		m.RunObserved(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) {
+		m.RunObserved(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) bool {
 			if len(st.Out) > printed {
 				writeIndented(stdout, st.Out[printed:])
 				printed = len(st.Out)
@@ -79,6 +79,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				text = text[:i] + " ..."
 			}
 			fmt.Fprintf(stdout, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
+			return false
 		})
 		if len(st.Out) > printed {
 			writeIndented(stdout, st.Out[printed:])

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// prepared is a program and a query checked against it, before any NATS.
+type prepared struct {
+	src *ir.Source
+	q   *query.Query
+}
+
+// prepare parses the query and loads the program locally, so that a bad
+// query or a program rejected at load time fails fast with exit status 2.
+func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
+	q, err := query.Parse(queryText)
+	if err != nil {
+		return nil, err
+	}
+	src, err := ir.Frontend(file, lf.options())
+	if err != nil {
+		return nil, err
+	}
+	prog, err := ir.ParseLL(src.Name, src.LL)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := query.Compile(q, vm.NewMachine(prog)); err != nil {
+		return nil, err
+	}
+	switch q.Kind {
+	case query.Reach, query.Invariant, query.EnumStates:
+		return nil, fmt.Errorf("query %q needs the explicit-state checker, which is not available yet", queryText)
+	}
+	return &prepared{src: src, q: q}, nil
+}
+
+type experimentFlags struct {
+	seed    uint64
+	jobSize int
+	asJSON  bool
+	quiet   bool
+}
+
+func (e *experimentFlags) register(fs *flag.FlagSet) {
+	fs.Uint64Var(&e.seed, "seed", 1, "experiment seed: with the program, query and options it fixes the answer")
+	fs.IntVar(&e.jobSize, "job-size", 64, "traces per job")
+	fs.BoolVar(&e.asJSON, "json", false, "print the result as JSON")
+	fs.BoolVar(&e.quiet, "quiet", false, "no progress line")
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var lf loadFlags
+	lf.register(fs)
+	var ef experimentFlags
+	ef.register(fs)
+	workers := fs.Int("workers", runtime.NumCPU(), "simulator workers (one per core by default)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [-O 0|1]")
+		fmt.Fprintln(stderr, "\nAnswers QUERY on FILE with an in-process NATS server, a coordinator and N workers.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	p, err := prepare(pos[0], pos[1], &lf)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	dir, err := os.MkdirTemp("", "wyvern-nats-")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	emb, err := coordinator.StartEmbedded(dir, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer emb.Shutdown()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cnc, err := emb.Connect("wyvern-coordinator")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer cnc.Close()
+	co := &coordinator.Coordinator{NC: cnc}
+	go co.Serve(ctx)
+	for i := 0; i < max(*workers, 1); i++ {
+		wnc, err := emb.Connect(fmt.Sprintf("wyvern-worker-%d", i))
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return 1
+		}
+		defer wnc.Close()
+		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1}
+		go w.Run(ctx)
+	}
+	snc, err := emb.Connect("wyvern-submit")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer snc.Close()
+	return submitAndPrint(ctx, snc, p, &ef, stdout, stderr)
+}
+
+func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
+	pl := newProgressLine(stderr, ef.quiet)
+	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
+		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize,
+		Progress: pl.update,
+		NoWorkers: func() {
+			pl.clear()
+			fmt.Fprintln(stderr, "wyvern: no worker has reported for 5 s; start some with `wyvern worker --nats URL`")
+		},
+	})
+	pl.clear()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "wyvern: interrupted")
+			return 130
+		}
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	if ef.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(res)
+	} else {
+		res.WriteText(stdout)
+	}
+	return 0
+}
+
+// progressLine shows progress on a terminal.
+type progressLine struct {
+	w     io.Writer
+	on    bool
+	start time.Time
+	shown bool
+}
+
+func newProgressLine(w io.Writer, quiet bool) *progressLine {
+	on := false
+	if f, ok := w.(*os.File); ok && !quiet {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			on = true
+		}
+	}
+	return &progressLine{w: w, on: on, start: time.Now()}
+}
+
+func (p *progressLine) update(pr jobs.Progress) {
+	if !p.on || pr.Done {
+		return
+	}
+	eta := ""
+	if pr.Planned > 0 && pr.RunsPerS > 0 && pr.Runs < pr.Planned {
+		eta = fmt.Sprintf(" ETA ≤%s", (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%d runs, %d satisfying, [%.4f, %.4f], %.0f runs/s, %d workers%s",
+		pr.Runs, pr.Satisfied, pr.Lo, pr.Hi, pr.RunsPerS, pr.Workers, eta)
+	p.shown = true
+}
+
+func (p *progressLine) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+// connectNATS connects to a NATS server, failing fast when it is unreachable.
+func connectNATS(url, name string) (*nats.Conn, error) {
+	nc, err := nats.Connect(url, nats.Name(name), nats.Timeout(3*time.Second), nats.RetryOnFailedConnect(false),
+		nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach NATS at %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+func cmdSubmit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var lf loadFlags
+	lf.register(fs)
+	var ef experimentFlags
+	ef.register(fs)
+	url := fs.String("nats", nats.DefaultURL, "NATS server URL")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL FILE QUERY [--seed S] [--json]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	p, err := prepare(pos[0], pos[1], &lf)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
+	nc, err := connectNATS(*url, "wyvern-submit")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return submitAndPrint(ctx, nc, p, &ef, stdout, stderr)
+}
+
+func cmdWorker(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("nats", nats.DefaultURL, "NATS server URL")
+	slots := fs.Int("slots", 1, "jobs run at once (goroutines)")
+	host, _ := os.Hostname()
+	id := fs.String("id", fmt.Sprintf("%s-%d", host, os.Getpid()), "worker name")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	nc, err := connectNATS(*url, "wyvern-worker-"+*id)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
+	w := &simulator.Worker{NC: nc, ID: *id, Slots: *slots}
+	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("coordinator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("nats", nats.DefaultURL, "NATS server URL (with JetStream: nats-server -js)")
+	ackWait := fs.Duration("ack-wait", 10*time.Second, "time before an unacknowledged job is redelivered")
+	maxDeliver := fs.Int("max-deliver", 5, "deliveries of a job before its experiment fails")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	nc, err := connectNATS(*url, "wyvern-coordinator")
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	co := &coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver,
+		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)}
+	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, *url)
+	if err := co.Serve(ctx); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	return 0
+}

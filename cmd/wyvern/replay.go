@@ -1,0 +1,102 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// cmdReplay prints trace (seed, index) step by step; with --query it stops
+// at the first state satisfying the query's proposition and says so.
+func cmdReplay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var lf loadFlags
+	lf.register(fs)
+	seed := fs.Uint64("seed", 1, "experiment seed")
+	index := fs.Uint64("index", 0, "trace index")
+	qtext := fs.String("query", "", "Pr query whose proposition ends the replay when it holds")
+	maxSteps := fs.Uint64("max-steps", 0, "step bound (default: the query's bound, else 10^9)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	prog, err := ir.Load(pos[0], lf.options())
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
+		return exitUsage
+	}
+	m := vm.NewMachine(prog)
+	bound := *maxSteps
+	var prop func(*vm.State) bool
+	if *qtext != "" {
+		q, err := query.Parse(*qtext)
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return exitUsage
+		}
+		c, err := query.Compile(q, m)
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return exitUsage
+		}
+		prop = c.Prop
+		if bound == 0 {
+			bound = q.Bound
+		}
+	}
+	if bound == 0 {
+		bound = 1_000_000_000
+	}
+	st := m.NewState()
+	printed := 0
+	sat := false
+	flush := func() {
+		if len(st.Out) > printed {
+			writeIndented(stdout, st.Out[printed:])
+			printed = len(st.Out)
+		}
+	}
+	if prop != nil && prop(st) {
+		sat = true
+	} else {
+		m.RunObserved(st, bound, vm.NewRand(*seed, *index), func(st *vm.State, t *vm.Thread) bool {
+			flush()
+			if st.Steps > 0 && prop != nil && prop(st) {
+				sat = true
+				return true
+			}
+			fr := &t.Frames[len(t.Frames)-1]
+			text := fr.Fn.Text[fr.PC]
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				text = text[:i] + " ..."
+			}
+			fmt.Fprintf(stdout, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
+			return false
+		})
+		flush()
+		if prop != nil && !sat && prop(st) {
+			sat = true
+		}
+	}
+	if sat {
+		fmt.Fprintf(stdout, "property satisfied after %d steps\n", st.Steps)
+	} else if prop != nil {
+		fmt.Fprintf(stdout, "property not satisfied: %s\n", st.Describe())
+	}
+	fmt.Fprintf(stderr, "wyvern: %s (%d steps, seed %d, index %d)\n", st.Describe(), st.Steps, *seed, *index)
+	return 0
+}

@@ -1,0 +1,152 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/wyvernmc/wyvern/jobs"
+)
+
+// Submission is what a client asks for.
+type Submission struct {
+	LL      []byte // the program's LLVM assembly
+	Name    string // the user's file name
+	Query   string
+	Seed    uint64
+	JobSize int // traces per job (default 64)
+	// Progress, if set, receives the coordinator's progress reports.
+	Progress func(jobs.Progress)
+	// NoWorkers, if set, is called when no worker has been heard from for
+	// a while (once).
+	NoWorkers func()
+}
+
+// Submit uploads the program (once, by content hash), submits the
+// experiment to the coordinator and waits for its result.
+func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("submit: jetstream: %w", err)
+	}
+	obs, err := waitObjectStore(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	hash := jobs.ProgramHash(s.LL)
+	if _, err := obs.GetInfo(ctx, hash); err != nil {
+		if _, err := obs.PutBytes(ctx, hash, s.LL); err != nil {
+			return nil, fmt.Errorf("upload program %s: %w", s.Name, err)
+		}
+	}
+	kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
+	if err != nil {
+		return nil, fmt.Errorf("submit: %w", err)
+	}
+	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name,
+		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Created: time.Now().UTC()}
+	if s.Progress != nil {
+		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
+			var p jobs.Progress
+			if jobs.Decode(m.Data, &p) == nil {
+				s.Progress(p)
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("submit: %w", err)
+		}
+		defer sub.Unsubscribe()
+	}
+	watch, err := kv.Watch(ctx, exp.ID)
+	if err != nil {
+		return nil, fmt.Errorf("submit: watch experiment: %w", err)
+	}
+	defer watch.Stop()
+	b, _ := json.Marshal(exp)
+	var reply *nats.Msg
+	for attempt := 0; ; attempt++ {
+		reply, err = nc.RequestWithContext(ctx, jobs.SubjectSubmit, b)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, nats.ErrNoResponders) || attempt > 50 {
+			return nil, fmt.Errorf("submit to coordinator: %w", err)
+		}
+		select { // the coordinator may still be starting
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	var sr jobs.SubmitReply
+	if err := jobs.Decode(reply.Data, &sr); err != nil {
+		return nil, fmt.Errorf("coordinator reply: %w", err)
+	}
+	if sr.Error != "" {
+		return nil, errors.New(sr.Error)
+	}
+	warned := false
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var lastWorker atomic.Int64
+	lastWorker.Store(time.Now().UnixNano())
+	if hb, err := nc.Subscribe(jobs.HeartbeatAll, func(*nats.Msg) { lastWorker.Store(time.Now().UnixNano()) }); err == nil {
+		defer hb.Unsubscribe()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-tick.C:
+			if !warned && time.Since(time.Unix(0, lastWorker.Load())) > 5*time.Second && s.NoWorkers != nil {
+				warned = true
+				s.NoWorkers()
+			}
+		case e, ok := <-watch.Updates():
+			if !ok {
+				return nil, errors.New("experiment watch closed")
+			}
+			if e == nil {
+				continue
+			}
+			var st jobs.Status
+			if err := jobs.Decode(e.Value(), &st); err != nil {
+				return nil, err
+			}
+			switch st.State {
+			case jobs.StateFailed:
+				return nil, fmt.Errorf("experiment failed: %s", st.Error)
+			case jobs.StateDone:
+				var r Result
+				if err := json.Unmarshal(st.Result, &r); err != nil {
+					return nil, fmt.Errorf("experiment result: %w", err)
+				}
+				return &r, nil
+			}
+		}
+	}
+}
+
+func waitObjectStore(ctx context.Context, js jetstream.JetStream) (jetstream.ObjectStore, error) {
+	for i := 0; ; i++ {
+		obs, err := js.ObjectStore(ctx, jobs.BucketPrograms)
+		if err == nil {
+			return obs, nil
+		}
+		if i > 50 {
+			return nil, fmt.Errorf("programs bucket %s not found: is a coordinator running? (%w)", jobs.BucketPrograms, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

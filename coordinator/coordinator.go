@@ -1,0 +1,405 @@
+// Package coordinator runs experiments: it plans trace jobs on a JetStream
+// work queue, folds the workers' results strictly in trace-index order into
+// the estimators, stops and cancels when the estimator is done, and keeps
+// experiment state in JetStream so that a restarted coordinator resumes.
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// Coordinator serves experiment submissions.
+type Coordinator struct {
+	NC         *nats.Conn
+	AckWait    time.Duration // job redelivery timeout (default 10 s; workers extend it while running)
+	MaxDeliver int           // deliveries of a job before the experiment fails (default 5)
+	Log        *log.Logger   // nil: quiet
+
+	js  jetstream.JetStream
+	kv  jetstream.KeyValue
+	obs jetstream.ObjectStore
+
+	mu      sync.Mutex
+	running map[string]*experiment
+	workers map[string]time.Time // last heartbeat
+}
+
+type experiment struct {
+	spec jobs.Experiment
+	fail chan string // reasons the experiment must fail (max deliveries)
+}
+
+func (c *Coordinator) logf(format string, args ...any) {
+	if c.Log != nil {
+		c.Log.Printf(format, args...)
+	}
+}
+
+// Setup creates (or checks) the streams, the workers' durable consumer and
+// the buckets. It is idempotent.
+func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+	}); err != nil {
+		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
+		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: 7 * 24 * time.Hour,
+	}); err != nil {
+		return fmt.Errorf("create stream %s: %w", jobs.StreamResults, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, jobs.StreamJobs, jetstream.ConsumerConfig{
+		Durable: jobs.ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait: ackWait, MaxDeliver: maxDeliver, MaxAckPending: 10000,
+	}); err != nil {
+		return fmt.Errorf("create consumer %s: %w", jobs.ConsumerWorkers, err)
+	}
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("create bucket %s: %w", jobs.BucketExperiments, err)
+	}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("create bucket %s: %w", jobs.BucketPrograms, err)
+	}
+	return nil
+}
+
+// Serve sets up JetStream, resumes experiments left running by an earlier
+// coordinator and serves submissions until ctx ends.
+func (c *Coordinator) Serve(ctx context.Context) error {
+	if c.AckWait == 0 {
+		c.AckWait = 10 * time.Second
+	}
+	if c.MaxDeliver == 0 {
+		c.MaxDeliver = 5
+	}
+	c.running = map[string]*experiment{}
+	c.workers = map[string]time.Time{}
+	js, err := jetstream.New(c.NC)
+	if err != nil {
+		return fmt.Errorf("coordinator: jetstream: %w", err)
+	}
+	c.js = js
+	if err := Setup(ctx, js, c.AckWait, c.MaxDeliver); err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	if c.kv, err = js.KeyValue(ctx, jobs.BucketExperiments); err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	if c.obs, err = js.ObjectStore(ctx, jobs.BucketPrograms); err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	hb, err := c.NC.Subscribe(jobs.HeartbeatAll, func(m *nats.Msg) {
+		var h jobs.Heartbeat
+		if jobs.Decode(m.Data, &h) == nil {
+			c.mu.Lock()
+			c.workers[h.Worker] = time.Now()
+			c.mu.Unlock()
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer hb.Unsubscribe()
+	adv, err := c.NC.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobs.StreamJobs+"."+jobs.ConsumerWorkers,
+		func(m *nats.Msg) { c.maxDelivered(ctx, m.Data) })
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer adv.Unsubscribe()
+	sub, err := c.NC.Subscribe(jobs.SubjectSubmit, func(m *nats.Msg) { c.submit(ctx, m) })
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer sub.Unsubscribe()
+	c.resume(ctx)
+	<-ctx.Done()
+	return nil
+}
+
+// Workers returns the number of workers heard from in the last 3 seconds.
+func (c *Coordinator) Workers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.workers {
+		if time.Since(t) < 3*time.Second {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
+	reply := func(r jobs.SubmitReply) {
+		r.Version = jobs.Version
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	var exp jobs.Experiment
+	if err := jobs.Decode(m.Data, &exp); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
+	if _, err := query.Parse(exp.Query); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
+	if _, err := c.obs.GetInfo(ctx, exp.Program); err != nil {
+		reply(jobs.SubmitReply{Error: fmt.Sprintf("program %s (%s) is not in the %s bucket: %v", exp.ProgramName, exp.Program, jobs.BucketPrograms, err)})
+		return
+	}
+	if exp.JobSize <= 0 {
+		exp.JobSize = 64
+	}
+	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateRunning, Updated: time.Now()}
+	b, _ := json.Marshal(st)
+	if _, err := c.kv.Create(ctx, exp.ID, b); err != nil {
+		reply(jobs.SubmitReply{Error: fmt.Sprintf("experiment %s: %v", exp.ID, err)})
+		return
+	}
+	c.start(ctx, exp)
+	reply(jobs.SubmitReply{ID: exp.ID})
+}
+
+// resume restarts the experiments an earlier coordinator left running.
+func (c *Coordinator) resume(ctx context.Context) {
+	keys, err := c.kv.ListKeys(ctx)
+	if err != nil {
+		return
+	}
+	for k := range keys.Keys() {
+		e, err := c.kv.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var st jobs.Status
+		if jobs.Decode(e.Value(), &st) == nil && st.State == jobs.StateRunning {
+			c.logf("resuming experiment %s", k)
+			c.start(ctx, st.Experiment)
+		}
+	}
+}
+
+func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
+	e := &experiment{spec: exp, fail: make(chan string, 4)}
+	c.mu.Lock()
+	if _, dup := c.running[exp.ID]; dup {
+		c.mu.Unlock()
+		return
+	}
+	c.running[exp.ID] = e
+	c.mu.Unlock()
+	go func() {
+		res, err := c.run(ctx, e)
+		c.mu.Lock()
+		delete(c.running, exp.ID)
+		c.mu.Unlock()
+		if ctx.Err() != nil {
+			return // shutting down: the experiment stays "running" and resumes later
+		}
+		c.finish(exp, res, err)
+	}()
+}
+
+func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateDone, Updated: time.Now()}
+	if err != nil {
+		st.State, st.Error = jobs.StateFailed, err.Error()
+		c.logf("experiment %s failed: %v", exp.ID, err)
+	} else {
+		st.Result, _ = json.Marshal(res)
+		c.logf("experiment %s done: %d runs", exp.ID, res.Runs)
+	}
+	b, _ := json.Marshal(st)
+	if _, perr := c.kv.Put(ctx, exp.ID, b); perr != nil {
+		c.logf("experiment %s: store result: %v", exp.ID, perr)
+	}
+	// Drop the jobs nobody needs any more (workers also skip them).
+	if s, serr := c.js.Stream(ctx, jobs.StreamJobs); serr == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
+	}
+}
+
+// maxDelivered fails the experiment whose job exhausted its deliveries.
+func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
+	var adv struct {
+		StreamSeq  uint64 `json:"stream_seq"`
+		Deliveries int    `json:"deliveries"`
+	}
+	if json.Unmarshal(data, &adv) != nil {
+		return
+	}
+	s, err := c.js.Stream(ctx, jobs.StreamJobs)
+	if err != nil {
+		return
+	}
+	raw, err := s.GetMsg(ctx, adv.StreamSeq)
+	if err != nil {
+		return
+	}
+	var job jobs.TraceJob
+	if jobs.Decode(raw.Data, &job) != nil {
+		return
+	}
+	c.mu.Lock()
+	e := c.running[job.Experiment]
+	c.mu.Unlock()
+	if e != nil {
+		e.fail <- fmt.Sprintf("job %s (traces %d..%d) was delivered %d times without a result: workers crashed or timed out running it",
+			job.ID(), job.First, job.First+job.Count-1, adv.Deliveries)
+	}
+	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// run plans jobs and folds results for one experiment.
+func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
+	exp := e.spec
+	q, err := query.Parse(exp.Query)
+	if err != nil {
+		return nil, err
+	}
+	f, err := newFolder(q, exp.Seed)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	// Results already in the stream (a resumed experiment) are folded first;
+	// the jobs still queued are dropped and planned again from scratch.
+	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
+	}
+	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}})
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	defer iter.Stop()
+	results := make(chan jetstream.Msg, 64)
+	go func() {
+		defer close(results)
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				return
+			}
+			select {
+			case results <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	planned := f.planned()
+	jobSize := uint64(exp.JobSize)
+	var next uint64                       // first trace index not yet planned
+	outstanding := map[uint64]time.Time{} // jobs published, no result yet
+	buffer := map[uint64]jobs.Outcome{}   // early outcomes, by index
+	states := map[[2]uint64]struct{}{}    // EnumStatesSMC
+	workers := map[string]bool{}
+	var dups uint64
+	publish := func(first uint64) error {
+		n := jobSize
+		if planned > 0 && first+n > planned {
+			n = planned - first
+		}
+		job := jobs.TraceJob{Version: jobs.Version, Experiment: exp.ID, Program: exp.Program, ProgramName: exp.ProgramName,
+			Query: exp.Query, Seed: exp.Seed, First: first, Count: n}
+		b, _ := json.Marshal(job)
+		if _, err := c.js.Publish(ctx, jobs.JobSubject(exp.ID), b); err != nil {
+			return fmt.Errorf("publish job %s: %w", job.ID(), err)
+		}
+		outstanding[first] = time.Now()
+		return nil
+	}
+	progress := time.NewTicker(500 * time.Millisecond)
+	defer progress.Stop()
+	for !f.done {
+		window := 8 + 4*c.Workers()
+		for len(outstanding) < window && (planned == 0 || next < planned) {
+			if err := publish(next); err != nil {
+				return nil, err
+			}
+			next += jobSize
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case why := <-e.fail:
+			return nil, errors.New(why)
+		case <-progress.C:
+			lo, hi := f.interval()
+			p := jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned,
+				Workers: c.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
+			b, _ := json.Marshal(p)
+			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+		case m, ok := <-results:
+			if !ok {
+				return nil, fmt.Errorf("results stream closed")
+			}
+			var r jobs.TraceResult
+			if err := jobs.Decode(m.Data(), &r); err != nil {
+				return nil, fmt.Errorf("result of experiment %s: %w", exp.ID, err)
+			}
+			if r.Error != "" {
+				return nil, fmt.Errorf("worker %s could not run %s: %s", r.Worker, exp.ProgramName, r.Error)
+			}
+			delete(outstanding, r.First)
+			workers[r.Worker] = true
+			if r.First+r.Count > next { // planned by an earlier coordinator
+				next = r.First + r.Count
+			}
+			for _, o := range r.Outcomes {
+				if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
+					dups++
+					continue
+				}
+				buffer[o.Index] = o
+			}
+			for _, h := range r.States {
+				states[h] = struct{}{}
+			}
+			for !f.done {
+				o, ok := buffer[f.runs]
+				if !ok {
+					break
+				}
+				delete(buffer, f.runs)
+				f.add(o)
+			}
+		}
+	}
+	res := f.result()
+	res.Experiment, res.Program = exp.ID, exp.ProgramName
+	if q.Kind == query.EnumStatesSMC {
+		res.States = len(states)
+	}
+	el := time.Since(start).Seconds()
+	res.Stats = Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}
+	for w := range workers {
+		res.Stats.Workers = append(res.Stats.Workers, w)
+	}
+	b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: res.Lo, Hi: res.Hi, Done: true})
+	c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+	return &res, nil
+}

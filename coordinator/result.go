@@ -1,0 +1,300 @@
+package coordinator
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/estimator"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// Result is an experiment's answer. Everything in it except Stats is a
+// function of (program, query, seed, options) alone: it does not depend on
+// the number of workers, their speed, or redeliveries.
+type Result struct {
+	Experiment string  `json:"experiment"`
+	Program    string  `json:"program"`
+	Query      string  `json:"query"`
+	Kind       string  `json:"kind"`
+	Seed       uint64  `json:"seed"`
+	Runs       uint64  `json:"runs"`
+	Satisfied  uint64  `json:"satisfied,omitempty"`
+	Estimate   float64 `json:"estimate"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Rule       string  `json:"rule,omitempty"`
+	// Hypothesis tests
+	Decision string  `json:"decision,omitempty"`
+	Theta    float64 `json:"theta,omitempty"`
+	LLR      float64 `json:"llr,omitempty"`
+	// Estimate
+	StdDev float64 `json:"stddev,omitempty"`
+	// EnumStatesSMC
+	States int `json:"states,omitempty"`
+	// The first satisfying trace, replayable with `wyvern replay`.
+	FirstSatisfying *TraceRef `json:"first_satisfying,omitempty"`
+	// Lengths (steps) of satisfying runs.
+	Histogram []Bin             `json:"histogram,omitempty"`
+	Steps     uint64            `json:"steps"`
+	Ends      map[string]uint64 `json:"ends"` // how runs ended
+	Stats     Stats             `json:"stats"`
+}
+
+// TraceRef names a trace.
+type TraceRef struct {
+	Seed  uint64 `json:"seed"`
+	Index uint64 `json:"index"`
+	Steps uint64 `json:"steps"`
+}
+
+// Bin is a histogram bin [Lo, Hi].
+type Bin struct {
+	Lo    uint64 `json:"lo"`
+	Hi    uint64 `json:"hi"`
+	Count uint64 `json:"count"`
+}
+
+// Stats are the run-dependent figures (time, throughput, workers).
+type Stats struct {
+	Seconds     float64  `json:"seconds"`
+	RunsPerSec  float64  `json:"runs_per_s"`
+	StepsPerSec float64  `json:"steps_per_s"`
+	Workers     []string `json:"workers"`
+	Duplicates  uint64   `json:"duplicate_results"`
+}
+
+// folder folds outcomes strictly in index order into the query's estimator.
+type folder struct {
+	q         *query.Query
+	prop      *estimator.Proportion
+	sprt      *estimator.SPRT
+	mean      estimator.Mean
+	alpha     float64
+	runs      uint64 // folded
+	sat       uint64
+	steps     uint64
+	ends      map[string]uint64
+	satLens   []uint64
+	first     *TraceRef
+	seed      uint64
+	fixedRuns uint64 // Estimate, EnumStatesSMC
+	done      bool
+}
+
+var endNames = [...]string{"running", "exited", "deadlock", "assume-failed", "error", "step-bound"}
+
+func newFolder(q *query.Query, seed uint64) (*folder, error) {
+	f := &folder{q: q, seed: seed, ends: map[string]uint64{}}
+	alpha, err := q.Float("alpha", 0.05)
+	if err != nil {
+		return nil, err
+	}
+	f.alpha = alpha
+	switch q.Kind {
+	case query.Probability:
+		eps, err := q.Float("epsilon", 0.01)
+		if err != nil {
+			return nil, err
+		}
+		rule, err := estimator.ParseRule(q.String("rule", "checkpoint"))
+		if err != nil {
+			return nil, err
+		}
+		minRuns, err := q.Float("minruns", 0)
+		if err != nil {
+			return nil, err
+		}
+		maxRuns, err := q.Float("maxruns", 0)
+		if err != nil {
+			return nil, err
+		}
+		f.prop, err = estimator.NewProportion(estimator.ProportionConfig{Alpha: alpha, Epsilon: eps, Rule: rule,
+			MinRuns: int(minRuns), MaxRuns: int(maxRuns)})
+		if err != nil {
+			return nil, err
+		}
+	case query.Hypothesis:
+		beta, err := q.Float("beta", alpha)
+		if err != nil {
+			return nil, err
+		}
+		delta, err := q.Float("delta", 0.01)
+		if err != nil {
+			return nil, err
+		}
+		f.sprt, err = estimator.NewSPRT(q.Theta, delta, alpha, beta)
+		if err != nil {
+			return nil, err
+		}
+		if maxRuns, _ := q.Float("maxruns", 0); maxRuns > 0 {
+			f.sprt.SetMaxRuns(int(maxRuns))
+		}
+	case query.Estimate, query.EnumStatesSMC:
+		f.fixedRuns = uint64(q.Runs)
+	default:
+		return nil, fmt.Errorf("query kind %s is not a statistical query (use the explicit-state checker)", q.Kind)
+	}
+	return f, nil
+}
+
+// planned is the number of traces the experiment may need (0: unknown).
+func (f *folder) planned() uint64 {
+	switch {
+	case f.fixedRuns > 0:
+		return f.fixedRuns
+	case f.prop != nil:
+		return uint64(f.prop.Planned())
+	case f.sprt != nil:
+		return uint64(f.sprt.Planned())
+	}
+	return 0
+}
+
+func (f *folder) add(o jobs.Outcome) {
+	if f.done {
+		return
+	}
+	f.runs++
+	f.steps += o.Steps
+	if int(o.End) < len(endNames) {
+		f.ends[endNames[o.End]]++
+	}
+	if o.Sat {
+		f.sat++
+		f.satLens = append(f.satLens, o.Steps)
+		if f.first == nil {
+			f.first = &TraceRef{Seed: f.seed, Index: o.Index, Steps: o.Steps}
+		}
+	}
+	switch {
+	case f.prop != nil:
+		f.done = f.prop.Add(o.Sat)
+	case f.sprt != nil:
+		f.done = f.sprt.Add(o.Sat)
+	default:
+		f.mean.Add(o.Value)
+		f.done = f.runs >= f.fixedRuns
+	}
+}
+
+func (f *folder) interval() (lo, hi float64) {
+	if f.prop != nil {
+		r := f.prop.Result()
+		return r.Lo, r.Hi
+	}
+	if f.runs > 0 {
+		return estimator.ClopperPearson(int(f.sat), int(f.runs), f.alpha)
+	}
+	return 0, 1
+}
+
+func (f *folder) result() Result {
+	q := f.q
+	r := Result{Query: q.Text, Kind: q.Kind.String(), Seed: f.seed, Runs: f.runs, Satisfied: f.sat,
+		FirstSatisfying: f.first, Steps: f.steps, Ends: f.ends, Histogram: histogram(f.satLens)}
+	switch {
+	case f.prop != nil:
+		pr := f.prop.Result()
+		r.Estimate, r.Lo, r.Hi, r.Confidence, r.Rule = pr.Estimate, pr.Lo, pr.Hi, pr.Confidence, pr.Rule
+	case f.sprt != nil:
+		sr := f.sprt.Result()
+		r.Decision, r.Theta, r.LLR = sr.Decision, q.Theta, sr.LLR
+		r.Confidence = 1 - f.alpha
+		if f.runs > 0 {
+			r.Estimate = float64(f.sat) / float64(f.runs)
+		}
+		r.Lo, r.Hi = f.interval()
+	case q.Kind == query.Estimate:
+		mr, err := f.mean.Result(f.alpha)
+		if err == nil {
+			r.Estimate, r.Lo, r.Hi, r.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
+		}
+		r.Confidence = 1 - f.alpha
+		r.Satisfied = 0
+		r.Histogram = nil
+	}
+	return r
+}
+
+// histogram bins satisfying-run lengths into at most 10 equal bins.
+func histogram(v []uint64) []Bin {
+	if len(v) == 0 {
+		return nil
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	nb := uint64(10)
+	width := (hi - lo + nb) / nb
+	if width == 0 {
+		width = 1
+	}
+	bins := make([]Bin, 0, nb)
+	for b := lo; b <= hi; b += width {
+		bins = append(bins, Bin{Lo: b, Hi: b + width - 1})
+	}
+	for _, x := range v {
+		bins[(x-lo)/width].Count++
+	}
+	return bins
+}
+
+// WriteText prints a result in LODIN's style.
+func (r *Result) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "Query: %s\n", r.Query)
+	fmt.Fprintf(w, "Program: %s (seed %d)\n", r.Program, r.Seed)
+	switch r.Kind {
+	case "probability":
+		fmt.Fprintf(w, "Probability in [%s, %s] with confidence %g (estimate %s, rule %s)\n",
+			fmtP(r.Lo), fmtP(r.Hi), r.Confidence, fmtP(r.Estimate), r.Rule)
+		fmt.Fprintf(w, "Runs: %d, satisfying: %d\n", r.Runs, r.Satisfied)
+	case "hypothesis":
+		fmt.Fprintf(w, "Hypothesis P >= %g: %s after %d runs (%d satisfying, log-likelihood ratio %.4g)\n",
+			r.Theta, strings.ToUpper(r.Decision), r.Runs, r.Satisfied, r.LLR)
+		fmt.Fprintf(w, "Observed probability %s, interval [%s, %s] at confidence %g\n", fmtP(r.Estimate), fmtP(r.Lo), fmtP(r.Hi), r.Confidence)
+	case "estimate":
+		fmt.Fprintf(w, "Estimate: %.6g in [%.6g, %.6g] with confidence %g (std dev %.6g, %d runs)\n",
+			r.Estimate, r.Lo, r.Hi, r.Confidence, r.StdDev, r.Runs)
+	case "enum-states-smc":
+		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", r.States, r.Runs)
+	}
+	if r.FirstSatisfying != nil {
+		fmt.Fprintf(w, "First satisfying trace: seed %d index %d (%d steps)\n  replay: wyvern replay %s --seed %d --index %d --query '%s'\n",
+			r.FirstSatisfying.Seed, r.FirstSatisfying.Index, r.FirstSatisfying.Steps, r.Program,
+			r.FirstSatisfying.Seed, r.FirstSatisfying.Index, r.Query)
+	} else if r.Kind == "probability" || r.Kind == "hypothesis" {
+		fmt.Fprintln(w, "No satisfying run found.")
+	}
+	if len(r.Histogram) > 0 {
+		fmt.Fprintln(w, "Satisfying-run lengths (steps):")
+		var top uint64
+		for _, b := range r.Histogram {
+			top = max(top, b.Count)
+		}
+		for _, b := range r.Histogram {
+			bar := int(math.Round(40 * float64(b.Count) / float64(top)))
+			fmt.Fprintf(w, "  %7d-%-7d %8d %s\n", b.Lo, b.Hi, b.Count, strings.Repeat("#", bar))
+		}
+	}
+	ends := make([]string, 0, len(r.Ends))
+	for _, n := range endNames {
+		if c, ok := r.Ends[n]; ok {
+			ends = append(ends, fmt.Sprintf("%s %d", n, c))
+		}
+	}
+	fmt.Fprintf(w, "Runs ended: %s\n", strings.Join(ends, ", "))
+	fmt.Fprintf(w, "Time: %.2f s, %.0f runs/s, %.3g steps/s, %d worker(s)\n",
+		r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
+}
+
+func fmtP(p float64) string {
+	if p != 0 && p < 1e-3 {
+		return fmt.Sprintf("%.4g", p)
+	}
+	return fmt.Sprintf("%.6f", p)
+}

@@ -1,0 +1,161 @@
+// Package jobs is Wyvern's wire protocol: the NATS subjects, JetStream
+// streams and buckets, and the messages that coordinators, workers and
+// clients exchange. Every message carries Version; a peer rejects messages
+// of another version with a clear error.
+package jobs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Version of the protocol.
+const Version = 1
+
+// NATS names.
+const (
+	StreamJobs        = "WYVERN_JOBS" // work queue: subjects wyvern.jobs.<experiment>
+	StreamResults     = "WYVERN_RESULTS"
+	ConsumerWorkers   = "workers" // durable pull consumer shared by all workers
+	BucketPrograms    = "wyvern_programs"
+	BucketExperiments = "wyvern_experiments"
+	SubjectSubmit     = "wyvern.api.submit"
+)
+
+// JobSubject is the work-queue subject of an experiment's jobs.
+func JobSubject(exp string) string { return "wyvern.jobs." + exp }
+
+// ResultSubject is the subject of an experiment's results.
+func ResultSubject(exp string) string { return "wyvern.results." + exp }
+
+// ProgressSubject carries an experiment's progress reports.
+func ProgressSubject(exp string) string { return "wyvern.progress." + exp }
+
+// HeartbeatSubject carries a worker's heartbeats.
+func HeartbeatSubject(worker string) string { return "wyvern.heartbeat." + worker }
+
+// HeartbeatAll matches every worker's heartbeats.
+const HeartbeatAll = "wyvern.heartbeat.*"
+
+// ProgramHash names a program by the SHA-256 of its LLVM assembly.
+func ProgramHash(ll []byte) string {
+	s := sha256.Sum256(ll)
+	return hex.EncodeToString(s[:])
+}
+
+// Experiment is what a client submits.
+type Experiment struct {
+	Version     int       `json:"version"`
+	ID          string    `json:"id"`
+	Program     string    `json:"program"`      // ProgramHash, stored in BucketPrograms
+	ProgramName string    `json:"program_name"` // the user's file name, for messages
+	Query       string    `json:"query"`
+	Seed        uint64    `json:"seed"`
+	JobSize     int       `json:"job_size"` // traces per job
+	Created     time.Time `json:"created"`
+}
+
+// SubmitReply answers a submission.
+type SubmitReply struct {
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	Error   string `json:"error,omitempty"`
+}
+
+// TraceJob asks a worker to run traces [First, First+Count).
+type TraceJob struct {
+	Version     int    `json:"version"`
+	Experiment  string `json:"experiment"`
+	Program     string `json:"program"`
+	ProgramName string `json:"program_name"`
+	Query       string `json:"query"`
+	Seed        uint64 `json:"seed"`
+	First       uint64 `json:"first"`
+	Count       uint64 `json:"count"`
+}
+
+// ID names a job (for deduplication).
+func (j *TraceJob) ID() string { return fmt.Sprintf("%s/%d", j.Experiment, j.First) }
+
+// Outcome is one trace's result.
+type Outcome struct {
+	Index uint64  `json:"i"`
+	Sat   bool    `json:"s,omitempty"`
+	Steps uint64  `json:"n"`           // steps to the first satisfying state, else the run's length
+	End   uint8   `json:"e"`           // vm.Status the run ended with
+	Value float64 `json:"v,omitempty"` // Estimate: the run's max/min/avg
+}
+
+// TraceResult reports a job's outcomes, or why it could not run.
+type TraceResult struct {
+	Version    int         `json:"version"`
+	Experiment string      `json:"experiment"`
+	First      uint64      `json:"first"`
+	Count      uint64      `json:"count"`
+	Outcomes   []Outcome   `json:"outcomes,omitempty"`
+	States     [][2]uint64 `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
+	Worker     string      `json:"worker"`
+	Elapsed    float64     `json:"elapsed_s"`
+	Steps      uint64      `json:"steps"`
+	Error      string      `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
+}
+
+// Heartbeat is a worker's periodic report.
+type Heartbeat struct {
+	Version int     `json:"version"`
+	Worker  string  `json:"worker"`
+	Slots   int     `json:"slots"`
+	Traces  uint64  `json:"traces"`
+	Steps   uint64  `json:"steps"`
+	Time    float64 `json:"time"` // unix seconds
+}
+
+// Status is an experiment's state in BucketExperiments (key: experiment id).
+type Status struct {
+	Version    int             `json:"version"`
+	Experiment Experiment      `json:"experiment"`
+	State      string          `json:"state"` // running, done, failed
+	Error      string          `json:"error,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+	Updated    time.Time       `json:"updated"`
+}
+
+// Experiment states.
+const (
+	StateRunning = "running"
+	StateDone    = "done"
+	StateFailed  = "failed"
+)
+
+// Progress is published while an experiment runs.
+type Progress struct {
+	Version   int     `json:"version"`
+	Runs      uint64  `json:"runs"`
+	Satisfied uint64  `json:"satisfied"`
+	Lo        float64 `json:"lo"`
+	Hi        float64 `json:"hi"`
+	Planned   uint64  `json:"planned"`
+	RunsPerS  float64 `json:"runs_per_s"`
+	Workers   int     `json:"workers"`
+	Done      bool    `json:"done"`
+}
+
+// Decode unmarshals a message and checks its version.
+func Decode(data []byte, v any) error {
+	var hdr struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &hdr); err != nil {
+		return fmt.Errorf("decode message: %w", err)
+	}
+	if hdr.Version != Version {
+		return fmt.Errorf("protocol version %d, this build speaks %d: upgrade the older side", hdr.Version, Version)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode message: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,304 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Compiled holds a query's propositions and expressions compiled against a
+// program. It is not safe for concurrent use: compile one per goroutine.
+type Compiled struct {
+	Q    *Query
+	M    *vm.Machine
+	Prop func(st *vm.State) bool  // nil when the query has no proposition
+	Expr func(st *vm.State) int64 // nil when the query has no expression
+	env  []int32                  // values of Exists-bound process variables
+}
+
+// Compile resolves names against the machine's program. Unknown functions,
+// registers, variables and error kinds are reported with their column.
+func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
+	c := &Compiled{Q: q, M: m, env: make([]int32, 8)}
+	var err error
+	if q.Prop != nil {
+		if c.Prop, err = c.prop(q.Prop); err != nil {
+			return nil, err
+		}
+	}
+	if q.Expr != nil {
+		if c.Expr, err = c.expr(q.Expr); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *Compiled) errAt(col int, format string, args ...any) error {
+	return &SyntaxError{Query: c.Q.Text, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *Compiled) proc(r procRef) func() int32 {
+	if r.v < 0 {
+		lit := r.lit
+		return func() int32 { return lit }
+	}
+	v := r.v
+	return func() int32 { return c.env[v] }
+}
+
+func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
+	m := c.M
+	switch p := p.(type) {
+	case propAnd:
+		l, err := c.prop(p.l)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.prop(p.r)
+		if err != nil {
+			return nil, err
+		}
+		return func(st *vm.State) bool { return l(st) && r(st) }, nil
+	case propOr:
+		l, err := c.prop(p.l)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.prop(p.r)
+		if err != nil {
+			return nil, err
+		}
+		return func(st *vm.State) bool { return l(st) || r(st) }, nil
+	case propNot:
+		x, err := c.prop(p.x)
+		if err != nil {
+			return nil, err
+		}
+		return func(st *vm.State) bool { return !x(st) }, nil
+	case propConst:
+		v := p.v
+		return func(*vm.State) bool { return v }, nil
+	case propKeyword:
+		switch p.name {
+		case "DataRace":
+			return func(st *vm.State) bool { return m.DataRace(st) }, nil
+		case "DivZero":
+			return func(st *vm.State) bool {
+				for _, t := range st.Threads {
+					if m.Enabled(st, t) && m.NextDivZero(t) {
+						return true
+					}
+				}
+				return false
+			}, nil
+		case "OverFlows":
+			return func(st *vm.State) bool {
+				for _, t := range st.Threads {
+					if m.Enabled(st, t) && m.NextOverflows(t) {
+						return true
+					}
+				}
+				return false
+			}, nil
+		case "Deadlock":
+			return func(st *vm.State) bool { return st.Status == vm.Deadlock }, nil
+		case "Error":
+			if p.arg == "" {
+				return func(st *vm.State) bool { return st.Status == vm.Failed }, nil
+			}
+			k, ok := vm.ErrKindByName(p.arg)
+			if !ok {
+				return nil, c.errAt(p.c, "unknown error kind %q (kinds: %s)", p.arg, strings.Join(vm.ErrKindNames(), ", "))
+			}
+			return func(st *vm.State) bool { return st.Status == vm.Failed && st.Err != nil && st.Err.Kind == k }, nil
+		}
+	case propCall:
+		if _, ok := m.Prog.FuncIdx[p.fn]; !ok {
+			return nil, c.errAt(p.c, "the program has no function %q", p.fn)
+		}
+		proc, fn := c.proc(p.proc), p.fn
+		return func(st *vm.State) bool {
+			t := st.Thread(proc())
+			return t != nil && m.Enabled(st, t) && m.NextCallee(t) == fn
+		}, nil
+	case propExists:
+		body, err := c.prop(p.body)
+		if err != nil {
+			return nil, err
+		}
+		if p.v >= len(c.env) {
+			return nil, c.errAt(p.c, "too many nested Exists")
+		}
+		v := p.v
+		return func(st *vm.State) bool {
+			for _, t := range st.Threads {
+				c.env[v] = t.ID
+				if body(st) {
+					return true
+				}
+			}
+			return false
+		}, nil
+	case propCmp:
+		l, err := c.expr(p.l)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.expr(p.r)
+		if err != nil {
+			return nil, err
+		}
+		switch p.op {
+		case "==":
+			return func(st *vm.State) bool { return l(st) == r(st) }, nil
+		case "!=":
+			return func(st *vm.State) bool { return l(st) != r(st) }, nil
+		case "<":
+			return func(st *vm.State) bool { return l(st) < r(st) }, nil
+		case "<=":
+			return func(st *vm.State) bool { return l(st) <= r(st) }, nil
+		case ">":
+			return func(st *vm.State) bool { return l(st) > r(st) }, nil
+		case ">=":
+			return func(st *vm.State) bool { return l(st) >= r(st) }, nil
+		}
+	}
+	return nil, c.errAt(p.col(), "unsupported proposition")
+}
+
+func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
+	m := c.M
+	switch e := e.(type) {
+	case exprNum:
+		v := e.v
+		return func(*vm.State) int64 { return v }, nil
+	case exprNeg:
+		x, err := c.expr(e.x)
+		if err != nil {
+			return nil, err
+		}
+		return func(st *vm.State) int64 { return -x(st) }, nil
+	case exprBin:
+		l, err := c.expr(e.l)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.expr(e.r)
+		if err != nil {
+			return nil, err
+		}
+		switch e.op {
+		case "+":
+			return func(st *vm.State) int64 { return l(st) + r(st) }, nil
+		case "-":
+			return func(st *vm.State) int64 { return l(st) - r(st) }, nil
+		case "*":
+			return func(st *vm.State) int64 { return l(st) * r(st) }, nil
+		case "/", "%":
+			mod := e.op == "%"
+			return func(st *vm.State) int64 {
+				d := r(st)
+				if d == 0 {
+					return 0 // total semantics: x/0 = x%0 = 0
+				}
+				if mod {
+					return l(st) % d
+				}
+				return l(st) / d
+			}, nil
+		}
+	case exprReg:
+		fi, ok := m.Prog.FuncIdx[e.fn]
+		if !ok || m.Prog.Funcs[fi].External {
+			return nil, c.errAt(e.c, "the program defines no function %q", e.fn)
+		}
+		f := m.Prog.Funcs[fi]
+		slot, ok := f.RegSlots[e.reg]
+		if !ok {
+			return nil, c.errAt(e.c, "function %s has no register %%%s", e.fn, e.reg)
+		}
+		proc, fn, bits, signed := c.proc(e.proc), e.fn, e.bits, e.signed
+		return func(st *vm.State) int64 {
+			t := st.Thread(proc())
+			if t == nil || t.Done || len(t.Frames) == 0 {
+				return 0
+			}
+			fr := &t.Frames[len(t.Frames)-1]
+			if fr.Fn.Name != fn {
+				return 0 // LODIN: registers outside the current activation record read as 0
+			}
+			return typed(t.Reg(fr, slot), bits, signed)
+		}, nil
+	case exprVar:
+		return c.variable(e)
+	}
+	return nil, c.errAt(e.col(), "unsupported expression")
+}
+
+func typed(v uint64, bits uint8, signed bool) int64 {
+	if bits == 0 || bits == 64 {
+		return int64(v)
+	}
+	v &= 1<<bits - 1
+	if signed && v >= 1<<(bits-1) {
+		return int64(v) - 1<<bits
+	}
+	return int64(v)
+}
+
+// variable resolves a C variable: a global `x` or a local `f::x`.
+func (c *Compiled) variable(e exprVar) (func(*vm.State) int64, error) {
+	m := c.M
+	if e.fn == "" {
+		for _, g := range m.Prog.Globals {
+			if g.CName == e.name || g.Name == e.name {
+				if g.Size == 0 || g.Size > 8 || g.ElemKind == ir.KindAgg {
+					return nil, c.errAt(e.c, "global %s is not a scalar", e.name)
+				}
+				addr, size := ir.MakePtr(g.Block, 0), g.Size
+				return func(st *vm.State) int64 {
+					v, _ := st.Mem.Load(addr, size)
+					return typed(v, uint8(size*8), true)
+				}, nil
+			}
+		}
+		for _, f := range m.Prog.Funcs {
+			for _, v := range f.Vars {
+				if v.Name == e.name {
+					return nil, c.errAt(e.c, "no global variable %q; for the local variable write %s::%s", e.name, f.Name, e.name)
+				}
+			}
+		}
+		return nil, c.errAt(e.c, "no variable %q in the program (is it compiled with -g?)", e.name)
+	}
+	fi, ok := m.Prog.FuncIdx[e.fn]
+	if !ok {
+		return nil, c.errAt(e.c, "the program has no function %q", e.fn)
+	}
+	f := m.Prog.Funcs[fi]
+	for _, v := range f.Vars {
+		if v.Name != e.name {
+			continue
+		}
+		if v.Size == 0 {
+			return nil, c.errAt(e.c, "local %s::%s is not a scalar", e.fn, e.name)
+		}
+		slot, size, fn := v.Slot, uint32(v.Size), e.fn
+		return func(st *vm.State) int64 {
+			for _, t := range st.Threads {
+				if fr := t.ActiveFrame(fn); fr != nil {
+					val, err := st.Mem.Load(t.Reg(fr, slot), size)
+					if err != vm.ErrNone {
+						return 0
+					}
+					return typed(val, uint8(size*8), true)
+				}
+			}
+			return 0
+		}, nil
+	}
+	return nil, c.errAt(e.c, "function %s has no local variable %q", e.fn, e.name)
+}

@@ -1,0 +1,94 @@
+// Package simulator generates traces: one run of a program under the seeded
+// scheduler, observed by a compiled query; and the worker loop that pulls
+// trace jobs from NATS and publishes their outcomes.
+package simulator
+
+import (
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Tracer runs traces of one compiled query. It is not safe for concurrent
+// use; give each goroutine its own.
+type Tracer struct {
+	C      *query.Compiled
+	rng    vm.Rand
+	States map[vm.Hash128]struct{} // EnumStatesSMC: distinct states seen
+}
+
+// NewTracer returns a tracer for a compiled query.
+func NewTracer(c *query.Compiled) *Tracer {
+	t := &Tracer{C: c}
+	if c.Q.Kind == query.EnumStatesSMC {
+		t.States = map[vm.Hash128]struct{}{}
+	}
+	return t
+}
+
+// Trace runs trace index of the experiment seed and returns its outcome.
+// For Pr queries the run stops at the first state satisfying the
+// proposition (states s0..sN of a run of at most N steps are checked); for
+// Estimate the run's max/min/avg of the expression over its states is the
+// value; for EnumStatesSMC every state's hash is recorded.
+func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
+	c := tr.C
+	m := c.M
+	tr.rng.Reset(seed, index)
+	st := m.NewState()
+	out := jobs.Outcome{Index: index}
+	q := c.Q
+	switch q.Kind {
+	case query.Probability, query.Hypothesis:
+		prop := c.Prop
+		if prop(st) {
+			out.Sat = true
+		} else {
+			m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
+				return prop(st)
+			})
+			out.Sat = st.Status == vm.Running || prop(st)
+		}
+	case query.Estimate:
+		expr := c.Expr
+		v := expr(st)
+		acc, n := float64(v), 1.0
+		m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
+			if st.Steps > 0 {
+				x := float64(expr(st))
+				switch q.Agg {
+				case "max":
+					acc = max(acc, x)
+				case "min":
+					acc = min(acc, x)
+				default:
+					acc += x
+				}
+				n++
+			}
+			return false
+		})
+		x := float64(expr(st))
+		switch q.Agg {
+		case "max":
+			acc = max(acc, x)
+		case "min":
+			acc = min(acc, x)
+		default:
+			acc = (acc + x) / (n + 1)
+		}
+		out.Value = acc
+	case query.EnumStatesSMC:
+		tr.States[st.Hash()] = struct{}{}
+		m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
+			if st.Steps > 0 {
+				tr.States[st.Hash()] = struct{}{}
+			}
+			return false
+		})
+		tr.States[st.Hash()] = struct{}{}
+	}
+	out.Steps = st.Steps
+	out.End = uint8(st.Status)
+	return out, st
+}

@@ -1,0 +1,243 @@
+package simulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Worker pulls trace jobs from the shared durable consumer, runs them and
+// publishes their results. Programs are fetched once by content hash and
+// cached compiled.
+type Worker struct {
+	NC    *nats.Conn
+	ID    string
+	Slots int // concurrent jobs (goroutines); default 1
+
+	traces, steps atomic.Uint64
+
+	mu       sync.Mutex
+	machines map[string]*machineEntry // by program hash
+}
+
+type machineEntry struct {
+	once sync.Once
+	m    *vm.Machine
+	err  error
+}
+
+// Traces and Steps report the worker's totals.
+func (w *Worker) Traces() uint64 { return w.traces.Load() }
+
+// Steps reports the total steps simulated.
+func (w *Worker) Steps() uint64 { return w.steps.Load() }
+
+// Run serves jobs until ctx is cancelled.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Slots <= 0 {
+		w.Slots = 1
+	}
+	w.machines = map[string]*machineEntry{}
+	js, err := jetstream.New(w.NC)
+	if err != nil {
+		return fmt.Errorf("worker %s: jetstream: %w", w.ID, err)
+	}
+	cons, err := waitConsumer(ctx, js)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
+	go w.heartbeat(ctx)
+	var wg sync.WaitGroup
+	errs := make(chan error, w.Slots)
+	for i := 0; i < w.Slots; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.loop(ctx, js, cons); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// waitConsumer waits for the coordinator to have created the job stream.
+func waitConsumer(ctx context.Context, js jetstream.JetStream) (jetstream.Consumer, error) {
+	for {
+		cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+		if err == nil {
+			return cons, nil
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return nil, fmt.Errorf("job consumer: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (w *Worker) heartbeat(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		hb := jobs.Heartbeat{Version: jobs.Version, Worker: w.ID, Slots: w.Slots, Traces: w.Traces(),
+			Steps: w.Steps(), Time: float64(time.Now().UnixNano()) / 1e9}
+		b, _ := json.Marshal(hb)
+		w.NC.Publish(jobs.HeartbeatSubject(w.ID), b)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer) error {
+	tracers := map[string]*Tracer{} // by program hash + query, per goroutine
+	kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
+	if err != nil {
+		return fmt.Errorf("worker %s: experiments bucket: %w", w.ID, err)
+	}
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		for msg := range batch.Messages() {
+			w.handle(ctx, js, kv, msg, tracers)
+		}
+	}
+	return nil
+}
+
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, tracers map[string]*Tracer) {
+	var job jobs.TraceJob
+	if err := jobs.Decode(msg.Data(), &job); err != nil {
+		msg.Term() // a message no worker of this version can run
+		return
+	}
+	// Skip jobs of experiments that have already stopped.
+	if e, err := kv.Get(ctx, job.Experiment); err == nil {
+		var st jobs.Status
+		if jobs.Decode(e.Value(), &st) == nil && st.State != jobs.StateRunning {
+			msg.Ack()
+			return
+		}
+	}
+	res := jobs.TraceResult{Version: jobs.Version, Experiment: job.Experiment, First: job.First, Count: job.Count, Worker: w.ID}
+	start := time.Now()
+	key := job.Program + "\x00" + job.Query
+	tr, ok := tracers[key]
+	if !ok {
+		var err error
+		tr, err = w.tracer(ctx, js, &job)
+		if err != nil {
+			res.Error = err.Error()
+		} else {
+			tracers[key] = tr
+		}
+	}
+	if tr != nil {
+		// Keep the job from being redelivered while it runs.
+		done := make(chan struct{})
+		go func() {
+			t := time.NewTicker(2 * time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					msg.InProgress()
+				}
+			}
+		}()
+		if tr.States != nil {
+			clear(tr.States)
+		}
+		for i := uint64(0); i < job.Count && ctx.Err() == nil; i++ {
+			out, _ := tr.Trace(job.Seed, job.First+i)
+			res.Outcomes = append(res.Outcomes, out)
+			res.Steps += out.Steps
+		}
+		close(done)
+		if ctx.Err() != nil {
+			msg.Nak()
+			return
+		}
+		for h := range tr.States {
+			res.States = append(res.States, [2]uint64{h[0], h[1]})
+		}
+		w.traces.Add(job.Count)
+		w.steps.Add(res.Steps)
+	}
+	res.Elapsed = time.Since(start).Seconds()
+	b, _ := json.Marshal(res)
+	if _, err := js.Publish(ctx, jobs.ResultSubject(job.Experiment), b); err != nil {
+		msg.Nak() // the result did not reach the stream: let another delivery try
+		return
+	}
+	msg.Ack()
+}
+
+// tracer loads (once per worker) and compiles the job's program and query.
+func (w *Worker) tracer(ctx context.Context, js jetstream.JetStream, job *jobs.TraceJob) (*Tracer, error) {
+	w.mu.Lock()
+	e, ok := w.machines[job.Program]
+	if !ok {
+		e = &machineEntry{}
+		w.machines[job.Program] = e
+	}
+	w.mu.Unlock()
+	e.once.Do(func() {
+		obs, err := js.ObjectStore(ctx, jobs.BucketPrograms)
+		if err != nil {
+			e.err = fmt.Errorf("programs bucket: %w", err)
+			return
+		}
+		ll, err := obs.GetBytes(ctx, job.Program)
+		if err != nil {
+			e.err = fmt.Errorf("fetch program %s: %w", job.ProgramName, err)
+			return
+		}
+		prog, err := ir.ParseLL(job.ProgramName, ll)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.m = vm.NewMachine(prog)
+	})
+	if e.err != nil {
+		return nil, e.err
+	}
+	q, err := query.Parse(job.Query)
+	if err != nil {
+		return nil, err
+	}
+	c, err := query.Compile(q, e.m)
+	if err != nil {
+		return nil, err
+	}
+	return NewTracer(c), nil
+}

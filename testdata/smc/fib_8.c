@@ -1,0 +1,65 @@
+/* fib_8.c -- Wyvern's version of the Fibonacci benchmark of the LODIN /
+ * Plasma-Lab SMC paper (seed 003, Listing 1.2 and Section 5.2, "fib_n").
+ *
+ * Program: i = j = 1; thread t1 executes `i += j` NUM times, thread t2
+ * executes `j += i` NUM times, both unsynchronised. main joins both and, if
+ * i or j equals the 8th Fibonacci number F(8) = 21 (F(1) = F(2) = 1), calls
+ * VERIFIER_error(). As in the paper's parametrisation (Listing 1.2 computes
+ * the 32nd number with NUM 16), fib_n runs NUM = n/2 iterations per thread,
+ * i.e. n - 2 ... n updates in total; only some interleavings of the loads and
+ * stores of i and j end with i or j equal to F(n).
+ *
+ * Property (LODIN proposition [0.VERIFIER_error]: process 0, main, is about to
+ * call VERIFIER_error):
+ *     Pr[<=5000](<> [0.VERIFIER_error])
+ * LODIN (Table 1/2): fib_4 [0.14, 0.15], fib_8 [0.04, 0.05], fib_16 1.5e-3,
+ * fib_32 4.0e-6. Our measurement: see EXPECTED.md.
+ *
+ * With -DWYVERN_MEASURE, VERIFIER_error() calls the undefined reach_error(),
+ * so a satisfying run ends in the error state ReachError (wyvern run --json).
+ */
+#include <pthread.h>
+
+#ifndef NUM
+#define NUM 4
+#endif
+#define EXPECTED 21
+
+#ifdef WYVERN_MEASURE
+void reach_error(void);
+#endif
+
+__attribute__((noinline)) void VERIFIER_error(void) {
+#ifdef WYVERN_MEASURE
+  reach_error();
+#endif
+}
+
+int i = 1, j = 1;
+
+void *t1(void *arg) {
+  int k = 0;
+  for (k = 0; k < NUM; k++)
+    i += j;
+  pthread_exit(NULL);
+}
+
+void *t2(void *arg) {
+  int k = 0;
+  for (k = 0; k < NUM; k++)
+    j += i;
+  pthread_exit(NULL);
+}
+
+int main(int argc, char **argv) {
+  pthread_t id1, id2;
+  pthread_create(&id1, NULL, t1, NULL);
+  pthread_create(&id2, NULL, t2, NULL);
+  pthread_join(id1, NULL);
+  pthread_join(id2, NULL);
+  if (i == EXPECTED || j == EXPECTED) {
+  ERROR:
+    VERIFIER_error();
+  }
+  return 0;
+}

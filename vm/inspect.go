@@ -1,0 +1,156 @@
+package vm
+
+import (
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// This file holds read-only views of a state for propositions: what a
+// process is about to execute (LODIN's propositions are properties of the
+// instructions the processes are about to execute, seed 000 Fig. 14).
+
+// Next returns the function and instruction thread t executes next, or nil.
+func (m *Machine) Next(t *Thread) (*ir.Func, *ir.Inst) {
+	if t.Done || len(t.Frames) == 0 {
+		return nil, nil
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	if int(fr.PC) >= len(fr.Fn.Code) {
+		return fr.Fn, nil
+	}
+	return fr.Fn, &fr.Fn.Code[fr.PC]
+}
+
+// NextCallee returns the name of the function thread t is about to call, or
+// "" when its next instruction is not a call.
+func (m *Machine) NextCallee(t *Thread) string {
+	fn, in := m.Next(t)
+	if in == nil {
+		return ""
+	}
+	switch in.Op {
+	case ir.OpCall, ir.OpCallB:
+		cs := &fn.Calls[in.Imm]
+		if cs.Callee >= 0 {
+			return m.Prog.Funcs[cs.Callee].Name
+		}
+	case ir.OpCallInd:
+		cs := &fn.Calls[in.Imm]
+		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+		if f := m.funcOf(r[cs.FnSlot]); f != nil {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// Access describes a memory access a process is about to make.
+type Access struct {
+	Addr   uint64
+	Size   uint32
+	Write  bool
+	Atomic bool
+}
+
+// NextAccess returns the memory access of thread t's next instruction, if it
+// is a load, store, atomicrmw or cmpxchg.
+func (m *Machine) NextAccess(t *Thread) (Access, bool) {
+	fn, in := m.Next(t)
+	if in == nil {
+		return Access{}, false
+	}
+	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+	switch in.Op {
+	case ir.OpLoad:
+		return Access{Addr: r[in.A], Size: uint32(in.W), Atomic: in.Aux == ir.AuxAtomic}, true
+	case ir.OpStore:
+		return Access{Addr: r[in.A], Size: uint32(in.W), Write: true, Atomic: in.Aux == ir.AuxAtomic}, true
+	case ir.OpLoadAgg, ir.OpStoreAgg:
+		acc := &fn.Aggs[in.Imm]
+		n := len(acc.Offs)
+		size := acc.Offs[n-1] + uint32(acc.Sizes[n-1])
+		return Access{Addr: r[in.A], Size: size, Write: in.Op == ir.OpStoreAgg}, true
+	case ir.OpAtomicRMW, ir.OpCmpXchg:
+		return Access{Addr: r[in.A], Size: uint32(in.W), Write: true, Atomic: true}, true
+	}
+	return Access{}, false
+}
+
+// NextDivZero reports whether thread t is about to divide by zero.
+func (m *Machine) NextDivZero(t *Thread) bool {
+	_, in := m.Next(t)
+	if in == nil {
+		return false
+	}
+	switch in.Op {
+	case ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem:
+		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+		return r[in.B] == 0
+	}
+	return false
+}
+
+// NextOverflows reports whether thread t is about to execute a signed
+// add, sub or mul whose mathematical result does not fit its type.
+func (m *Machine) NextOverflows(t *Thread) bool {
+	_, in := m.Next(t)
+	if in == nil {
+		return false
+	}
+	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+	chk := ir.Inst{W: in.W, Flags: ir.FlagNSW, Imm: in.Imm}
+	switch in.Op {
+	case ir.OpAdd:
+		a, b := r[in.A], r[in.B]
+		return addOverflow(a, b, (a+b)&in.Imm, &chk)
+	case ir.OpSub:
+		a, b := r[in.A], r[in.B]
+		return subOverflow(a, b, (a-b)&in.Imm, &chk)
+	case ir.OpMul:
+		return mulOverflow(r[in.A], r[in.B], &chk)
+	}
+	return false
+}
+
+// DataRace reports whether two enabled processes are about to access
+// overlapping memory, at least one of them writing and not both atomically.
+func (m *Machine) DataRace(st *State) bool {
+	var buf [16]Access
+	var who [16]int32
+	acc := buf[:0]
+	ids := who[:0]
+	for _, t := range st.Threads {
+		if !m.Enabled(st, t) {
+			continue
+		}
+		if a, ok := m.NextAccess(t); ok {
+			acc = append(acc, a)
+			ids = append(ids, t.ID)
+		}
+	}
+	for i := 0; i < len(acc); i++ {
+		for j := i + 1; j < len(acc); j++ {
+			a, b := acc[i], acc[j]
+			if !a.Write && !b.Write || a.Atomic && b.Atomic {
+				continue
+			}
+			if a.Addr < b.Addr+uint64(b.Size) && b.Addr < a.Addr+uint64(a.Size) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ActiveFrame returns the innermost frame of thread t running function fn,
+// or nil.
+func (t *Thread) ActiveFrame(fn string) *Frame {
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		if t.Frames[i].Fn.Name == fn {
+			return &t.Frames[i]
+		}
+	}
+	return nil
+}
+
+// Reg returns the value of slot s of frame fr.
+func (t *Thread) Reg(fr *Frame, s int32) uint64 { return t.Regs[fr.Base+s] }
