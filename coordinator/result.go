@@ -298,3 +298,19 @@ func fmtP(p float64) string {
 	}
 	return fmt.Sprintf("%.6f", p)
 }
+
+// Fold runs an experiment sequentially in this goroutine, without NATS:
+// trace(i) gives the outcome of trace i, and outcomes are folded exactly as
+// the coordinator folds workers' results. It is the reference the
+// distributed path must agree with, and what statistical tests use.
+func Fold(q *query.Query, seed uint64, trace func(i uint64) jobs.Outcome) (*Result, error) {
+	f, err := newFolder(q, seed)
+	if err != nil {
+		return nil, err
+	}
+	for i := uint64(0); !f.done; i++ {
+		f.add(trace(i))
+	}
+	r := f.result()
+	return &r, nil
+}

@@ -1,0 +1,307 @@
+package coordinator_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+func needClang(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("clang-14"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("clang-14 not found: run scripts/install-deps.sh")
+		}
+		t.Skip("clang-14 not installed")
+	}
+}
+
+// cluster is an in-process NATS server with a coordinator and n workers.
+type cluster struct {
+	emb    *coordinator.Embedded
+	cancel context.CancelFunc
+	ctx    context.Context
+}
+
+func startCluster(t *testing.T, workers int) *cluster {
+	t.Helper()
+	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cluster{emb: emb, cancel: cancel, ctx: ctx}
+	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	cnc, err := emb.Connect("coordinator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go (&coordinator.Coordinator{NC: cnc}).Serve(ctx)
+	for i := 0; i < workers; i++ {
+		wnc, err := emb.Connect("worker")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go (&simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1}).Run(ctx)
+	}
+	return c
+}
+
+func (c *cluster) submit(t *testing.T, ll []byte, name, q string, seed uint64) (*coordinator.Result, error) {
+	t.Helper()
+	nc, err := c.emb.Connect("client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(c.ctx, 3*time.Minute)
+	defer cancel()
+	return coordinator.Submit(ctx, nc, coordinator.Submission{LL: ll, Name: name, Query: q, Seed: seed, JobSize: 32})
+}
+
+func frontend(t *testing.T, path string) []byte {
+	t.Helper()
+	needClang(t)
+	src, err := ir.Frontend(path, ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src.LL
+}
+
+// deterministic strips what may differ between runs of the same experiment.
+func deterministic(r *coordinator.Result) coordinator.Result {
+	c := *r
+	c.Experiment = ""
+	c.Stats = coordinator.Stats{}
+	return c
+}
+
+// TestDeterministicAcrossWorkers: the same program, query and seed give the
+// same result with 1 worker and with 4.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	ll := frontend(t, "../testdata/mt/counter_race.c")
+	queries := []string{
+		"Pr[<=5000](<> counter == 10)",
+		"Pr[<=5000](<> counter == 10) >= 0.2 {Delta=0.02}",
+		"Estimate[<=5000,300]{max counter}",
+		"EnumStatesSMC <=200 100",
+	}
+	one := startCluster(t, 1)
+	four := startCluster(t, 4)
+	for _, q := range queries {
+		r1, err := one.submit(t, ll, "counter_race.c", q, 7)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		r4, err := four.submit(t, ll, "counter_race.c", q, 7)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		a, _ := json.Marshal(deterministic(r1))
+		b, _ := json.Marshal(deterministic(r4))
+		if string(a) != string(b) {
+			t.Errorf("%s: 1 worker and 4 workers differ:\n%s\n%s", q, a, b)
+		}
+		if r1.Runs == 0 {
+			t.Errorf("%s: no runs", q)
+		}
+	}
+	// a different seed gives a different sample
+	r, err := one.submit(t, ll, "counter_race.c", queries[0], 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r7, _ := one.submit(t, ll, "counter_race.c", queries[0], 7)
+	if r.Satisfied == r7.Satisfied && r.Runs == r7.Runs {
+		t.Errorf("seeds 7 and 8 gave identical samples (%d of %d)", r.Satisfied, r.Runs)
+	}
+}
+
+// TestSafeAndBuggy: a mutex-protected counter and a correct Peterson never
+// satisfy the violation; the racy counter does, and its first satisfying
+// trace replays to the violation.
+func TestSafeAndBuggy(t *testing.T) {
+	c := startCluster(t, 2)
+	cases := []struct {
+		file, q string
+		sat     bool
+	}{
+		{"../testdata/mt/counter_mutex.c", "Pr[<=5000](<> [0.reach_error])", false},
+		{"../testdata/mt/peterson.c", "Pr[<=5000](<> Exists (p)([p.reach_error]))", false},
+		{"../testdata/mt/peterson_broken.c", "Pr[<=5000](<> Exists (p)([p.reach_error]))", true},
+		{"../testdata/mt/deadlock.c", "Pr[<=5000](<> Deadlock)", true},
+	}
+	for _, tc := range cases {
+		ll := frontend(t, tc.file)
+		r, err := c.submit(t, ll, filepath.Base(tc.file), tc.q+" {Epsilon=0.02}", 3)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if (r.Satisfied > 0) != tc.sat {
+			t.Errorf("%s %s: %d of %d runs satisfy, want satisfying=%v", tc.file, tc.q, r.Satisfied, r.Runs, tc.sat)
+			continue
+		}
+		if !tc.sat {
+			if r.FirstSatisfying != nil || r.Hi > 0.05 {
+				t.Errorf("%s: safe program reported %+v, interval [%g, %g]", tc.file, r.FirstSatisfying, r.Lo, r.Hi)
+			}
+			continue
+		}
+		// replay the first satisfying trace: it must satisfy at the same step
+		prog, err := ir.ParseLL(tc.file, ll)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := query.Parse(tc.q)
+		cq, err := query.Compile(q, vm.NewMachine(prog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := simulator.NewTracer(cq).Trace(r.FirstSatisfying.Seed, r.FirstSatisfying.Index)
+		if !out.Sat || out.Steps != r.FirstSatisfying.Steps {
+			t.Errorf("%s: replay of %+v gives sat=%v at %d steps", tc.file, r.FirstSatisfying, out.Sat, out.Steps)
+		}
+	}
+}
+
+func writeC(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// coinModel reaches reach_error with probability num/den exactly.
+func coinModel(num, den int) string {
+	return fmt.Sprintf(`#include "wyvern.h"
+void reach_error(void) {}
+int main(void) {
+  if (wyvern_coin(%d, %d)) reach_error();
+  return 0;
+}
+`, num, den)
+}
+
+// TestCoverage: over 200 independent experiments (different seeds) the
+// default interval covers the true probability at no less than the nominal
+// rate, within binomial tolerance. The experiments fold outcomes exactly as
+// the coordinator does (through the same Tracer and estimators), without
+// NATS, so that 200 experiments stay fast.
+func TestCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("statistical test")
+	}
+	for _, tc := range []struct {
+		num, den int
+		eps      string
+	}{{3, 10, "0.02"}, {1, 100, "0.005"}, {1, 1000, "0.002"}} {
+		p := float64(tc.num) / float64(tc.den)
+		path := writeC(t, "coin.c", coinModel(tc.num, tc.den))
+		needClang(t)
+		prog, err := ir.Load(path, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := vm.NewMachine(prog)
+		q, err := query.Parse("Pr[<=100](<> [0.reach_error]) {Epsilon=" + tc.eps + "}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cq, err := query.Compile(q, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := simulator.NewTracer(cq)
+		const reps = 200
+		covered := 0
+		for seed := uint64(1); seed <= reps; seed++ {
+			r, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Lo <= p && p <= r.Hi {
+				covered++
+			}
+		}
+		alpha := 0.05
+		tol := 3 * math.Sqrt(reps*alpha*(1-alpha))
+		min := (1-alpha)*reps - tol
+		t.Logf("p=%g: %d/%d intervals cover (need >= %.1f)", p, covered, reps, min)
+		if float64(covered) < min {
+			t.Errorf("p=%g: only %d of %d intervals cover the true value", p, covered, reps)
+		}
+	}
+}
+
+// TestSPRTErrorRates: hypothesis tests on exact models decide within α and β.
+func TestSPRTErrorRates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("statistical test")
+	}
+	needClang(t)
+	for _, tc := range []struct {
+		num, den int
+		want     string
+	}{{40, 100, "accept"}, {20, 100, "reject"}} {
+		path := writeC(t, "coin.c", coinModel(tc.num, tc.den))
+		prog, err := ir.Load(path, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := query.Parse("Pr[<=100](<> [0.reach_error]) >= 0.3 {Delta=0.05, Alpha=0.05, Beta=0.05}")
+		cq, err := query.Compile(q, vm.NewMachine(prog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := simulator.NewTracer(cq)
+		const reps = 200
+		wrong := 0
+		for seed := uint64(1); seed <= reps; seed++ {
+			r, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Decision != tc.want {
+				wrong++
+			}
+		}
+		limit := 0.05*reps + 3*math.Sqrt(reps*0.05*0.95)
+		t.Logf("p=%g: %d/%d wrong decisions (limit %.1f)", float64(tc.num)/float64(tc.den), wrong, reps, limit)
+		if float64(wrong) > limit {
+			t.Errorf("p=%d/%d: %d wrong decisions of %d", tc.num, tc.den, wrong, reps)
+		}
+	}
+}
+
+// TestBadInput: a program rejected at load time fails the experiment cleanly
+// (the coordinator never hangs), and a query naming an unknown function or
+// with a syntax error points at the column.
+func TestBadInput(t *testing.T) {
+	c := startCluster(t, 1)
+	bad := []byte("declare i32 @mystery()\ndefine i32 @main() {\nentry:\n  %r = call i32 @mystery()\n  ret i32 %r\n}\n")
+	_, err := c.submit(t, bad, "bad.ll", "Pr[<=100](<> [0.mystery])", 1)
+	if err == nil || !strings.Contains(err.Error(), "mystery") || !strings.Contains(err.Error(), "unknown external") {
+		t.Errorf("want a failed experiment naming the missing function, got %v", err)
+	}
+	_, err = c.submit(t, bad, "bad.ll", "Pr[<=100](<> [0.mystery]", 1)
+	if err == nil || !strings.Contains(err.Error(), "column") {
+		t.Errorf("want a syntax error with a column, got %v", err)
+	}
+}
