@@ -85,7 +85,7 @@ type folder struct {
 	done      bool
 }
 
-var endNames = [...]string{"running", "exited", "deadlock", "assume-failed", "error", "step-bound"}
+var endNames = [...]string{"stopped-at-property", "exited", "deadlock", "assume-failed", "error", "step-bound"}
 
 func newFolder(q *query.Query, seed uint64) (*folder, error) {
 	f := &folder{q: q, seed: seed, ends: map[string]uint64{}}
