@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,5 +304,67 @@ func TestBadInput(t *testing.T) {
 	_, err = c.submit(t, bad, "bad.ll", "Pr[<=100](<> [0.mystery]", 1)
 	if err == nil || !strings.Contains(err.Error(), "column") {
 		t.Errorf("want a syntax error with a column, got %v", err)
+	}
+}
+
+// TestCoordinatorRestart stops the coordinator in the middle of an
+// experiment and starts another: it resumes from the experiment state and
+// the results in JetStream, and the answer equals an uninterrupted run's.
+func TestCoordinatorRestart(t *testing.T) {
+	ll := frontend(t, "../testdata/mt/counter_race.c")
+	const q = "Pr[<=5000](<> counter == 10) {Rule=fixed, Epsilon=0.01}"
+	ref, err := startCluster(t, 1).submit(t, ll, "counter_race.c", q, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	coordCtx, stopCoord := context.WithCancel(ctx)
+	cnc, _ := emb.Connect("coordinator-1")
+	go (&coordinator.Coordinator{NC: cnc}).Serve(coordCtx)
+	wnc, _ := emb.Connect("worker")
+	go (&simulator.Worker{NC: wnc, ID: "w", Slots: 1}).Run(ctx)
+
+	nc, _ := emb.Connect("client")
+	defer nc.Close()
+	type answer struct {
+		r   *coordinator.Result
+		err error
+	}
+	done := make(chan answer, 1)
+	var runsSeen atomic.Uint64
+	go func() {
+		r, err := coordinator.Submit(ctx, nc, coordinator.Submission{LL: ll, Name: "counter_race.c", Query: q, Seed: 11, JobSize: 64,
+			Progress: func(p jobs.Progress) { runsSeen.Store(p.Runs) }})
+		done <- answer{r, err}
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for runsSeen.Load() < 2000 {
+		if time.Now().After(deadline) {
+			t.Fatal("no progress before the restart")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stopCoord()
+	time.Sleep(300 * time.Millisecond)
+	cnc2, _ := emb.Connect("coordinator-2")
+	go (&coordinator.Coordinator{NC: cnc2}).Serve(ctx)
+	select {
+	case a := <-done:
+		if a.err != nil {
+			t.Fatal(a.err)
+		}
+		x, _ := json.Marshal(deterministic(a.r))
+		y, _ := json.Marshal(deterministic(ref))
+		if string(x) != string(y) {
+			t.Errorf("resumed result differs:\n%s\n%s", x, y)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the restarted coordinator did not finish the experiment")
 	}
 }
