@@ -50,11 +50,13 @@ func (c *Coordinator) logf(format string, args ...any) {
 // Setup creates (or checks) the streams, the workers' durable consumer and
 // the buckets. It is idempotent.
 func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
-	}); err != nil {
-		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
+	// Buckets and the results stream first, the workers' consumer last: a
+	// worker starts serving once it sees the consumer, and then needs the rest.
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("create bucket %s: %w", jobs.BucketExperiments, err)
+	}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("create bucket %s: %w", jobs.BucketPrograms, err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
@@ -62,17 +64,17 @@ func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, m
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamResults, err)
 	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+	}); err != nil {
+		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
+	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, jobs.StreamJobs, jetstream.ConsumerConfig{
 		Durable: jobs.ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: ackWait, MaxDeliver: maxDeliver, MaxAckPending: 10000,
 	}); err != nil {
 		return fmt.Errorf("create consumer %s: %w", jobs.ConsumerWorkers, err)
-	}
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage}); err != nil {
-		return fmt.Errorf("create bucket %s: %w", jobs.BucketExperiments, err)
-	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage}); err != nil {
-		return fmt.Errorf("create bucket %s: %w", jobs.BucketPrograms, err)
 	}
 	return nil
 }

@@ -58,6 +58,14 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.ID, err)
 	}
+	kv, err := waitBucket(ctx, js)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
+	// Heartbeats only while the job loops run: a worker that stopped serving
+	// must not look alive.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go w.heartbeat(ctx)
 	var wg sync.WaitGroup
 	errs := make(chan error, w.Slots)
@@ -65,8 +73,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := w.loop(ctx, js, cons); err != nil {
+			if err := w.loop(ctx, js, cons, kv); err != nil {
 				errs <- err
+				stop()
 			}
 		}()
 	}
@@ -93,6 +102,24 @@ func waitConsumer(ctx context.Context, js jetstream.JetStream) (jetstream.Consum
 	}
 }
 
+// waitBucket waits for the experiments bucket.
+func waitBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	for {
+		kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
+		if err == nil {
+			return kv, nil
+		}
+		if !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return nil, fmt.Errorf("experiments bucket: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 func (w *Worker) heartbeat(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -109,12 +136,8 @@ func (w *Worker) heartbeat(ctx context.Context) {
 	}
 }
 
-func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer) error {
+func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, kv jetstream.KeyValue) error {
 	tracers := map[string]*Tracer{} // by program hash + query, per goroutine
-	kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
-	if err != nil {
-		return fmt.Errorf("worker %s: experiments bucket: %w", w.ID, err)
-	}
 	for ctx.Err() == nil {
 		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {

@@ -63,6 +63,9 @@ func (r *Rand) Choose(n uint64) uint64 {
 // not waiting on a condition variable, and its next instruction is not a
 // blocking platform call whose condition fails.
 func (m *Machine) Enabled(st *State, t *Thread) bool {
+	if st.Status != Running && st.Status != StepBound {
+		return false // the run has ended: nobody steps
+	}
 	if t.Done || len(t.Frames) == 0 || t.Wait == waitCond {
 		return false
 	}

@@ -118,7 +118,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	defer cnc.Close()
 	co := &coordinator.Coordinator{NC: cnc}
-	go co.Serve(ctx)
+	go func() {
+		if err := co.Serve(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			cancel()
+		}
+	}()
 	for i := 0; i < max(*workers, 1); i++ {
 		wnc, err := emb.Connect(fmt.Sprintf("wyvern-worker-%d", i))
 		if err != nil {
@@ -127,7 +132,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		defer wnc.Close()
 		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1}
-		go w.Run(ctx)
+		go func() {
+			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(stderr, "wyvern: %v\n", err)
+				cancel()
+			}
+		}()
 	}
 	snc, err := emb.Connect("wyvern-submit")
 	if err != nil {

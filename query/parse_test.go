@@ -1,0 +1,104 @@
+package query
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseQueries(t *testing.T) {
+	cases := []struct {
+		in    string
+		kind  Kind
+		bound uint64
+		runs  int
+	}{
+		{"Pr[<=5000](<> DataRace)", Probability, 5000, 0},
+		{"Pr[<=500](<> Exists (p)([p.reach_error]))", Probability, 500, 0},
+		{"Pr[<=5000](<> @0.main.%x;ui32 == 3;ui32)", Probability, 5000, 0},
+		{"Pr[<=5000](<> ([1.crit] && [2.crit]))", Probability, 5000, 0},
+		{"Pr[<=5000](<> (x + 1) * 2 > main::k || !DivZero)", Probability, 5000, 0},
+		{"Pr[<=10](<> Error(NullDeref) || Error || Deadlock || OverFlows)", Probability, 10, 0},
+		{"Pr[<=100](<> [0.f]) >= 0.3 {Alpha=0.01, Delta=0.05}", Hypothesis, 100, 0},
+		{"Estimate[<=5000,5000]{max @0.main.%tmp11}", Estimate, 5000, 5000},
+		{"Estimate[<=10,3]{avg -x % 7}", Estimate, 10, 3},
+		{"EnumStatesSMC <=500 5000", EnumStatesSMC, 500, 5000},
+		{"E<> DataRace", Reach, 0, 0},
+		{"A[] !([1.crit] && [2.crit])", Invariant, 0, 0},
+		{"EnumStates", EnumStates, 0, 0},
+		{"Pr[<=5](<> true) {Split=fixed, Levels=[3,5,8], Score=i+j}", Probability, 5, 0},
+	}
+	for _, c := range cases {
+		q, err := Parse(c.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.in, err)
+			continue
+		}
+		if q.Kind != c.kind || q.Bound != c.bound || q.Runs != c.runs {
+			t.Errorf("Parse(%q) = kind %s bound %d runs %d", c.in, q.Kind, q.Bound, q.Runs)
+		}
+	}
+	q, _ := Parse("Pr[<=5](<> true) {Split=fixed, Levels=[3,5,8], alpha=0.01}")
+	if v := q.String("levels", ""); v != "[3,5,8]" {
+		t.Errorf("Levels option = %q", v)
+	}
+	if a, err := q.Float("Alpha", 0.05); err != nil || a != 0.01 {
+		t.Errorf("Alpha = %v, %v", a, err)
+	}
+	q, _ = Parse("Pr[<=5](<> x == 1;si8) >= 0.25")
+	if q.Theta != 0.25 || q.Cmp != ">=" {
+		t.Errorf("theta %v cmp %q", q.Theta, q.Cmp)
+	}
+}
+
+func TestParseErrorsNameTheColumn(t *testing.T) {
+	cases := []struct {
+		in   string
+		col  int
+		want string
+	}{
+		{"Pr[<=5000](<> counter == )", 26, "expected an expression"},
+		{"Pr[<=5000](DataRace)", 12, `expected "<>"`},
+		{"Pr[<=0](<> true)", 6, "step bound must be positive"},
+		{"Prob[<=5](<> true)", 1, "a query starts with"},
+		{"Pr[<=5](<> [p.f])", 13, "unknown process variable"},
+		{"Pr[<=5](<> x == 1;ui7)", 19, "expected a type"},
+		{"Pr[<=5](<> true) >= 1.5", 21, "strictly between 0 and 1"},
+		{"Pr[<=5](<> true) {Alpha=0.1, Alpha=0.2}", 30, "given twice"},
+		{"Pr[<=5](<> true) extra", 18, "unexpected"},
+		{"Pr[<=5](<> x == 1 $)", 19, "unexpected character"},
+		{"Estimate[<=5,0]{max x}", 1, "runs must be positive"},
+		{"Pr[<=5](<> x)", 13, "expected a comparison operator"},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q): want a SyntaxError, got %v", c.in, err)
+			continue
+		}
+		if se.Col != c.col || !strings.Contains(se.Msg, c.want) {
+			t.Errorf("Parse(%q): column %d %q; want column %d containing %q", c.in, se.Col, se.Msg, c.col, c.want)
+		}
+		if !strings.Contains(err.Error(), "^") {
+			t.Errorf("error lacks a caret: %v", err)
+		}
+	}
+}
+
+// FuzzParse: arbitrary text never panics, and errors carry a column
+// inside the text (or just past its end).
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"Pr[<=5000](<> DataRace)", "Estimate[<=5,3]{max @0.main.%x;si32}",
+		"Pr[<=5](<> Exists (p)([p.f] && !(x + 1 == main::y)))", "EnumStatesSMC <=5 5", "A[] !Error(Abort)",
+		"Pr[<=5](<> true) {Split=adaptive, K=10}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, err := Parse(s)
+		var se *SyntaxError
+		if errors.As(err, &se) && (se.Col < 1 || se.Col > len(s)+1) {
+			t.Fatalf("column %d outside [1, %d] for %q", se.Col, len(s)+1, s)
+		}
+	})
+}
