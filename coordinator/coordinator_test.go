@@ -146,6 +146,9 @@ func TestSafeAndBuggy(t *testing.T) {
 		{"../testdata/mt/peterson.c", "Pr[<=5000](<> Exists (p)([p.reach_error]))", false},
 		{"../testdata/mt/peterson_broken.c", "Pr[<=5000](<> Exists (p)([p.reach_error]))", true},
 		{"../testdata/mt/deadlock.c", "Pr[<=5000](<> Deadlock)", true},
+		{"../testdata/mt/counter_race.c", "Pr[<=5000](<> DataRace)", true},
+		{"../testdata/mt/counter_mutex.c", "Pr[<=5000](<> DataRace)", false},
+		{"../testdata/mt/counter_race.c", "Pr[<=5000](<> [0.pthread_join] && main::a != 0 && counter < 10)", true},
 	}
 	for _, tc := range cases {
 		ll := frontend(t, tc.file)
