@@ -1,0 +1,72 @@
+package simulator
+
+import (
+	"testing"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// A loop storing i = 0..9 into @g, then returning.
+const loopLL = `
+@g = global i32 0
+define i32 @main() {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %n, %loop ]
+  store i32 %i, i32* @g
+  %n = add i32 %i, 1
+  %c = icmp slt i32 %n, 10
+  br i1 %c, label %loop, label %done
+done:
+  ret i32 0
+}
+`
+
+func tracer(t *testing.T, q string) *Tracer {
+	t.Helper()
+	p, err := ir.ParseLL("loop.ll", []byte(loopLL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq, err := query.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := query.Compile(pq, vm.NewMachine(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewTracer(c)
+}
+
+func TestTraceSemantics(t *testing.T) {
+	cases := []struct {
+		q     string
+		sat   bool
+		steps uint64
+		value float64
+	}{
+		// g becomes 3 after the store of the 4th iteration: 1 br + 3*4 + 1 store = 14 steps
+		{"Pr[<=1000](<> g == 3)", true, 14, 0},
+		{"Pr[<=10](<> g == 3)", false, 10, 0},  // bound reached first: states s0..s10 checked
+		{"Pr[<=1000](<> g == 42)", false, 42, 0}, // the run exits after 1 + 40 + 1 steps
+		{"Pr[<=1000](<> true)", true, 0, 0},     // the initial state satisfies
+		{"Estimate[<=1000,1]{max g}", false, 42, 9},
+		{"Estimate[<=1000,1]{min g}", false, 42, 0},
+		{"Estimate[<=6,1]{max g * 2}", false, 6, 2}, // g=1 after step 6
+	}
+	for _, c := range cases {
+		out, _ := tracer(t, c.q).Trace(1, 0)
+		if out.Sat != c.sat || out.Steps != c.steps || out.Value != c.value {
+			t.Errorf("%s: sat=%v steps=%d value=%g, want %v %d %g", c.q, out.Sat, out.Steps, out.Value, c.sat, c.steps, c.value)
+		}
+	}
+	tr := tracer(t, "EnumStatesSMC <=1000 1")
+	tr.Trace(1, 0)
+	if len(tr.States) != 43 { // s0..s42 are all distinct
+		t.Errorf("EnumStatesSMC saw %d states, want 43", len(tr.States))
+	}
+}
