@@ -51,9 +51,9 @@ func TestTraceSemantics(t *testing.T) {
 	}{
 		// g becomes 3 after the store of the 4th iteration: 1 br + 3*4 + 1 store = 14 steps
 		{"Pr[<=1000](<> g == 3)", true, 14, 0},
-		{"Pr[<=10](<> g == 3)", false, 10, 0},  // bound reached first: states s0..s10 checked
+		{"Pr[<=10](<> g == 3)", false, 10, 0},    // bound reached first: states s0..s10 checked
 		{"Pr[<=1000](<> g == 42)", false, 42, 0}, // the run exits after 1 + 40 + 1 steps
-		{"Pr[<=1000](<> true)", true, 0, 0},     // the initial state satisfies
+		{"Pr[<=1000](<> true)", true, 0, 0},      // the initial state satisfies
 		{"Estimate[<=1000,1]{max g}", false, 42, 9},
 		{"Estimate[<=1000,1]{min g}", false, 42, 0},
 		{"Estimate[<=6,1]{max g * 2}", false, 6, 2}, // g=1 after step 6
