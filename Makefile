@@ -33,6 +33,7 @@ lint: vet
 # failure instead of a skip.
 test: setup vet
 	CI=true $(GO) test -count=1 -timeout 40m $(PKGS)
+	CI=true $(GO) test -race -count=1 -timeout 20m -run 'TestSharedMachine|TestDeterministicAcrossWorkers' ./vm ./coordinator
 
 test-short:
 	$(GO) test -short $(PKGS)

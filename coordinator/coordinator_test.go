@@ -57,7 +57,7 @@ func startCluster(t *testing.T, workers int) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		go (&simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1}).Run(ctx)
+		go (&simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 2}).Run(ctx)
 	}
 	return c
 }

@@ -64,7 +64,17 @@ var epochCounter atomic.Uint64
 
 func newEpoch() uint64 { return epochCounter.Add(1) }
 
-// Clone returns a copy-on-write copy of the memory in O(blocks/64).
+// derive returns a copy-on-write copy of a frozen memory (one that owns
+// nothing and is never written again, like a machine's initial image)
+// without touching it, so any number of goroutines may derive at once.
+func (m *Memory) derive() Memory {
+	return Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(),
+		freeStack: append([]uint32(nil), m.freeStack...)}
+}
+
+// Clone returns a copy-on-write copy of the memory in O(blocks/64). Both
+// sides stop owning what they shared, so Clone writes to m: it must not run
+// concurrently with other uses of m.
 func (m *Memory) Clone() Memory {
 	m.epoch = newEpoch()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch()}

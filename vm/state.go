@@ -102,6 +102,7 @@ func NewMachine(p *ir.Program) *Machine {
 	for _, f := range p.Funcs {
 		mem.initBlock(f.Block, blkFunc, nil)
 	}
+	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	return m
 }
@@ -109,7 +110,7 @@ func NewMachine(p *ir.Program) *Machine {
 // NewState returns the initial state: main about to run, memory the
 // post-initialisation image (shared copy-on-write, so this is cheap).
 func (m *Machine) NewState() *State {
-	st := &State{Mem: m.init.Clone(), LastThread: -1}
+	st := &State{Mem: m.init.derive(), LastThread: -1}
 	t := &Thread{ID: 0}
 	st.Threads = append(st.Threads, t)
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
