@@ -14,6 +14,7 @@ import (
 type Tracer struct {
 	C      *query.Compiled
 	rng    vm.Rand
+	st     *vm.State               // reused from run to run
 	States map[vm.Hash128]struct{} // EnumStatesSMC: distinct states seen
 }
 
@@ -26,7 +27,8 @@ func NewTracer(c *query.Compiled) *Tracer {
 	return t
 }
 
-// Trace runs trace index of the experiment seed and returns its outcome.
+// Trace runs trace index of the experiment seed and returns its outcome and
+// final state. The state is reused by the next call: clone it to keep it.
 // For Pr queries the run stops at the first state satisfying the
 // proposition (states s0..sN of a run of at most N steps are checked); for
 // Estimate the run's max/min/avg of the expression over its states is the
@@ -35,7 +37,12 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 	c := tr.C
 	m := c.M
 	tr.rng.Reset(seed, index)
-	st := m.NewState()
+	if tr.st == nil {
+		tr.st = m.NewState()
+	} else {
+		m.Reset(tr.st)
+	}
+	st := tr.st
 	out := jobs.Outcome{Index: index}
 	q := c.Q
 	switch q.Kind {

@@ -70,3 +70,24 @@ func TestTraceSemantics(t *testing.T) {
 		t.Errorf("EnumStatesSMC saw %d states, want 43", len(tr.States))
 	}
 }
+
+// TestReuseIsInvisible: a tracer reusing its state gives every trace the
+// same outcome and the same set of state hashes as a fresh state would.
+func TestReuseIsInvisible(t *testing.T) {
+	reused := tracer(t, "EnumStatesSMC <=30 1")
+	for i := uint64(0); i < 5; i++ {
+		reused.Trace(1, i)
+	}
+	clear(reused.States)
+	reused.Trace(1, 9)
+	fresh := tracer(t, "EnumStatesSMC <=30 1")
+	fresh.Trace(1, 9)
+	if len(reused.States) != len(fresh.States) {
+		t.Fatalf("reused state saw %d states, fresh %d", len(reused.States), len(fresh.States))
+	}
+	for h := range fresh.States {
+		if _, ok := reused.States[h]; !ok {
+			t.Fatal("a state hash differs between a reused and a fresh state")
+		}
+	}
+}

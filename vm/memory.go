@@ -18,6 +18,10 @@ type Memory struct {
 	n         uint32 // block ids in use: [0, n)
 	epoch     uint64
 	freeStack []uint32 // dead stack blocks whose ids may be reused
+	// Buffers recycled by reset: chunks and small-block byte slices that
+	// this memory owned, so a reused state allocates nothing per run.
+	spareChunks []*chunk
+	spareData   [][]byte
 }
 
 const (
@@ -92,9 +96,16 @@ func (m *Memory) wblk(id uint32) *block {
 	ci := id >> chunkBits
 	ch := m.chunks[ci]
 	if ch.owner != m.epoch {
-		nc := *ch
+		var nc *chunk
+		if k := len(m.spareChunks); k > 0 {
+			nc = m.spareChunks[k-1]
+			m.spareChunks = m.spareChunks[:k-1]
+		} else {
+			nc = new(chunk)
+		}
+		*nc = *ch
 		nc.owner = m.epoch
-		ch = &nc
+		ch = nc
 		m.chunks[ci] = ch
 	}
 	b := &ch.b[id&(chunkSize-1)]
@@ -102,11 +113,48 @@ func (m *Memory) wblk(id uint32) *block {
 		if b.pages != nil {
 			b.pages = append([]*page(nil), b.pages...)
 		} else if b.data != nil {
-			b.data = append([]byte(nil), b.data...)
+			b.data = append(m.buffer(len(b.data)), b.data...)
 		}
 		b.owner = m.epoch
 	}
 	return b
+}
+
+// buffer returns an empty byte slice with capacity for n bytes, recycled
+// when possible.
+func (m *Memory) buffer(n int) []byte {
+	if k := len(m.spareData); k > 0 {
+		d := m.spareData[k-1]
+		if cap(d) >= n {
+			m.spareData = m.spareData[:k-1]
+			return d[:0]
+		}
+	}
+	return make([]byte, 0, max(n, 16))
+}
+
+// reset makes m a copy-on-write copy of the frozen image img again,
+// recycling the chunks and small-block buffers m owns. What m shares with a
+// clone is not owned by m any more (Clone moved m to a new epoch), so it is
+// never recycled.
+func (m *Memory) reset(img *Memory) {
+	for _, ch := range m.chunks {
+		if ch.owner != m.epoch {
+			continue
+		}
+		for i := range ch.b {
+			b := &ch.b[i]
+			if b.owner == m.epoch && b.data != nil && len(m.spareData) < 4096 {
+				m.spareData = append(m.spareData, b.data[:0])
+			}
+		}
+		ch.owner = 0
+		m.spareChunks = append(m.spareChunks, ch)
+	}
+	m.chunks = append(m.chunks[:0], img.chunks...)
+	m.n = img.n
+	m.epoch = newEpoch()
+	m.freeStack = append(m.freeStack[:0], img.freeStack...)
 }
 
 // newBlock allocates a fresh block id with zeroed bytes.
@@ -145,7 +193,8 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		b.data = b.data[:size]
 		clear(b.data)
 	} else {
-		b.data = make([]byte, size, max(size, 16))
+		b.data = m.buffer(int(size))[:size]
+		clear(b.data)
 	}
 	return id
 }

@@ -80,8 +80,7 @@ func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r
 		if fn == nil || fn.External {
 			return failf(ErrInvalidCall, "pthread_create: start routine is not a function of the program")
 		}
-		nt := &Thread{ID: int32(len(st.Threads))}
-		st.Threads = append(st.Threads, nt)
+		nt := st.newThread()
 		if !m.pushFrame(st, nt, fn, -1, 0) {
 			return failf(ErrStackOverflow, "")
 		}

@@ -77,6 +77,7 @@ type State struct {
 	// LastThread is the process that executed the last step (-1 at start).
 	LastThread int32
 	scratch    []byte
+	spare      []*Thread // thread records kept by Reset for reuse
 }
 
 // Machine holds a loaded program and its post-initialisation memory image.
@@ -111,10 +112,40 @@ func NewMachine(p *ir.Program) *Machine {
 // post-initialisation image (shared copy-on-write, so this is cheap).
 func (m *Machine) NewState() *State {
 	st := &State{Mem: m.init.derive(), LastThread: -1}
-	t := &Thread{ID: 0}
-	st.Threads = append(st.Threads, t)
+	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	return st
+}
+
+// Reset turns st back into the initial state, reusing its buffers (memory
+// chunks, register stacks, thread records, output): starting another run
+// this way allocates nothing in the steady state. States cloned from st
+// earlier are unaffected.
+func (m *Machine) Reset(st *State) {
+	st.Mem.reset(&m.init)
+	for _, t := range st.Threads {
+		st.spare = append(st.spare, t)
+	}
+	st.Threads = st.Threads[:0]
+	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
+	st.Out = st.Out[:0]
+	t := st.newThread()
+	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
+}
+
+// newThread appends a thread, reusing a spare thread record if there is one.
+func (st *State) newThread() *Thread {
+	var t *Thread
+	if k := len(st.spare); k > 0 {
+		t = st.spare[k-1]
+		st.spare = st.spare[:k-1]
+		*t = Thread{Frames: t.Frames[:0], Regs: t.Regs[:0], Allocas: t.Allocas[:0]}
+	} else {
+		t = &Thread{}
+	}
+	t.ID = int32(len(st.Threads))
+	st.Threads = append(st.Threads, t)
+	return t
 }
 
 // Clone returns an independent copy of the state; memory is shared
@@ -131,7 +162,7 @@ func (st *State) Clone() *State {
 		c.Threads[i] = &nt
 	}
 	c.Out = append([]byte(nil), st.Out...)
-	c.scratch = nil
+	c.scratch, c.spare = nil, nil
 	if st.Err != nil {
 		e := *st.Err
 		c.Err = &e
@@ -157,6 +188,9 @@ func (m *Machine) pushFrame(st *State, t *Thread, fn *ir.Func, retDst, retN int3
 		t.Regs = nr
 	}
 	t.Regs = t.Regs[:need]
+	// A fresh frame's value slots are zero: stale values of earlier frames
+	// (or earlier runs of a reused state) must not reach state hashes.
+	clear(t.Regs[base : int(base)+int(fn.ConstBase)])
 	copy(t.Regs[int(base)+int(fn.ConstBase):], fn.Consts)
 	t.Frames = append(t.Frames, Frame{Fn: fn, Base: base, RetDst: retDst, RetN: retN,
 		AllocaMark: int32(len(t.Allocas)), Atomic: fn.Atomic})
