@@ -275,6 +275,7 @@ func TestSPRTErrorRates(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr := simulator.NewTracer(cq)
+		qle, _ := query.Parse("Pr[<=100](<> [0.reach_error]) <= 0.3 {Delta=0.05, Alpha=0.05, Beta=0.05}")
 		const reps = 200
 		wrong := 0
 		for seed := uint64(1); seed <= reps; seed++ {
@@ -284,6 +285,11 @@ func TestSPRTErrorRates(t *testing.T) {
 			}
 			if r.Decision != tc.want {
 				wrong++
+			}
+			// the same test asked the other way round gives the opposite verdict
+			rle, _ := coordinator.Fold(qle, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			if (r.Verdict == "holds") == (rle.Verdict == "holds") || r.Decision != rle.Decision {
+				t.Fatalf("seed %d: >= gives %s/%s, <= gives %s/%s", seed, r.Decision, r.Verdict, rle.Decision, rle.Verdict)
 			}
 		}
 		limit := 0.05*reps + 3*math.Sqrt(reps*0.05*0.95)

@@ -27,8 +27,12 @@ type Result struct {
 	Hi         float64 `json:"hi"`
 	Confidence float64 `json:"confidence,omitempty"`
 	Rule       string  `json:"rule,omitempty"`
-	// Hypothesis tests
+	// Hypothesis tests: Decision is the SPRT's on H0: p >= θ (accept or
+	// reject); Verdict answers the query as asked (holds, fails, undecided),
+	// so for `Pr(...) <= θ` a rejected H0 means the query holds.
 	Decision string  `json:"decision,omitempty"`
+	Verdict  string  `json:"verdict,omitempty"`
+	Cmp      string  `json:"cmp,omitempty"`
 	Theta    float64 `json:"theta,omitempty"`
 	LLR      float64 `json:"llr,omitempty"`
 	// Estimate
@@ -202,7 +206,15 @@ func (f *folder) result() Result {
 		r.Estimate, r.Lo, r.Hi, r.Confidence, r.Rule = pr.Estimate, pr.Lo, pr.Hi, pr.Confidence, pr.Rule
 	case f.sprt != nil:
 		sr := f.sprt.Result()
-		r.Decision, r.Theta, r.LLR = sr.Decision, q.Theta, sr.LLR
+		r.Decision, r.Theta, r.LLR, r.Cmp = sr.Decision, q.Theta, sr.LLR, q.Cmp
+		switch {
+		case sr.Decision == estimator.DecisionUndecided:
+			r.Verdict = "undecided"
+		case (sr.Decision == estimator.DecisionAccept) == (q.Cmp == ">="):
+			r.Verdict = "holds"
+		default:
+			r.Verdict = "fails"
+		}
 		r.Confidence = 1 - f.alpha
 		if f.runs > 0 {
 			r.Estimate = float64(f.sat) / float64(f.runs)
@@ -254,8 +266,8 @@ func (r *Result) WriteText(w io.Writer) {
 			fmtP(r.Lo), fmtP(r.Hi), r.Confidence, fmtP(r.Estimate), r.Rule)
 		fmt.Fprintf(w, "Runs: %d, satisfying: %d\n", r.Runs, r.Satisfied)
 	case "hypothesis":
-		fmt.Fprintf(w, "Hypothesis P >= %g: %s after %d runs (%d satisfying, log-likelihood ratio %.4g)\n",
-			r.Theta, strings.ToUpper(r.Decision), r.Runs, r.Satisfied, r.LLR)
+		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: P >= %g, log-likelihood ratio %.4g)\n",
+			r.Cmp, r.Theta, strings.ToUpper(r.Verdict), r.Runs, r.Satisfied, r.Decision, r.Theta, r.LLR)
 		fmt.Fprintf(w, "Observed probability %s, interval [%s, %s] at confidence %g\n", fmtP(r.Estimate), fmtP(r.Lo), fmtP(r.Hi), r.Confidence)
 	case "estimate":
 		fmt.Fprintf(w, "Estimate: %.6g in [%.6g, %.6g] with confidence %g (std dev %.6g, %d runs)\n",
