@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
@@ -375,5 +377,47 @@ func TestCoordinatorRestart(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the restarted coordinator did not finish the experiment")
+	}
+}
+
+// TestMaxDeliveriesFailsExperiment: a job that keeps failing (here a worker
+// that takes jobs and never finishes them, as one crashing on them would)
+// fails the experiment with a message naming the job, instead of hanging.
+func TestMaxDeliveriesFailsExperiment(t *testing.T) {
+	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	cnc, _ := emb.Connect("coordinator")
+	go (&coordinator.Coordinator{NC: cnc, AckWait: 300 * time.Millisecond, MaxDeliver: 2}).Serve(ctx)
+	// the crashing worker
+	wnc, _ := emb.Connect("bad-worker")
+	go func() {
+		js, _ := jetstream.New(wnc)
+		for ctx.Err() == nil {
+			cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+			if err != nil {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			batch, err := cons.Fetch(10, jetstream.FetchMaxWait(200*time.Millisecond))
+			if err != nil {
+				continue
+			}
+			for range batch.Messages() {
+				// take the job and "crash": never ack
+			}
+		}
+	}()
+	nc, _ := emb.Connect("client")
+	defer nc.Close()
+	sctx, scancel := context.WithTimeout(ctx, time.Minute)
+	defer scancel()
+	ll := []byte("define i32 @main() {\nentry:\n  ret i32 0\n}\n")
+	_, err = coordinator.Submit(sctx, nc, coordinator.Submission{LL: ll, Name: "ok.ll", Query: "Pr[<=10](<> true)", Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times without a result") {
+		t.Fatalf("want the experiment to fail on max deliveries, got %v", err)
 	}
 }
