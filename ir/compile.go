@@ -271,7 +271,6 @@ func (c *fnCompiler) emit(in Inst, loc int32) int {
 	c.out.Code = append(c.out.Code, in)
 	c.out.Locs = append(c.out.Locs, loc)
 	c.out.Text = append(c.out.Text, instText(c.curInst))
-	c.out.BlockOf = append(c.out.BlockOf, c.curBI)
 	return pc
 }
 

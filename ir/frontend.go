@@ -144,9 +144,6 @@ func IncludeDir() (string, error) {
 	return dir, nil
 }
 
-// WyvernH returns the text of wyvern.h.
-func WyvernH() []byte { return wyvernH }
-
 var (
 	reDefineAlign = regexp.MustCompile(`^(define\s+(?:[a-z_]+(?:\([0-9]+\))?\s+)*?)align\s+[0-9]+\s+`)
 	reCallAlign   = regexp.MustCompile(`((?:^|[\s=])call\s+(?:[a-z_]+(?:\([0-9]+\))?\s+)*?)align\s+[0-9]+\s+`)

@@ -34,8 +34,6 @@ type Program struct {
 	FirstDynBlock uint32
 	Locs          []SrcLoc // source locations, indexed by Func.Locs entries
 	Entry         int      // index of main in Funcs
-	// Builtins used by the program (for reporting).
-	UsedBuiltins []Builtin
 }
 
 // SrcLoc is a source position from debug info.
@@ -96,7 +94,6 @@ type Func struct {
 	Code      []Inst
 	Locs      []int32  // per pc: index into Program.Locs (0 = unknown)
 	Text      []string // per pc: LLVM text of the instruction
-	BlockOf   []int32  // per pc: index into BlockNames
 	Blocks    []string // basic block names
 	Edges     []Edge
 	Calls     []CallSite

@@ -115,16 +115,13 @@ func (m *Machine) NextOverflows(t *Thread) bool {
 // overlapping memory, at least one of them writing and not both atomically.
 func (m *Machine) DataRace(st *State) bool {
 	var buf [16]Access
-	var who [16]int32
 	acc := buf[:0]
-	ids := who[:0]
 	for _, t := range st.Threads {
 		if !m.Enabled(st, t) {
 			continue
 		}
 		if a, ok := m.NextAccess(t); ok {
 			acc = append(acc, a)
-			ids = append(ids, t.ID)
 		}
 	}
 	for i := 0; i < len(acc); i++ {

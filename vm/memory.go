@@ -418,6 +418,3 @@ func (m *Memory) free(p uint64) ErrKind {
 	wb.data, wb.pages = nil, nil
 	return ErrNone
 }
-
-// NumBlocks returns the number of block ids in use.
-func (m *Memory) NumBlocks() uint32 { return m.n }

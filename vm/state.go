@@ -123,9 +123,7 @@ func (m *Machine) NewState() *State {
 // earlier are unaffected.
 func (m *Machine) Reset(st *State) {
 	st.Mem.reset(&m.init)
-	for _, t := range st.Threads {
-		st.spare = append(st.spare, t)
-	}
+	st.spare = append(st.spare, st.Threads...)
 	st.Threads = st.Threads[:0]
 	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
 	st.Out = st.Out[:0]
