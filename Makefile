@@ -24,14 +24,17 @@ vet:
 	$(GO) vet $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-lint: vet
-	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); \
-	elif [ -x "$$($(GO) env GOPATH)/bin/staticcheck" ]; then "$$($(GO) env GOPATH)/bin/staticcheck" $(PKGS); \
-	else echo "staticcheck not installed (go install honnef.co/go/tools/cmd/staticcheck@latest)"; fi
+STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint: vet $(STATICCHECK)
+	$(STATICCHECK) $(PKGS)
 
 # The full test suite (what CI runs). CI=true turns a missing clang-14 into a
 # failure instead of a skip.
-test: setup vet
+test: setup lint
 	CI=true $(GO) test -count=1 -timeout 40m $(PKGS)
 	CI=true $(GO) test -race -count=1 -timeout 20m -run 'TestSharedMachine|TestDeterministicAcrossWorkers' ./vm ./coordinator
 
