@@ -223,6 +223,15 @@ func (p *parser) expect(text string) (token, error) {
 	return t, nil
 }
 
+// ident consumes an identifier, or reports what was expected instead.
+func (p *parser) ident(what string) (token, error) {
+	t := p.next()
+	if t.kind != tIdent {
+		return t, p.errAt(t, "expected %s, found %q", what, t.text)
+	}
+	return t, nil
+}
+
 func (p *parser) is(text string) bool {
 	t := p.peek()
 	return t.kind != tEOF && t.text == text
@@ -572,9 +581,9 @@ func (p *parser) unaryProp() (Prop, error) {
 			k := propKeyword{name: "Error", c: t.col}
 			if p.is("(") {
 				p.next()
-				a := p.next()
-				if a.kind != tIdent {
-					return nil, p.errAt(a, "expected an error kind, found %q", a.text)
+				a, err := p.ident("an error kind")
+				if err != nil {
+					return nil, err
 				}
 				k.arg = a.text
 				if _, err := p.expect(")"); err != nil {
@@ -587,9 +596,9 @@ func (p *parser) unaryProp() (Prop, error) {
 			if _, err := p.expect("("); err != nil {
 				return nil, err
 			}
-			v := p.next()
-			if v.kind != tIdent {
-				return nil, p.errAt(v, "expected a process variable, found %q", v.text)
+			v, err := p.ident("a process variable")
+			if err != nil {
+				return nil, err
 			}
 			if _, err := p.expect(")"); err != nil {
 				return nil, err
@@ -618,9 +627,9 @@ func (p *parser) unaryProp() (Prop, error) {
 		if _, err := p.expect("."); err != nil {
 			return nil, err
 		}
-		f := p.next()
-		if f.kind != tIdent {
-			return nil, p.errAt(f, "expected a function name, found %q", f.text)
+		f, err := p.ident("a function name")
+		if err != nil {
+			return nil, err
 		}
 		if _, err := p.expect("]"); err != nil {
 			return nil, err
@@ -766,9 +775,9 @@ func (p *parser) factor() (Expr, error) {
 		if _, err := p.expect("."); err != nil {
 			return nil, err
 		}
-		f := p.next()
-		if f.kind != tIdent {
-			return nil, p.errAt(f, "expected a function name, found %q", f.text)
+		f, err := p.ident("a function name")
+		if err != nil {
+			return nil, err
 		}
 		if _, err := p.expect("."); err != nil {
 			return nil, err
@@ -786,9 +795,9 @@ func (p *parser) factor() (Expr, error) {
 		p.next()
 		if p.is("::") {
 			p.next()
-			v := p.next()
-			if v.kind != tIdent {
-				return nil, p.errAt(v, "expected a variable name after ::, found %q", v.text)
+			v, err := p.ident("a variable name after ::")
+			if err != nil {
+				return nil, err
 			}
 			return exprVar{fn: t.text, name: v.text, c: t.col}, nil
 		}
