@@ -58,31 +58,31 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 		}
 	case query.Estimate:
 		expr := c.Expr
-		v := expr(st)
-		acc, n := float64(v), 1.0
+		var acc, n float64
+		see := func(st *vm.State) {
+			x := float64(expr(st))
+			switch {
+			case n == 0:
+				acc = x
+			case q.Agg == "max":
+				acc = max(acc, x)
+			case q.Agg == "min":
+				acc = min(acc, x)
+			default:
+				acc += x
+			}
+			n++
+		}
+		see(st) // s0
 		m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-			if st.Steps > 0 {
-				x := float64(expr(st))
-				switch q.Agg {
-				case "max":
-					acc = max(acc, x)
-				case "min":
-					acc = min(acc, x)
-				default:
-					acc += x
-				}
-				n++
+			if st.Steps > 0 { // s1 .. s(last-1); s0 was seen above
+				see(st)
 			}
 			return false
 		})
-		x := float64(expr(st))
-		switch q.Agg {
-		case "max":
-			acc = max(acc, x)
-		case "min":
-			acc = min(acc, x)
-		default:
-			acc = (acc + x) / (n + 1)
+		see(st) // the final state
+		if q.Agg == "avg" {
+			acc /= n
 		}
 		out.Value = acc
 	case query.EnumStatesSMC:

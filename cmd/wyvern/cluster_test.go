@@ -180,3 +180,30 @@ func TestCLIErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayFirstSatisfying: the first satisfying trace that check reports
+// replays to the property at the same step.
+func TestReplayFirstSatisfying(t *testing.T) {
+	requireClang(t)
+	const file = "../../testdata/mt/counter_race.c"
+	const q = "Pr[<=5000](<> counter == 10) {Epsilon=0.05}"
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"check", "--workers", "1", "--json", "--seed", "4", file, q}, &out, &errb); rc != 0 {
+		t.Fatalf("check: %d %s", rc, errb.String())
+	}
+	var r coordinator.Result
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.FirstSatisfying == nil {
+		t.Fatalf("no first satisfying trace in %s (%v)", out.String(), err)
+	}
+	fs := r.FirstSatisfying
+	out.Reset()
+	errb.Reset()
+	rc := dispatch([]string{"replay", file, "--seed", fmt.Sprint(fs.Seed), "--index", fmt.Sprint(fs.Index), "--query", q}, &out, &errb)
+	want := fmt.Sprintf("property satisfied after %d steps", fs.Steps)
+	if rc != 0 || !strings.Contains(out.String(), want) {
+		t.Fatalf("replay: exit %d, output does not say %q:\n%s", rc, want, out.String())
+	}
+	if !strings.Contains(out.String(), "counter_race.c:") {
+		t.Errorf("replay lacks source locations")
+	}
+}

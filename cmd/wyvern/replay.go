@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
@@ -79,12 +78,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 				sat = true
 				return true
 			}
-			fr := &t.Frames[len(t.Frames)-1]
-			text := fr.Fn.Text[fr.PC]
-			if i := strings.IndexByte(text, '\n'); i >= 0 {
-				text = text[:i] + " ..."
-			}
-			fmt.Fprintf(stdout, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
+			traceLine(stdout, m, st, t)
 			return false
 		})
 		flush()

@@ -73,12 +73,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				writeIndented(stdout, st.Out[printed:])
 				printed = len(st.Out)
 			}
-			fr := &t.Frames[len(t.Frames)-1]
-			text := fr.Fn.Text[fr.PC]
-			if i := strings.IndexByte(text, '\n'); i >= 0 {
-				text = text[:i] + " ..."
-			}
-			fmt.Fprintf(stdout, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
+			traceLine(stdout, m, st, t)
 			return false
 		})
 		if len(st.Out) > printed {
@@ -154,4 +149,15 @@ func runSummary(st *vm.State, seed, index uint64) runJSON {
 		}{st.Err.Kind.String(), st.Err.Thread, st.Err.Func, st.Err.Loc.String(), st.Err.Detail}
 	}
 	return j
+}
+
+// traceLine prints the step thread t is about to take: step number,
+// process, function, source location and LLVM instruction.
+func traceLine(w io.Writer, m *vm.Machine, st *vm.State, t *vm.Thread) {
+	fr := &t.Frames[len(t.Frames)-1]
+	text := fr.Fn.Text[fr.PC]
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i] + " ..."
+	}
+	fmt.Fprintf(w, "%6d  p%d  %-16s %-18s %s\n", st.Steps, t.ID, fr.Fn.Name, m.Loc(t), text)
 }
