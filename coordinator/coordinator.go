@@ -181,6 +181,9 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 func (c *Coordinator) resume(ctx context.Context) {
 	keys, err := c.kv.ListKeys(ctx)
 	if err != nil {
+		if !errors.Is(err, jetstream.ErrNoKeysFound) {
+			c.logf("cannot list experiments to resume: %v", err)
+		}
 		return
 	}
 	for k := range keys.Keys() {
