@@ -15,7 +15,11 @@ type Compiled struct {
 	M    *vm.Machine
 	Prop func(st *vm.State) bool  // nil when the query has no proposition
 	Expr func(st *vm.State) int64 // nil when the query has no expression
-	env  []int32                  // values of Exists-bound process variables
+	// Importance splitting: the score expression and the level
+	// propositions, when the query has them.
+	Score  func(st *vm.State) int64
+	Levels []func(st *vm.State) bool
+	env    []int32 // values of Exists-bound process variables
 }
 
 // Compile resolves names against the machine's program. Unknown functions,
@@ -32,6 +36,18 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		if c.Expr, err = c.expr(q.Expr); err != nil {
 			return nil, err
 		}
+	}
+	if q.Score != nil {
+		if c.Score, err = c.expr(q.Score); err != nil {
+			return nil, err
+		}
+	}
+	for _, lp := range q.LevelProps {
+		f, err := c.prop(lp)
+		if err != nil {
+			return nil, err
+		}
+		c.Levels = append(c.Levels, f)
 	}
 	return c, nil
 }
@@ -234,6 +250,17 @@ func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
 		}, nil
 	case exprVar:
 		return c.variable(e)
+	case exprProp:
+		x, err := c.prop(e.x)
+		if err != nil {
+			return nil, err
+		}
+		return func(st *vm.State) int64 {
+			if x(st) {
+				return 1
+			}
+			return 0
+		}, nil
 	}
 	return nil, c.errAt(e.col(), "unsupported expression")
 }

@@ -45,6 +45,13 @@ type Query struct {
 	Agg     string // Estimate: "max", "min" or "avg"
 	Expr    Expr
 	Options map[string]Option // keys in lower case
+	// Importance splitting ({Split=..., Score=..., Levels=[...]}): the
+	// score expression, and the levels either as increasing numbers
+	// (LevelCols their columns) or as propositions that must hold in order.
+	Score      Expr
+	Levels     []float64
+	LevelCols  []int
+	LevelProps []Prop
 }
 
 // Option is one `{Key=Value}` entry.
@@ -397,8 +404,34 @@ func (p *parser) options(q *Query) error {
 		if _, err := p.expect("="); err != nil {
 			return err
 		}
-		// value: everything up to ',' or '}' at bracket depth 0
+		key := strings.ToLower(k.text)
+		if _, dup := q.Options[key]; dup {
+			return p.errAt(k, "option %s given twice", k.text)
+		}
 		start := p.peek()
+		switch key {
+		case "score":
+			e, err := p.arith()
+			if err != nil {
+				return err
+			}
+			q.Score = e
+		case "levels":
+			if err := p.levels(q); err != nil {
+				return err
+			}
+		}
+		if key == "score" || key == "levels" {
+			if t := p.peek(); t.text != "," && t.text != "}" {
+				return p.errAt(t, "expected \",\" or \"}\" after option %s, found %q", k.text, t.text)
+			}
+			q.Options[key] = Option{Key: k.text, Value: strings.TrimSpace(p.src[start.col-1 : p.peek().col-1]), Col: start.col}
+			if p.next().text == "}" {
+				return nil
+			}
+			continue
+		}
+		// value: everything up to ',' or '}' at bracket depth 0
 		depth := 0
 		var parts []string
 		for {
@@ -421,15 +454,67 @@ func (p *parser) options(q *Query) error {
 		if len(parts) == 0 {
 			return p.errAt(start, "option %s has no value", k.text)
 		}
-		key := strings.ToLower(k.text)
-		if _, dup := q.Options[key]; dup {
-			return p.errAt(k, "option %s given twice", k.text)
-		}
 		q.Options[key] = Option{Key: k.text, Value: strings.Join(parts, ""), Col: start.col}
 		if p.next().text == "}" {
 			return nil
 		}
 	}
+}
+
+// levels parses a splitting level list: increasing numbers, or
+// propositions that must hold one after the other.
+func (p *parser) levels(q *Query) error {
+	if _, err := p.expect("["); err != nil {
+		return err
+	}
+	for {
+		t := p.peek()
+		neg := t.text == "-"
+		num := p.toks[p.pos+btoi(neg)]
+		after := p.toks[min(p.pos+btoi(neg)+1, len(p.toks)-1)]
+		if (num.kind == tInt || num.kind == tFloat) && (after.text == "," || after.text == "]") {
+			p.pos += btoi(neg) + 1
+			v, err := strconv.ParseFloat(num.text, 64)
+			if err != nil {
+				return p.errAt(num, "level %s is not a number", num.text)
+			}
+			if neg {
+				v = -v
+			}
+			q.Levels = append(q.Levels, v)
+			q.LevelCols = append(q.LevelCols, t.col)
+		} else {
+			x, err := p.prop()
+			if err != nil {
+				return err
+			}
+			q.LevelProps = append(q.LevelProps, x)
+		}
+		if len(q.Levels) > 0 && len(q.LevelProps) > 0 {
+			return p.errAt(t, "levels are either all numbers or all propositions")
+		}
+		n := p.next()
+		if n.text == "]" {
+			break
+		}
+		if n.text != "," {
+			return p.errAt(n, "expected \",\" or \"]\" in the level list, found %q", n.text)
+		}
+	}
+	for i := 1; i < len(q.Levels); i++ {
+		if q.Levels[i] <= q.Levels[i-1] {
+			return &SyntaxError{Query: p.src, Col: q.LevelCols[i],
+				Msg: fmt.Sprintf("levels must increase: level %d (%g) is not above level %d (%g)", i+1, q.Levels[i], i, q.Levels[i-1])}
+		}
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ---- propositions ----
@@ -495,6 +580,10 @@ type (
 		x Expr
 		c int
 	}
+	exprProp struct { // a proposition as 0 or 1
+		x Prop
+		c int
+	}
 )
 
 func (x propAnd) col() int     { return x.l.col() }
@@ -510,6 +599,7 @@ func (x exprReg) col() int     { return x.c }
 func (x exprVar) col() int     { return x.c }
 func (x exprBin) col() int     { return x.c }
 func (x exprNeg) col() int     { return x.c }
+func (x exprProp) col() int    { return x.c }
 
 func (p *parser) prop() (Prop, error) {
 	l, err := p.andProp()
@@ -766,6 +856,12 @@ func (p *parser) factor() (Expr, error) {
 			return nil, err
 		}
 		return x, nil
+	case t.text == "[":
+		x, err := p.unaryProp() // [i.f] as 0/1
+		if err != nil {
+			return nil, err
+		}
+		return exprProp{x: x, c: t.col}, nil
 	case t.text == "@":
 		p.next()
 		proc, err := p.procRef()

@@ -45,6 +45,17 @@ func TestParseQueries(t *testing.T) {
 	if a, err := q.Float("Alpha", 0.05); err != nil || a != 0.01 {
 		t.Errorf("Alpha = %v, %v", a, err)
 	}
+	q, err := Parse("Pr[<=5](<> true) {Split = fixed, Score = i + 2*[0.f], Levels=[-1, 2.5, 8], N=10}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Score == nil || len(q.Levels) != 3 || q.Levels[0] != -1 || q.Levels[1] != 2.5 || q.String("score", "") != "i + 2*[0.f]" {
+		t.Errorf("score %v levels %v option %q", q.Score, q.Levels, q.String("score", ""))
+	}
+	q, err = Parse("Pr[<=5](<> [0.err]) {Split=fixed, Levels=[[0.a], x > 3 && [1.b], main::k == 2]}")
+	if err != nil || len(q.LevelProps) != 3 || len(q.Levels) != 0 {
+		t.Errorf("proposition levels: %v, %d", err, len(q.LevelProps))
+	}
 	q, _ = Parse("Pr[<=5](<> x == 1;si8) >= 0.25")
 	if q.Theta != 0.25 || q.Cmp != ">=" {
 		t.Errorf("theta %v cmp %q", q.Theta, q.Cmp)
@@ -69,6 +80,12 @@ func TestParseErrorsNameTheColumn(t *testing.T) {
 		{"Pr[<=5](<> x == 1 $)", 19, "unexpected character"},
 		{"Estimate[<=5,0]{max x}", 1, "runs must be positive"},
 		{"Pr[<=5](<> x)", 13, "expected a comparison operator"},
+		{"Pr[<=5](<> true) {Split=fixed, Levels=[3,5,5,8]}", 44, "levels must increase"},
+		{"Pr[<=5](<> true) {Split=fixed, Levels=[3,x>1]}", 42, "all numbers or all propositions"},
+		{"Pr[<=5](<> true) {Split=fixed, Levels=[3 5]}", 42, "expected a comparison"},
+		{"Pr[<=5](<> true) {Split=fixed, Levels=[x>1 y>2]}", 44, "in the level list"},
+		{"Pr[<=5](<> true) {Score=i+ , N=4}", 28, "expected an expression"},
+		{"Pr[<=5](<> true) {Score=i j}", 27, "after option Score"},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.in)
