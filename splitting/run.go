@@ -1,0 +1,207 @@
+package splitting
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Start is a state a segment starts from: a snapshot (nil: the program's
+// initial state), the observer's stage for proposition levels, and the
+// running maximum of the score on the path that led to it (InitialStart
+// for the initial state).
+type Start struct {
+	Snap  []byte `json:"snap,omitempty"`
+	Stage int32  `json:"stage,omitempty"`
+	Max   int64  `json:"max"`
+}
+
+// InitialStart is the program's initial state.
+var InitialStart = Start{Max: math.MinInt64}
+
+// Task is one run segment: from Starts[Start] of its batch, with the
+// random choices keyed by (seed, Rep, Stage, Replica).
+type Task struct {
+	Replica int `json:"replica"`
+	Start   int `json:"start"`
+	// Stop ends the segment at the first state whose score is >= Stop
+	// (Sat: when the property holds), keeping that state as the crossing.
+	Stop int64 `json:"stop"`
+	// Record keeps every new running maximum (adaptive splitting) up to
+	// and including the first one >= Cap.
+	Record bool  `json:"record,omitempty"`
+	Cap    int64 `json:"cap,omitempty"`
+	// NoSnap: the crossing's state is not needed (the last level).
+	NoSnap bool `json:"nosnap,omitempty"`
+}
+
+// Record is a state of a segment: a level crossing (fixed) or a new
+// running maximum (adaptive).
+type Record struct {
+	Score int64  `json:"score"`
+	Stage int32  `json:"stage,omitempty"`
+	Steps uint64 `json:"steps"`
+	Snap  []byte `json:"snap,omitempty"`
+}
+
+// Segment is a task's outcome.
+type Segment struct {
+	Replica int      `json:"replica"`
+	Records []Record `json:"records,omitempty"`
+	Max     int64    `json:"max"` // running maximum at the end (including the start's)
+	Sat     bool     `json:"sat,omitempty"`
+	Crossed bool     `json:"crossed,omitempty"` // reached Stop
+	Steps   uint64   `json:"steps"`             // steps executed by this segment
+	End     uint8    `json:"end"`               // vm.Status at the end
+	Nanos   int64    `json:"nanos"`
+}
+
+// Batch is a set of tasks of one replication and stage.
+type Batch struct {
+	Rep    int     `json:"rep"`
+	Stage  int     `json:"stage"`
+	Starts []Start `json:"starts"`
+	Tasks  []Task  `json:"tasks"`
+}
+
+// SegmentSeed derives the seed of (replication, stage); the replica is the
+// trace index under it.
+func SegmentSeed(seed uint64, rep, stage int) uint64 {
+	z := seed ^ 0x5851f42d4c957f2d
+	z = mixSeed(z ^ uint64(rep)*0x9e3779b97f4a7c15)
+	return mixSeed(z ^ uint64(stage+1)*0xd1b54a32d192ed03)
+}
+
+func mixSeed(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Runner executes segments of one compiled query. Not safe for concurrent
+// use: give each goroutine its own (query.Compiled is not either).
+type Runner struct {
+	c     *query.Compiled
+	m     *vm.Machine
+	st    *vm.State
+	rng   vm.Rand
+	stage int32
+}
+
+// NewRunner returns a runner for a compiled Pr query with a score
+// (Compiled.Score) or proposition levels (Compiled.Levels).
+func NewRunner(c *query.Compiled) (*Runner, error) {
+	if c.Prop == nil {
+		return nil, errors.New("splitting needs a Pr[<=N](<> P) query")
+	}
+	if c.Score == nil && len(c.Levels) == 0 {
+		return nil, errors.New("splitting needs a score expression or proposition levels")
+	}
+	return &Runner{c: c, m: c.M}, nil
+}
+
+// score is the splitting score of st: Sat when the property holds, else
+// the score expression (clamped below Sat) or the observer's stage, which
+// first advances over every level proposition that holds, in order.
+func (r *Runner) score(st *vm.State) int64 {
+	c := r.c
+	for int(r.stage) < len(c.Levels) && c.Levels[r.stage](st) {
+		r.stage++
+	}
+	if c.Prop(st) {
+		return Sat
+	}
+	if c.Score != nil {
+		return min(c.Score(st), Sat-1)
+	}
+	return int64(r.stage)
+}
+
+// Run executes task t of batch b under seed.
+func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
+	t0 := time.Now()
+	m, q := r.m, r.c.Q
+	if t.Start < 0 || t.Start >= len(b.Starts) {
+		return Segment{}, fmt.Errorf("task %d: start %d of %d", t.Replica, t.Start, len(b.Starts))
+	}
+	start := &b.Starts[t.Start]
+	if r.st == nil {
+		r.st = m.NewState()
+	}
+	if start.Snap == nil {
+		m.Reset(r.st)
+	} else if err := m.RestoreInto(r.st, start.Snap); err != nil {
+		return Segment{}, fmt.Errorf("replication %d stage %d replica %d: %w", b.Rep, b.Stage, t.Replica, err)
+	}
+	st := r.st
+	r.stage = start.Stage
+	r.rng.Reset(SegmentSeed(seed, b.Rep, b.Stage), uint64(t.Replica))
+	seg := Segment{Replica: t.Replica, Max: start.Max}
+	steps0 := st.Steps
+	recording := t.Record
+	// The initial state is never a branching point (every run starts
+	// there, so no level lies below it): it is not recorded.
+	first := start.Snap == nil
+	see := func(st *vm.State) bool {
+		x := r.score(st)
+		if x > seg.Max {
+			seg.Max = x
+			if recording && x != Sat && !first {
+				seg.Records = append(seg.Records, Record{Score: x, Stage: r.stage, Steps: st.Steps, Snap: m.Snapshot(st)})
+				if x >= t.Cap {
+					recording = false
+				}
+			}
+		}
+		if x >= t.Stop {
+			seg.Crossed = true
+			if !t.Record {
+				rec := Record{Score: x, Stage: r.stage, Steps: st.Steps}
+				if !t.NoSnap && x != Sat {
+					rec.Snap = m.Snapshot(st)
+				}
+				seg.Records = append(seg.Records, rec)
+			}
+		}
+		if x == Sat {
+			seg.Sat = true
+		}
+		first = false
+		return seg.Crossed
+	}
+	if !see(st) {
+		m.RunObserved(st, q.Bound, &r.rng, func(st *vm.State, _ *vm.Thread) bool { return see(st) })
+		if st.Status != vm.Running {
+			see(st) // the final state
+		}
+	}
+	seg.Steps = st.Steps - steps0
+	seg.End = uint8(st.Status)
+	seg.Nanos = time.Since(t0).Nanoseconds()
+	return seg, nil
+}
+
+// RunBatch executes every task of b in order.
+func (r *Runner) RunBatch(seed uint64, b *Batch) ([]Segment, error) {
+	out := make([]Segment, len(b.Tasks))
+	for i, t := range b.Tasks {
+		s, err := r.Run(seed, b, t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// levelName prints a threshold.
+func levelName(t int64) string {
+	if t == Sat {
+		return "property"
+	}
+	return fmt.Sprint(t)
+}

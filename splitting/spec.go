@@ -1,0 +1,174 @@
+// Package splitting estimates rare-event probabilities by importance
+// splitting: fixed-effort splitting over user-given levels and adaptive
+// splitting (generalised adaptive multilevel splitting, Bréhier et al.
+// 2016), over a score function on program states. Runs are executed as
+// segments that start from a state snapshot (or the initial state) and stop
+// at a level crossing or at the end of the run; an Executor runs batches of
+// segments locally or on NATS workers, and everything random derives from
+// (seed, replication, level, replica), so results do not depend on where or
+// in which order segments ran.
+package splitting
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// Method is a splitting algorithm.
+type Method int
+
+// Splitting algorithms.
+const (
+	Fixed    Method = iota // fixed effort over given levels
+	Adaptive               // generalised adaptive multilevel splitting
+)
+
+func (m Method) String() string {
+	if m == Adaptive {
+		return "adaptive"
+	}
+	return "fixed"
+}
+
+// Spec is a splitting experiment's parameters, from the query's options:
+// {Split=fixed|adaptive, Score=expr, Levels=[...], N=.., K=.., M=..,
+// Max=.., MaxIter=.., Alpha=..}.
+type Spec struct {
+	Method Method
+	N      int // runs per level (fixed) or replicas (adaptive)
+	K      int // adaptive: the level is the K-th smallest running maximum
+	M      int // independent replications
+	// Thresholds are the fixed method's score levels, as integers (a score
+	// crosses level L when it is >= ceil(L)); with proposition levels they
+	// are 1..len(levels) (the observer's stage).
+	Thresholds []int64
+	Max        int64 // adaptive: stop when the level reaches Max (Sat: the property)
+	MaxIter    int   // adaptive: iteration cap per replication (exceeding it is an error)
+	Alpha      float64
+	PropLevels int // number of proposition levels (0 with a score expression)
+	Score      string
+}
+
+// Sat is the score of a state satisfying the query's property: above every
+// level, so a satisfying run crosses all of them.
+const Sat = math.MaxInt64
+
+// Default parameters.
+const (
+	DefaultN       = 1000
+	DefaultM       = 30
+	DefaultMaxIter = 100_000
+)
+
+// FromQuery reads the splitting parameters of a Pr query. It returns nil,
+// nil when the query asks for no splitting.
+func FromQuery(q *query.Query) (*Spec, error) {
+	split := strings.ToLower(q.String("split", ""))
+	if split == "" {
+		for _, k := range []string{"score", "levels", "k", "max", "maxiter"} {
+			if o, ok := q.Options[k]; ok {
+				return nil, fmt.Errorf("option %s needs Split=fixed or Split=adaptive (query column %d)", o.Key, o.Col)
+			}
+		}
+		return nil, nil
+	}
+	if q.Kind != query.Probability {
+		return nil, fmt.Errorf("importance splitting estimates Pr[<=N](<> P) queries, not %s", q.Kind)
+	}
+	s := &Spec{Score: q.String("score", "")}
+	switch split {
+	case "fixed":
+		s.Method = Fixed
+	case "adaptive", "ams", "gams":
+		s.Method = Adaptive
+	default:
+		return nil, fmt.Errorf("option Split: %q is neither fixed nor adaptive", q.String("split", ""))
+	}
+	intOpt := func(key string, def, lo int) (int, error) {
+		f, err := q.Float(key, float64(def))
+		if err != nil {
+			return 0, err
+		}
+		if f != math.Trunc(f) || f < float64(lo) || f > 1e9 {
+			return 0, fmt.Errorf("option %s: %v must be an integer >= %d", key, f, lo)
+		}
+		return int(f), nil
+	}
+	var err error
+	if s.N, err = intOpt("N", DefaultN, 2); err != nil {
+		return nil, err
+	}
+	if s.M, err = intOpt("M", DefaultM, 1); err != nil {
+		return nil, err
+	}
+	if s.MaxIter, err = intOpt("MaxIter", DefaultMaxIter, 1); err != nil {
+		return nil, err
+	}
+	if s.K, err = intOpt("K", max(s.N/10, 1), 1); err != nil {
+		return nil, err
+	}
+	if s.K >= s.N {
+		return nil, fmt.Errorf("option K: %d must be below N = %d", s.K, s.N)
+	}
+	if s.Alpha, err = q.Float("alpha", 0.05); err != nil {
+		return nil, err
+	}
+	if s.Alpha <= 0 || s.Alpha >= 1 {
+		return nil, fmt.Errorf("option Alpha: %v must lie strictly between 0 and 1", s.Alpha)
+	}
+	switch {
+	case q.Score != nil && len(q.LevelProps) > 0:
+		return nil, fmt.Errorf("give either Score=expr with numeric levels or Levels=[propositions], not both")
+	case q.Score == nil && len(q.Levels) > 0:
+		return nil, fmt.Errorf("numeric levels need a score expression: add Score=expr")
+	case q.Score == nil && len(q.LevelProps) == 0:
+		return nil, fmt.Errorf("splitting needs a score: Score=expr (e.g. Score=x+y) or Levels=[proposition, ...]")
+	}
+	if len(q.LevelProps) > 0 {
+		s.PropLevels = len(q.LevelProps)
+		for i := range q.LevelProps {
+			s.Thresholds = append(s.Thresholds, int64(i+1))
+		}
+	}
+	for _, l := range q.Levels {
+		c := math.Ceil(l)
+		if c >= math.MaxInt64/2 || c <= math.MinInt64/2 {
+			return nil, fmt.Errorf("level %v out of range", l)
+		}
+		t := int64(c)
+		if n := len(s.Thresholds); n > 0 && t <= s.Thresholds[n-1] {
+			return nil, fmt.Errorf("levels %v and %v are the same level for an integer score", q.Levels[n-1], l)
+		}
+		s.Thresholds = append(s.Thresholds, t)
+	}
+	s.Max = Sat
+	if _, ok := q.Options["max"]; ok {
+		f, err := q.Float("max", 0)
+		if err != nil {
+			return nil, err
+		}
+		if math.Abs(f) >= math.MaxInt64/2 {
+			return nil, fmt.Errorf("option Max: %v out of range", f)
+		}
+		s.Max = int64(math.Ceil(f))
+	}
+	if s.Method == Fixed && len(s.Thresholds) == 0 {
+		return nil, fmt.Errorf("fixed-effort splitting (Split=fixed) needs levels: Levels=[l1, l2, ...] (increasing)")
+	}
+	return s, nil
+}
+
+// Describe is a one-line summary of the parameters.
+func (s *Spec) Describe() string {
+	if s.Method == Fixed {
+		return fmt.Sprintf("fixed-effort splitting, %d levels + the property, N = %d runs per level, M = %d replications", len(s.Thresholds), s.N, s.M)
+	}
+	max := "the property"
+	if s.Max != Sat {
+		max = fmt.Sprintf("score %d", s.Max)
+	}
+	return fmt.Sprintf("adaptive splitting (GAMS), N = %d replicas, K = %d, up to %s, M = %d replications", s.N, s.K, max, s.M)
+}
