@@ -18,6 +18,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/splitting"
 )
 
 // Coordinator serves experiment submissions.
@@ -156,7 +157,11 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 		reply(jobs.SubmitReply{Error: err.Error()})
 		return
 	}
-	if _, err := query.Parse(exp.Query); err != nil {
+	q, err := query.Parse(exp.Query)
+	if err == nil {
+		_, err = splitting.FromQuery(q)
+	}
+	if err != nil {
 		reply(jobs.SubmitReply{Error: err.Error()})
 		return
 	}
@@ -278,6 +283,11 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	q, err := query.Parse(exp.Query)
 	if err != nil {
 		return nil, err
+	}
+	if spec, err := splitting.FromQuery(q); err != nil {
+		return nil, err
+	} else if spec != nil {
+		return c.runSplit(ctx, e, q, spec)
 	}
 	f, err := newFolder(q, exp.Seed)
 	if err != nil {

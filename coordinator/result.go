@@ -9,6 +9,7 @@ import (
 	"github.com/wyvernmc/wyvern/estimator"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/splitting"
 )
 
 // Result is an experiment's answer. Everything in it except Stats is a
@@ -45,7 +46,9 @@ type Result struct {
 	Histogram []Bin             `json:"histogram,omitempty"`
 	Steps     uint64            `json:"steps"`
 	Ends      map[string]uint64 `json:"ends"` // how runs ended
-	Stats     Stats             `json:"stats"`
+	// Importance splitting: the full report (Runs counts run segments).
+	Split *splitting.Result `json:"split,omitempty"`
+	Stats Stats             `json:"stats"`
 }
 
 // TraceRef names a trace.
@@ -274,6 +277,11 @@ func (r *Result) WriteText(w io.Writer) {
 			r.Estimate, r.Lo, r.Hi, r.Confidence, r.StdDev, r.Runs)
 	case "enum-states-smc":
 		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", r.States, r.Runs)
+	case "splitting":
+		r.writeSplit(w)
+		fmt.Fprintf(w, "Time: %.2f s, %.0f run segments/s, %.3g steps/s, %d worker(s)\n",
+			r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
+		return
 	}
 	if r.FirstSatisfying != nil {
 		fmt.Fprintf(w, "First satisfying trace: seed %d index %d (%d steps)\n  replay: wyvern replay %s --seed %d --index %d --query '%s'\n",
@@ -302,6 +310,48 @@ func (r *Result) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "Runs ended: %s\n", strings.Join(ends, ", "))
 	fmt.Fprintf(w, "Time: %.2f s, %.0f runs/s, %.3g steps/s, %d worker(s)\n",
 		r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
+}
+
+// writeSplit prints an importance-splitting result with its level report.
+func (r *Result) writeSplit(w io.Writer) {
+	s := r.Split
+	if s == nil {
+		return
+	}
+	method := "fixed-effort splitting"
+	if s.Method == "adaptive" {
+		method = fmt.Sprintf("adaptive splitting (GAMS, K = %d)", s.K)
+	}
+	fmt.Fprintf(w, "Importance splitting: %s, N = %d, %d replications\n", method, s.N, s.M)
+	fmt.Fprintf(w, "Probability: %s in [%s, %s] with confidence %g (t-interval over replications; std error %.3g)\n",
+		fmtP(s.Estimate), fmtP(s.Lo), fmtP(s.Hi), s.Confidence, s.StdErr)
+	fmt.Fprintf(w, "Plug-in interval (log scale, from level counts): [%s, %s]\n", fmtP(s.PlugLo), fmtP(s.PlugHi))
+	if s.Extinct > 0 {
+		fmt.Fprintf(w, "Extinct replications: %d of %d (estimate 0 each)\n", s.Extinct, s.M)
+	}
+	fmt.Fprintf(w, "Levels (pooled over replications):\n  %5s %12s %12s %12s %10s %8s %9s\n",
+		"level", "score >=", "runs", "crossings", "cond. p", "var %", "time (s)")
+	shown := s.Levels
+	if len(shown) > 60 {
+		shown = append(append([]splitting.Level(nil), shown[:30]...), shown[len(shown)-30:]...)
+	}
+	for i, l := range shown {
+		if len(shown) < len(s.Levels) && i == 30 {
+			fmt.Fprintf(w, "  ... %d more levels ...\n", len(s.Levels)-60)
+		}
+		th := l.Threshold
+		if s.Method == "adaptive" && th != "property" {
+			th = "> " + th
+		}
+		fmt.Fprintf(w, "  %5d %12s %12d %12d %10.4g %7.1f%% %9.2f\n", l.Index, th, l.Runs, l.Crossings, l.CondProb, 100*l.VarShare, l.Seconds)
+	}
+	for _, msg := range s.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
+	if s.EmitLevels != "" {
+		fmt.Fprintf(w, "Fixed levels from this run: %s\n", s.EmitLevels)
+	}
+	fmt.Fprintf(w, "Run segments: %d, steps: %d\n", s.Segments, s.Steps)
 }
 
 func fmtP(p float64) string {

@@ -65,9 +65,18 @@ type SubmitReply struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// TraceJob asks a worker to run traces [First, First+Count).
+// Job kinds.
+const (
+	KindTrace = ""      // traces [First, First+Count)
+	KindSplit = "split" // importance-splitting segments
+)
+
+// TraceJob asks a worker to run traces [First, First+Count), or (Kind
+// KindSplit) the splitting segments Tasks[i] of replication Rep, stage
+// Stage, numbered First+i within their batch.
 type TraceJob struct {
 	Version     int    `json:"version"`
+	Kind        string `json:"kind,omitempty"`
 	Experiment  string `json:"experiment"`
 	Program     string `json:"program"`
 	ProgramName string `json:"program_name"`
@@ -75,10 +84,67 @@ type TraceJob struct {
 	Seed        uint64 `json:"seed"`
 	First       uint64 `json:"first"`
 	Count       uint64 `json:"count"`
+	// Splitting: the start states the tasks refer to (by index) and the
+	// tasks, all of one replication and stage.
+	Rep    int          `json:"rep,omitempty"`
+	Stage  int          `json:"stage,omitempty"`
+	Starts []SplitStart `json:"starts,omitempty"`
+	Tasks  []SplitTask  `json:"tasks,omitempty"`
 }
 
-// ID names a job (for deduplication).
-func (j *TraceJob) ID() string { return fmt.Sprintf("%s/%d", j.Experiment, j.First) }
+// ID names a job in messages.
+func (j *TraceJob) ID() string {
+	if j.Kind == KindSplit {
+		return fmt.Sprintf("%s/r%d/s%d/%d", j.Experiment, j.Rep, j.Stage, j.First)
+	}
+	return fmt.Sprintf("%s/%d", j.Experiment, j.First)
+}
+
+// SplitStart is a state a splitting segment starts from: a vm snapshot
+// (nil: the program's initial state), the observer's stage for proposition
+// levels, and the running maximum of the score on the path to it.
+type SplitStart struct {
+	Snap  []byte `json:"snap,omitempty"`
+	Stage int32  `json:"stage,omitempty"`
+	Max   int64  `json:"max"`
+}
+
+// SplitTask is one splitting segment: from Starts[Start], with the random
+// choices keyed by (seed, replication, stage, Replica).
+type SplitTask struct {
+	Replica int `json:"replica"`
+	Start   int `json:"start"`
+	// Stop ends the segment at the first state whose score is >= Stop
+	// (math.MaxInt64: when the property holds); that state is the crossing.
+	Stop int64 `json:"stop"`
+	// Record keeps every new running maximum (adaptive splitting) up to
+	// and including the first one >= Cap.
+	Record bool  `json:"record,omitempty"`
+	Cap    int64 `json:"cap,omitempty"`
+	// NoSnap: the crossing's state is not needed (the last level).
+	NoSnap bool `json:"nosnap,omitempty"`
+}
+
+// SplitRecord is a state of a segment: a level crossing (fixed effort) or
+// a new running maximum (adaptive).
+type SplitRecord struct {
+	Score int64  `json:"score"`
+	Stage int32  `json:"stage,omitempty"`
+	Steps uint64 `json:"steps"`
+	Snap  []byte `json:"snap,omitempty"`
+}
+
+// Segment is a splitting task's outcome.
+type Segment struct {
+	Replica int           `json:"replica"`
+	Records []SplitRecord `json:"records,omitempty"`
+	Max     int64         `json:"max"` // running maximum at the end (including the start's)
+	Sat     bool          `json:"sat,omitempty"`
+	Crossed bool          `json:"crossed,omitempty"` // reached Stop
+	Steps   uint64        `json:"steps"`             // steps executed by this segment
+	End     uint8         `json:"end"`               // vm.Status at the end
+	Nanos   int64         `json:"nanos"`
+}
 
 // Outcome is one trace's result.
 type Outcome struct {
@@ -91,16 +157,22 @@ type Outcome struct {
 
 // TraceResult reports a job's outcomes, or why it could not run.
 type TraceResult struct {
-	Version    int         `json:"version"`
-	Experiment string      `json:"experiment"`
-	First      uint64      `json:"first"`
-	Count      uint64      `json:"count"`
-	Outcomes   []Outcome   `json:"outcomes,omitempty"`
-	States     [][2]uint64 `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
-	Worker     string      `json:"worker"`
-	Elapsed    float64     `json:"elapsed_s"`
-	Steps      uint64      `json:"steps"`
-	Error      string      `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
+	Version    int       `json:"version"`
+	Experiment string    `json:"experiment"`
+	First      uint64    `json:"first"`
+	Count      uint64    `json:"count"`
+	Outcomes   []Outcome `json:"outcomes,omitempty"`
+	// Splitting: segments First.. of the job's batch (a job's segments may
+	// come in several messages).
+	Kind     string      `json:"kind,omitempty"`
+	Rep      int         `json:"rep,omitempty"`
+	Stage    int         `json:"stage,omitempty"`
+	Segments []Segment   `json:"segments,omitempty"`
+	States   [][2]uint64 `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
+	Worker   string      `json:"worker"`
+	Elapsed  float64     `json:"elapsed_s"`
+	Steps    uint64      `json:"steps"`
+	Error    string      `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
 }
 
 // Heartbeat is a worker's periodic report.
@@ -141,6 +213,11 @@ type Progress struct {
 	RunsPerS  float64 `json:"runs_per_s"`
 	Workers   int     `json:"workers"`
 	Done      bool    `json:"done"`
+	// Importance splitting: replications finished and planned, and the
+	// mean of the finished replications' estimates.
+	Replications        int     `json:"replications,omitempty"`
+	PlannedReplications int     `json:"planned_replications,omitempty"`
+	Estimate            float64 `json:"estimate,omitempty"`
 }
 
 // Decode unmarshals a message and checks its version.

@@ -15,6 +15,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -136,8 +137,15 @@ func (w *Worker) heartbeat(ctx context.Context) {
 	}
 }
 
+// runners are a job loop's compiled queries, by program hash and query
+// (query.Compiled is not safe for concurrent use: one set per goroutine).
+type runners struct {
+	tracers  map[string]*Tracer
+	splitter map[string]*splitting.Runner
+}
+
 func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, kv jetstream.KeyValue) error {
-	tracers := map[string]*Tracer{} // by program hash + query, per goroutine
+	tracers := &runners{tracers: map[string]*Tracer{}, splitter: map[string]*splitting.Runner{}}
 	for ctx.Err() == nil {
 		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
@@ -154,7 +162,7 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 	return nil
 }
 
-func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, tracers map[string]*Tracer) {
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, rs *runners) {
 	var job jobs.TraceJob
 	if err := jobs.Decode(msg.Data(), &job); err != nil {
 		msg.Term() // a message no worker of this version can run
@@ -168,34 +176,26 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 			return
 		}
 	}
+	if job.Kind == jobs.KindSplit {
+		w.handleSplit(ctx, js, msg, &job, rs)
+		return
+	}
 	res := jobs.TraceResult{Version: jobs.Version, Experiment: job.Experiment, First: job.First, Count: job.Count, Worker: w.ID}
 	start := time.Now()
 	key := job.Program + "\x00" + job.Query
-	tr, ok := tracers[key]
+	tr, ok := rs.tracers[key]
 	if !ok {
-		var err error
-		tr, err = w.tracer(ctx, js, &job)
+		c, err := w.compile(ctx, js, &job)
 		if err != nil {
 			res.Error = err.Error()
 		} else {
-			tracers[key] = tr
+			tr = NewTracer(c)
+			rs.tracers[key] = tr
 		}
 	}
 	if tr != nil {
 		// Keep the job from being redelivered while it runs.
-		done := make(chan struct{})
-		go func() {
-			t := time.NewTicker(2 * time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					msg.InProgress()
-				}
-			}
-		}()
+		done := keepAlive(msg)
 		if tr.States != nil {
 			clear(tr.States)
 		}
@@ -224,8 +224,109 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 	msg.Ack()
 }
 
-// tracer loads (once per worker) and compiles the job's program and query.
-func (w *Worker) tracer(ctx context.Context, js jetstream.JetStream, job *jobs.TraceJob) (*Tracer, error) {
+// keepAlive tells JetStream every 2 s that msg's job is still running,
+// until the returned channel is closed.
+func keepAlive(msg jetstream.Msg) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	return done
+}
+
+// maxResultBytes bounds a result message (NATS's default payload limit is
+// 1 MiB); a splitting job's segments are sent in as many messages as needed.
+const maxResultBytes = 512 << 10
+
+// handleSplit runs a job of importance-splitting segments and publishes
+// their outcomes, in several messages when they are large (each segment
+// may carry state snapshots).
+func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, job *jobs.TraceJob, rs *runners) {
+	start := time.Now()
+	res := jobs.TraceResult{Version: jobs.Version, Kind: jobs.KindSplit, Experiment: job.Experiment, Rep: job.Rep,
+		Stage: job.Stage, First: job.First, Worker: w.ID}
+	publish := func(r *jobs.TraceResult) bool {
+		r.Elapsed = time.Since(start).Seconds()
+		b, _ := json.Marshal(r)
+		if _, err := js.Publish(ctx, jobs.ResultSubject(job.Experiment), b); err != nil {
+			msg.Nak() // the result did not reach the stream: let another delivery try
+			return false
+		}
+		return true
+	}
+	key := job.Program + "\x00" + job.Query
+	run, ok := rs.splitter[key]
+	if !ok {
+		c, err := w.compile(ctx, js, job)
+		if err == nil {
+			run, err = splitting.NewRunner(c)
+		}
+		if err != nil {
+			res.Error = err.Error()
+			if publish(&res) {
+				msg.Ack()
+			}
+			return
+		}
+		rs.splitter[key] = run
+	}
+	done := keepAlive(msg)
+	defer close(done)
+	b := &splitting.Batch{Rep: job.Rep, Stage: job.Stage, Starts: job.Starts}
+	size := 0
+	flush := func(next uint64) bool {
+		if len(res.Segments) == 0 {
+			return true
+		}
+		res.Count = uint64(len(res.Segments))
+		if !publish(&res) {
+			return false
+		}
+		res.First, res.Segments, res.Steps, size = next, nil, 0, 0
+		return true
+	}
+	for i, t := range job.Tasks {
+		if ctx.Err() != nil {
+			msg.Nak()
+			return
+		}
+		seg, err := run.Run(job.Seed, b, t)
+		if err != nil {
+			res.Error = err.Error()
+			res.Segments = nil
+			if publish(&res) {
+				msg.Ack()
+			}
+			return
+		}
+		for _, r := range seg.Records {
+			size += len(r.Snap)*4/3 + 64
+		}
+		res.Segments = append(res.Segments, seg)
+		res.Steps += seg.Steps
+		w.traces.Add(1)
+		w.steps.Add(seg.Steps)
+		if size >= maxResultBytes*3/4 && !flush(job.First+uint64(i)+1) {
+			return
+		}
+	}
+	if !flush(0) {
+		return
+	}
+	msg.Ack()
+}
+
+// compile loads (once per worker) the job's program and compiles its query.
+func (w *Worker) compile(ctx context.Context, js jetstream.JetStream, job *jobs.TraceJob) (*query.Compiled, error) {
 	w.mu.Lock()
 	e, ok := w.machines[job.Program]
 	if !ok {
@@ -258,9 +359,5 @@ func (w *Worker) tracer(ctx context.Context, js jetstream.JetStream, job *jobs.T
 	if err != nil {
 		return nil, err
 	}
-	c, err := query.Compile(q, e.m)
-	if err != nil {
-		return nil, err
-	}
-	return NewTracer(c), nil
+	return query.Compile(q, e.m)
 }

@@ -6,59 +6,21 @@ import (
 	"math"
 	"time"
 
+	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
-// Start is a state a segment starts from: a snapshot (nil: the program's
-// initial state), the observer's stage for proposition levels, and the
-// running maximum of the score on the path that led to it (InitialStart
-// for the initial state).
-type Start struct {
-	Snap  []byte `json:"snap,omitempty"`
-	Stage int32  `json:"stage,omitempty"`
-	Max   int64  `json:"max"`
-}
+// The segment types are the wire protocol's (package jobs).
+type (
+	Start   = jobs.SplitStart
+	Task    = jobs.SplitTask
+	Record  = jobs.SplitRecord
+	Segment = jobs.Segment
+)
 
 // InitialStart is the program's initial state.
 var InitialStart = Start{Max: math.MinInt64}
-
-// Task is one run segment: from Starts[Start] of its batch, with the
-// random choices keyed by (seed, Rep, Stage, Replica).
-type Task struct {
-	Replica int `json:"replica"`
-	Start   int `json:"start"`
-	// Stop ends the segment at the first state whose score is >= Stop
-	// (Sat: when the property holds), keeping that state as the crossing.
-	Stop int64 `json:"stop"`
-	// Record keeps every new running maximum (adaptive splitting) up to
-	// and including the first one >= Cap.
-	Record bool  `json:"record,omitempty"`
-	Cap    int64 `json:"cap,omitempty"`
-	// NoSnap: the crossing's state is not needed (the last level).
-	NoSnap bool `json:"nosnap,omitempty"`
-}
-
-// Record is a state of a segment: a level crossing (fixed) or a new
-// running maximum (adaptive).
-type Record struct {
-	Score int64  `json:"score"`
-	Stage int32  `json:"stage,omitempty"`
-	Steps uint64 `json:"steps"`
-	Snap  []byte `json:"snap,omitempty"`
-}
-
-// Segment is a task's outcome.
-type Segment struct {
-	Replica int      `json:"replica"`
-	Records []Record `json:"records,omitempty"`
-	Max     int64    `json:"max"` // running maximum at the end (including the start's)
-	Sat     bool     `json:"sat,omitempty"`
-	Crossed bool     `json:"crossed,omitempty"` // reached Stop
-	Steps   uint64   `json:"steps"`             // steps executed by this segment
-	End     uint8    `json:"end"`               // vm.Status at the end
-	Nanos   int64    `json:"nanos"`
-}
 
 // Batch is a set of tasks of one replication and stage.
 type Batch struct {

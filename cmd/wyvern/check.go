@@ -21,13 +21,15 @@ import (
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
 // prepared is a program and a query checked against it, before any NATS.
 type prepared struct {
-	src *ir.Source
-	q   *query.Query
+	src   *ir.Source
+	q     *query.Query
+	split *splitting.Spec // nil: no importance splitting
 }
 
 // prepare parses the query and loads the program locally, so that a bad
@@ -52,14 +54,19 @@ func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
 	case query.Reach, query.Invariant, query.EnumStates:
 		return nil, fmt.Errorf("query %q needs the explicit-state checker, which is not available yet", queryText)
 	}
-	return &prepared{src: src, q: q}, nil
+	spec, err := splitting.FromQuery(q)
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", queryText, err)
+	}
+	return &prepared{src: src, q: q, split: spec}, nil
 }
 
 type experimentFlags struct {
-	seed    uint64
-	jobSize int
-	asJSON  bool
-	quiet   bool
+	seed       uint64
+	jobSize    int
+	asJSON     bool
+	quiet      bool
+	emitLevels bool
 }
 
 func (e *experimentFlags) register(fs *flag.FlagSet) {
@@ -67,6 +74,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&e.jobSize, "job-size", 256, "traces per job (does not change the answer)")
 	fs.BoolVar(&e.asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&e.quiet, "quiet", false, "no progress line")
+	fs.BoolVar(&e.emitLevels, "emit-levels", false, "adaptive splitting: print only the fixed-levels query built from the levels found")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -167,6 +175,14 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
 	}
+	if ef.emitLevels {
+		if res.Split == nil || res.Split.EmitLevels == "" {
+			fmt.Fprintln(stderr, "wyvern: --emit-levels needs an adaptive splitting query (Split=adaptive with Score=expr) whose run found levels")
+			return 1
+		}
+		fmt.Fprintln(stdout, res.Split.EmitLevels)
+		return 0
+	}
 	if ef.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -197,6 +213,12 @@ func newProgressLine(w io.Writer, quiet bool) *progressLine {
 
 func (p *progressLine) update(pr jobs.Progress) {
 	if !p.on || pr.Done {
+		return
+	}
+	if pr.PlannedReplications > 0 {
+		fmt.Fprintf(p.w, "\r\x1b[Ksplitting: %d of %d replications, estimate %.4g, %d run segments, %.0f segments/s, %d workers",
+			pr.Replications, pr.PlannedReplications, pr.Estimate, pr.Runs, pr.RunsPerS, pr.Workers)
+		p.shown = true
 		return
 	}
 	eta := ""

@@ -1,0 +1,245 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/splitting"
+)
+
+// maxJobBytes bounds the start states a splitting job carries (NATS's
+// default payload limit is 1 MiB).
+const maxJobBytes = 256 << 10
+
+// splitExec runs splitting batches as NATS jobs: a batch is cut into jobs
+// of a few tasks each (with only the start states they use); results come
+// back through the experiment's results subject, keyed by (replication,
+// stage, task index), so chunking, worker count and arrival order do not
+// matter and duplicates are dropped.
+type splitExec struct {
+	c   *Coordinator
+	exp jobs.Experiment
+
+	mu      sync.Mutex
+	waiting map[[2]int]*waiter
+	dups    uint64
+	workers map[string]bool
+	runs    uint64 // segments received
+	steps   uint64
+}
+
+type waiter struct {
+	segs      []splitting.Segment
+	got       []bool
+	remaining int
+	err       error
+	done      chan struct{}
+}
+
+// Run implements splitting.Executor.
+func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Segment, error) {
+	n := len(b.Tasks)
+	w := &waiter{segs: make([]splitting.Segment, n), got: make([]bool, n), remaining: n, done: make(chan struct{})}
+	key := [2]int{b.Rep, b.Stage}
+	x.mu.Lock()
+	x.waiting[key] = w
+	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		delete(x.waiting, key)
+		x.mu.Unlock()
+	}()
+	if n == 0 {
+		return nil, nil
+	}
+	per := min(max(n/(4*max(x.c.Workers(), 1)), 4), 64)
+	for first := 0; first < n; {
+		job := jobs.TraceJob{Version: jobs.Version, Kind: jobs.KindSplit, Experiment: x.exp.ID, Program: x.exp.Program,
+			ProgramName: x.exp.ProgramName, Query: x.exp.Query, Seed: x.exp.Seed, First: uint64(first), Rep: b.Rep, Stage: b.Stage}
+		local := map[int]int{}
+		size := 0
+		end := first
+		for end < n && end-first < per {
+			t := b.Tasks[end]
+			si, ok := local[t.Start]
+			if !ok {
+				st := b.Starts[t.Start]
+				if size > 0 && size+len(st.Snap) > maxJobBytes {
+					break
+				}
+				if len(st.Snap) > 3*maxJobBytes {
+					return nil, fmt.Errorf("a state snapshot of %d bytes is too large to send through NATS", len(st.Snap))
+				}
+				size += len(st.Snap)
+				si = len(job.Starts)
+				local[t.Start] = si
+				job.Starts = append(job.Starts, st)
+			}
+			t.Start = si
+			job.Tasks = append(job.Tasks, t)
+			end++
+		}
+		job.Count = uint64(len(job.Tasks))
+		data, _ := json.Marshal(job)
+		if _, err := x.c.js.Publish(ctx, jobs.JobSubject(x.exp.ID), data); err != nil {
+			return nil, fmt.Errorf("publish job %s: %w", job.ID(), err)
+		}
+		first = end
+	}
+	select {
+	case <-w.done:
+		if w.err != nil {
+			return nil, w.err
+		}
+		return w.segs, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver files a result message's segments with their batch.
+func (x *splitExec) deliver(r *jobs.TraceResult) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.workers[r.Worker] = true
+	w := x.waiting[[2]int{r.Rep, r.Stage}]
+	if w == nil {
+		x.dups += uint64(len(r.Segments)) // a finished batch (or one of an earlier coordinator)
+		return
+	}
+	if r.Error != "" {
+		if w.err == nil {
+			w.err = fmt.Errorf("worker %s could not run %s: %s", r.Worker, x.exp.ProgramName, r.Error)
+			close(w.done)
+		}
+		return
+	}
+	for i := range r.Segments {
+		k := int(r.First) + i
+		if k >= len(w.got) || w.got[k] {
+			x.dups++
+			continue
+		}
+		w.got[k] = true
+		w.segs[k] = r.Segments[i]
+		w.remaining--
+		x.runs++
+		x.steps += r.Segments[i].Steps
+	}
+	if w.remaining == 0 && w.err == nil {
+		w.remaining = -1
+		close(w.done)
+	}
+}
+
+// runSplit estimates a Pr query by importance splitting: M replications,
+// several at once, each driving its levels or iterations through workers.
+// A resumed experiment starts over (its answer is the same: everything
+// random derives from the seed).
+func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Query, spec *splitting.Spec) (*Result, error) {
+	exp := e.spec
+	start := time.Now()
+	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
+	}
+	if s, err := c.js.Stream(ctx, jobs.StreamResults); err == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.ResultSubject(exp.ID)))
+	}
+	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}, DeliverPolicy: jetstream.DeliverNewPolicy})
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	defer iter.Stop()
+	x := &splitExec{c: c, exp: exp, waiting: map[[2]int]*waiter{}, workers: map[string]bool{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	intake := make(chan error, 1)
+	go func() {
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				if ctx.Err() == nil {
+					intake <- fmt.Errorf("results stream: %w", err)
+				}
+				return
+			}
+			var r jobs.TraceResult
+			if err := jobs.Decode(m.Data(), &r); err != nil {
+				intake <- fmt.Errorf("result of experiment %s: %w", exp.ID, err)
+				return
+			}
+			x.deliver(&r)
+		}
+	}()
+	type outcome struct {
+		res *splitting.Result
+		err error
+	}
+	doneCh := make(chan outcome, 1)
+	var mu sync.Mutex
+	var prog splitting.Progress
+	go func() {
+		parallel := min(spec.M, max(4, 2*c.Workers()))
+		r, err := splitting.Estimate(ctx, q, spec, x, exp.Seed, parallel, func(p splitting.Progress) {
+			mu.Lock()
+			prog = p
+			mu.Unlock()
+		})
+		doneCh <- outcome{r, err}
+	}()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case why := <-e.fail:
+			return nil, errors.New(why)
+		case err := <-intake:
+			return nil, err
+		case <-tick.C:
+			mu.Lock()
+			p := prog
+			mu.Unlock()
+			x.mu.Lock()
+			runs := x.runs
+			x.mu.Unlock()
+			b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: runs, Workers: c.Workers(),
+				RunsPerS: float64(runs) / time.Since(start).Seconds(), Replications: p.Done, PlannedReplications: spec.M,
+				Estimate: p.Estimate})
+			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+		case o := <-doneCh:
+			if o.err != nil {
+				return nil, o.err
+			}
+			sr := o.res
+			res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Kind: "splitting", Seed: exp.Seed,
+				Runs: uint64(sr.Segments), Steps: sr.Steps, Estimate: sr.Estimate, Lo: sr.Lo, Hi: sr.Hi,
+				Confidence: sr.Confidence, Split: sr}
+			el := time.Since(start).Seconds()
+			x.mu.Lock()
+			res.Stats = Stats{Seconds: el, RunsPerSec: float64(sr.Segments) / el, StepsPerSec: float64(sr.Steps) / el, Duplicates: x.dups}
+			for w := range x.workers {
+				res.Stats.Workers = append(res.Stats.Workers, w)
+			}
+			x.mu.Unlock()
+			b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: res.Runs, Lo: res.Lo, Hi: res.Hi, Done: true,
+				Replications: spec.M, PlannedReplications: spec.M, Estimate: res.Estimate})
+			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+			return res, nil
+		}
+	}
+}
