@@ -136,6 +136,30 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 			return nil, c.errAt(p.c, "the program has no function %q", p.fn)
 		}
 		proc, fn := c.proc(p.proc), p.fn
+		if p.line >= 0 {
+			f := m.Prog.Funcs[m.Prog.FuncIdx[p.fn]]
+			if f.External {
+				return nil, c.errAt(p.c, "function %s has no body, so no lines", p.fn)
+			}
+			line, found := int32(p.line), false
+			for _, li := range f.Locs {
+				if m.Prog.Locs[li].Line == line {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, c.errAt(p.c, "function %s has no instruction at line %d (is the program compiled with -g?)", p.fn, p.line)
+			}
+			return func(st *vm.State) bool {
+				t := st.Thread(proc())
+				if t == nil || t.Done || len(t.Frames) == 0 {
+					return false
+				}
+				fr := &t.Frames[len(t.Frames)-1]
+				return fr.Fn == f && int(fr.PC) < len(f.Locs) && m.Prog.Locs[f.Locs[fr.PC]].Line == line
+			}, nil
+		}
 		return func(st *vm.State) bool {
 			t := st.Thread(proc())
 			return t != nil && m.Enabled(st, t) && m.NextCallee(t) == fn

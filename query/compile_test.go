@@ -85,6 +85,8 @@ func TestCompileErrors(t *testing.T) {
 		{"Pr[<=5](<> nosuch == 1)", "no variable \"nosuch\""},
 		{"Pr[<=5](<> main::k == 1)", "no local variable \"k\""},
 		{"Pr[<=5](<> Error(Bogus))", "unknown error kind"},
+		{"Pr[<=5](<> [0.main:3])", "no instruction at line 3"},
+		{"Pr[<=5](<> g + [0.nosuch] > 1)", "no function \"nosuch\""},
 	} {
 		q, err := Parse(c.q)
 		if err != nil {

@@ -115,7 +115,7 @@ type token struct {
 func lex(s string) ([]token, error) {
 	var toks []token
 	puncts := []string{"E<>", "A[]", "<=", ">=", "==", "!=", "&&", "||", "<>", "::",
-		"<", ">", "!", "(", ")", "[", "]", "{", "}", ",", ";", ".", "@", "=", "+", "-", "*", "/", "%"}
+		"<", ">", "!", "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "@", "=", "+", "-", "*", "/", "%"}
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -538,6 +538,7 @@ type (
 	propCall struct {
 		proc procRef
 		fn   string
+		line int // -1: about to call fn; else executing fn at this source line
 		c    int
 	}
 	propExists struct {
@@ -721,10 +722,23 @@ func (p *parser) unaryProp() (Prop, error) {
 		if err != nil {
 			return nil, err
 		}
+		line := -1
+		if p.is(":") { // [i.f:line]: process i is at a source line of f
+			p.next()
+			l := p.peek()
+			v, err := p.uint()
+			if err != nil {
+				return nil, err
+			}
+			if v == 0 || v > 1<<30 {
+				return nil, p.errAt(l, "line %d out of range", v)
+			}
+			line = int(v)
+		}
 		if _, err := p.expect("]"); err != nil {
 			return nil, err
 		}
-		return propCall{proc: proc, fn: f.text, c: t.col}, nil
+		return propCall{proc: proc, fn: f.text, line: line, c: t.col}, nil
 	}
 	return p.comparison()
 }

@@ -25,6 +25,7 @@ func TestParseQueries(t *testing.T) {
 		{"EnumStatesSMC <=500 5000", EnumStatesSMC, 500, 5000},
 		{"E<> DataRace", Reach, 0, 0},
 		{"A[] !([1.crit] && [2.crit])", Invariant, 0, 0},
+		{"Pr[<=50](<> [1.pop:100] && pop::i == 10)", Probability, 50, 0},
 		{"EnumStates", EnumStates, 0, 0},
 		{"Pr[<=5](<> true) {Split=fixed, Levels=[3,5,8], Score=i+j}", Probability, 5, 0},
 	}
@@ -86,6 +87,8 @@ func TestParseErrorsNameTheColumn(t *testing.T) {
 		{"Pr[<=5](<> true) {Split=fixed, Levels=[x>1 y>2]}", 44, "in the level list"},
 		{"Pr[<=5](<> true) {Score=i+ , N=4}", 28, "expected an expression"},
 		{"Pr[<=5](<> true) {Score=i j}", 27, "after option Score"},
+		{"Pr[<=5](<> [1.f:0])", 17, "line 0 out of range"},
+		{"Pr[<=5](<> [1.f:x])", 17, "expected a non-negative integer"},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.in)

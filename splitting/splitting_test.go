@@ -341,3 +341,36 @@ func TestPropositionLevels(t *testing.T) {
 		t.Errorf("[%g, %g] misses %g (levels %+v)", r.Lo, r.Hi, analytic[0].exact, r.Levels)
 	}
 }
+
+// TestTable2Programs runs the splitting queries of testdata/smc/splitting.txt
+// (fib_16, fib_32 and the lock-free stack, seed 003 Table 2) with fewer
+// replications and requires the replication interval to meet the range of
+// plain Monte Carlo measurements recorded next to each query.
+func TestTable2Programs(t *testing.T) {
+	data, err := os.ReadFile("../testdata/smc/splitting.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			t.Fatalf("bad line %q", line)
+		}
+		lo, _ := strconv.ParseFloat(f[2], 64)
+		hi, _ := strconv.ParseFloat(f[3], 64)
+		t.Run(f[0], func(t *testing.T) {
+			if testing.Short() && f[0] != "fib_16.c" {
+				t.Skip("long")
+			}
+			text := strings.Replace(f[1], "M=10}", "M=4}", 1)
+			r := estimate(t, "../testdata/smc/"+f[0], text, 2026)
+			t.Logf("%s: %.3g in [%.3g, %.3g], plug-in [%.3g, %.3g], %d segments", f[0], r.Estimate, r.Lo, r.Hi, r.PlugLo, r.PlugHi, r.Segments)
+			if r.Estimate <= 0 || r.Extinct > 0 {
+				t.Fatalf("estimate %g with %d extinct replications", r.Estimate, r.Extinct)
+			}
+			if r.Hi < lo || r.Lo > hi {
+				t.Errorf("interval [%g, %g] misses the Monte Carlo range [%g, %g]", r.Lo, r.Hi, lo, hi)
+			}
+		})
+	}
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Importance splitting on the programs of seed 003 Table 2 (fib_16, fib_32,
+# the lock-free stack): runs each query of testdata/smc/splitting.txt with
+# `wyvern check` and prints the estimate, its interval and the wall time.
+# Usage: scripts/bench-splitting.sh [WORKERS]   (default 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+workers=${1:-2}
+go build -o /tmp/wyvern-bench ./cmd/wyvern
+while IFS=$'\t' read -r file q lo hi; do
+  start=$(date +%s.%N)
+  out=$(/tmp/wyvern-bench check "testdata/smc/$file" "$q" --workers "$workers" --quiet)
+  end=$(date +%s.%N)
+  printf '%-10s %s  wall %.2f s (Monte Carlo range [%s, %s])\n' "$file" \
+    "$(grep '^Probability' <<<"$out" | sed 's/ with confidence.*//')" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')" "$lo" "$hi"
+done < testdata/smc/splitting.txt
