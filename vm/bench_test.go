@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,5 +127,39 @@ done:
 	b.ReportMetric(float64(b.N)/el.Seconds()/1e6, "Minstr/s")
 	if st.Status != vm.StepBound {
 		b.Fatalf("unexpected end: %s", st.Describe())
+	}
+}
+
+// BenchmarkSnapshot encodes and restores a mid-run state of the splitting
+// benchmark programs (the cost of a splitting restart point): bytes per
+// snapshot are reported as snap-bytes.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, f := range []string{"../testdata/smc/fib_32.c", "../testdata/smc/stack.c", "../testdata/smc/gossip_2.c"} {
+		prog, err := ir.Load(f, ir.Options{})
+		if err != nil {
+			b.Skipf("load %s: %v", f, err)
+		}
+		m := vm.NewMachine(prog)
+		st := m.NewState()
+		m.Run(st, 700, vm.NewRand(1, 0))
+		name := strings.TrimSuffix(filepath.Base(f), ".c")
+		b.Run("encode/"+name, func(b *testing.B) {
+			buf := m.AppendSnapshot(nil, st)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf = m.AppendSnapshot(buf[:0], st)
+			}
+			b.ReportMetric(float64(len(buf)), "snap-bytes")
+		})
+		b.Run("restore/"+name, func(b *testing.B) {
+			snap := m.Snapshot(st)
+			into := m.NewState()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := m.RestoreInto(into, snap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
