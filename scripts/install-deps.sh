@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Wyvern needs on a fresh Debian/Ubuntu machine: clang-14 and
 # llvm-14 (the C and bitcode frontend), z3 (bounded model checking),
-# nats-server (cluster tests). Idempotent: installs only what is missing.
+# nats-server (cluster tests), prometheus (metrics integration tests and
+# scripts/cluster-local.sh). Idempotent: installs only what is missing.
 # Go 1.26+ must already be installed (https://go.dev/dl).
 set -euo pipefail
 
@@ -10,6 +11,7 @@ command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
 command -v llvm-dis-14 >/dev/null 2>&1 || need+=(llvm-14)
 command -v z3 >/dev/null 2>&1 || need+=(z3)
 command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "install-deps: installing ${need[*]}"
