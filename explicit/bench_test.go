@@ -1,0 +1,49 @@
+package explicit
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkSearch measures exhaustive search throughput: states per second
+// and bytes per stored state (visited set) on Peterson (correct) and fib_8.
+func BenchmarkSearch(b *testing.B) {
+	cases := []struct {
+		name, path, query string
+		red               Reduction
+		compact           bool
+	}{
+		{"peterson/none", "../testdata/smc/petersons.c", "EnumStates", None, false},
+		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false},
+		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false},
+		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true},
+		{"fib_8/none", "../testdata/smc/fib_8.c", "EnumStates", None, false},
+		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false},
+		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false},
+		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true},
+	}
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			m := machine(b, bc.path)
+			c := compile(b, m, bc.query)
+			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1}
+			var states, trans int64
+			var bytes float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				res, err := Search(context.Background(), c, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				states += res.States
+				trans += res.Transitions
+				bytes = res.BytesPerState
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(states)/sec, "states/s")
+			b.ReportMetric(float64(trans)/sec, "transitions/s")
+			b.ReportMetric(bytes, "bytes/state")
+			b.ReportMetric(float64(states)/float64(b.N), "states")
+		})
+	}
+}

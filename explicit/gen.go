@@ -1,0 +1,136 @@
+package explicit
+
+import (
+	"errors"
+
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// maxInvisibleRun bounds the invisible steps a reduced transition runs, so a
+// process spinning in a purely local loop cannot hang the search: the
+// transition then ends at the bound (a real state, so nothing is lost but
+// reduction).
+const maxInvisibleRun = 100_000
+
+// gen generates the successors of states under a reduction. Not safe for
+// concurrent use.
+type gen struct {
+	m         *vm.Machine
+	red       Reduction
+	vis       *visibility
+	maxBranch uint64
+	scr       *vm.State // the successor being built
+	sc        scripted
+	nc        noChoice
+	en        []int32
+	flush     []int32
+}
+
+func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
+	g := &gen{m: m, red: red, maxBranch: maxBranch, scr: m.NewState()}
+	if red != None {
+		g.vis = newVisibility(m.Prog)
+	}
+	return g
+}
+
+// emitFn receives a successor: the state (owned by the generator: clone it
+// to keep it), the process that moved, the choice values of its first step
+// and the probability of those choices (the scheduler's choice excluded).
+type emitFn func(st *vm.State, tid int32, choices []uint64, prob float64) error
+
+var errInvisibleChoice = errors.New("explicit: internal error: an invisible step made a choice")
+
+// expand calls emit for every successor of s, whose enabled processes are
+// en (en must not be a buffer of g). With settle the successors in which no
+// process is enabled end as the scheduler ends them (deadlock or exit); the
+// exact-probability layer at the step bound leaves them running instead.
+func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
+	for _, tid := range en {
+		g.sc.start(hintFor(g.m, s.Threads[tid]), g.maxBranch)
+		for {
+			g.m.CopyInto(g.scr, s)
+			g.sc.begin()
+			g.m.StepOnly(g.scr, tid, &g.sc)
+			if g.sc.err != nil {
+				return g.sc.err
+			}
+			choices, p := g.sc.done()
+			g.cont(g.scr, tid, nil)
+			if g.nc.asked {
+				return errInvisibleChoice
+			}
+			if settle {
+				g.en = g.m.Settle(g.scr, g.en)
+			}
+			if err := emit(g.scr, tid, choices, p); err != nil {
+				return err
+			}
+			if !g.sc.next() {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// cont completes a reduced transition after process tid's step; with rec
+// it records every step it takes.
+func (g *gen) cont(st *vm.State, tid int32, rec *[]Step) {
+	if g.red == None {
+		return
+	}
+	g.runInvisible(st, tid, rec)
+	if g.red != Global {
+		return
+	}
+	for rounds := 0; st.Status == vm.Running && rounds < maxInvisibleRun; rounds++ {
+		g.flush = g.m.EnabledThreads(st, g.flush)
+		moved := false
+		for _, u := range g.flush {
+			if g.runInvisible(st, u, rec) > 0 {
+				moved = true
+				break // enabledness may have changed: recompute
+			}
+		}
+		if !moved {
+			return
+		}
+	}
+}
+
+// runInvisible runs process tid while its next instruction is invisible.
+// Invisible instructions never block, so a process allowed to step stays
+// allowed while it runs them.
+func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]Step) int {
+	k := 0
+	for ; k < maxInvisibleRun && st.Status == vm.Running; k++ {
+		t := st.Threads[tid]
+		if g.vis.nextVisible(t) || !g.m.Enabled(st, t) {
+			break
+		}
+		g.m.StepOnly(st, tid, &g.nc)
+		if rec != nil {
+			*rec = append(*rec, Step{Thread: tid})
+		}
+	}
+	return k
+}
+
+// replayStep executes one recorded transition (process, choices of its
+// first step) on st and appends the single steps it consists of to out.
+func (g *gen) replayStep(st *vm.State, tid int32, choices []uint64, settle bool, out []Step) ([]Step, error) {
+	ch := &replayChooser{vals: choices}
+	if !g.m.StepOnly(st, tid, ch) {
+		return out, errNotEnabled(st, tid)
+	}
+	if ch.over || ch.pos != len(choices) {
+		return out, errChoices(tid, len(choices), ch.pos, ch.over)
+	}
+	out = append(out, Step{Thread: tid, Choices: append([]uint64(nil), choices...)})
+	g.cont(st, tid, &out)
+	if settle {
+		g.en = g.m.Settle(st, g.en)
+	}
+	return out, nil
+}

@@ -1,0 +1,388 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// errStop ends a search from inside the successor callback.
+var errStop = errors.New("stop")
+
+// item is a state waiting to be expanded.
+type item struct {
+	st    *vm.State
+	idx   uint32
+	bytes int64
+}
+
+// stateBytes estimates the memory a queued state holds: its processes and
+// the memory blocks it does not share with the initial image (bounded by
+// its encoding's size).
+func stateBytes(st *vm.State, keyWords int) int64 {
+	n := int64(256 + 8*keyWords)
+	for _, t := range st.Threads {
+		n += 128 + 56*int64(cap(t.Frames)) + 8*int64(cap(t.Regs)) + 4*int64(cap(t.Allocas))
+	}
+	return n
+}
+
+// localObserver reports whether a query's proposition observes the
+// processes' private state (registers @i.f.%r, local variables f::x, the
+// next arithmetic instruction through DivZero or OverFlows), which the
+// reductions may hide: they only preserve propositions over shared memory,
+// calls about to happen, DataRace, Deadlock and Error.
+func localObserver(text string) string {
+	if strings.Contains(text, "@") {
+		return "registers (@i.f.%r)"
+	}
+	if strings.Contains(text, "::") {
+		return "local variables (f::x)"
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		if w == "DivZero" || w == "OverFlows" {
+			return w
+		}
+	}
+	return ""
+}
+
+// searcher holds one search's state.
+type searcher struct {
+	ctx   context.Context
+	c     *query.Compiled
+	m     *vm.Machine
+	opts  Options
+	g     *gen
+	s     *store
+	res   *Result
+	start time.Time
+
+	queue    []item
+	head     int // BFS: first live element of queue
+	qBytes   int64
+	maxBytes int64
+	key      []uint64
+	en       []int32
+	hash     keyHash
+	pool     []*vm.State // expanded states, reused as copies of new ones
+
+	found         uint32 // record of the state that decides the query
+	firstDeadlock uint32
+	firstError    uint32
+	stopReason    string
+	cur           uint32 // record being expanded
+}
+
+// Search answers an explicit-state query (E<> P, A[] P, EnumStates). A
+// limit or cancellation ends it with the verdict Incomplete; cancellation
+// also returns ctx's error. Errors are reserved for what makes the answer
+// impossible: a query of another kind, a choice too wide to enumerate.
+func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, error) {
+	q := c.Q
+	switch q.Kind {
+	case query.Reach, query.Invariant:
+		if c.Prop == nil {
+			return nil, fmt.Errorf("explicit: query %q has no compiled proposition", q.Text)
+		}
+	case query.EnumStates:
+	default:
+		return nil, fmt.Errorf("explicit: %s queries are not explicit-state queries (E<> P, A[] P, EnumStates); for Pr[<=N](<> P) use the exact computation", q.Kind)
+	}
+	res := &Result{Query: q.Text, Kind: q.Kind.String(), Order: opts.Order.String(), Compact: opts.Compact}
+	red := opts.Reduction
+	if red != None && q.Kind != query.EnumStates {
+		if what := localObserver(q.Text); what != "" {
+			res.Notes = append(res.Notes, fmt.Sprintf("reduction %s not applied: the proposition observes %s, which reduced transitions may hide", red, what))
+			red = None
+		}
+	}
+	res.Reduction = red.String()
+	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
+		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		found: noRec, firstDeadlock: noRec, firstError: noRec}
+	err := sr.run()
+	res.ElapsedSec = time.Since(sr.start).Seconds()
+	if res.ElapsedSec > 0 {
+		res.StatesPerSec = float64(res.States) / res.ElapsedSec
+	}
+	res.HashCollisions = sr.s.collisions
+	res.Bytes = sr.s.bytes()
+	if res.States > 0 {
+		res.BytesPerState = float64(res.Bytes) / float64(res.States)
+	}
+	if opts.Compact {
+		n := float64(res.States)
+		res.OmissionProbability = n * (n - 1) / math.Exp2(129)
+	}
+	if err != nil && !errors.Is(err, errStop) {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			res.Verdict, res.Reason = Incomplete, "cancelled: "+ctx.Err().Error()
+			return res, fmt.Errorf("explicit: search cancelled: %w", err)
+		}
+		return nil, err
+	}
+	if err := sr.finish(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (sr *searcher) run() error {
+	m := sr.m
+	s0 := m.NewState()
+	m.Settle(s0, nil)
+	sr.key = m.AppendKey(sr.key[:0], s0)
+	idx, _ := sr.s.add(sr.hash.sum(sr.key), sr.key, noRec, -1, nil)
+	sr.res.States = 1
+	if sr.visit(s0, idx) {
+		return errStop
+	}
+	if s0.Status == vm.Running {
+		sr.push(s0, idx)
+	}
+	nextCheck := time.Now().Add(sr.opts.progressEvery())
+	for n := 0; ; n++ {
+		it, ok := sr.pop()
+		if !ok {
+			return nil
+		}
+		if n&255 == 0 {
+			if err := sr.ctx.Err(); err != nil {
+				return err
+			}
+			now := time.Now()
+			if sr.opts.MaxTime > 0 && now.Sub(sr.start) >= sr.opts.MaxTime {
+				sr.stopReason = fmt.Sprintf("time limit of %s reached", sr.opts.MaxTime)
+				return errStop
+			}
+			if sr.opts.Progress != nil && now.After(nextCheck) {
+				sr.opts.Progress(sr.progress(now))
+				nextCheck = now.Add(sr.opts.progressEvery())
+			}
+		}
+		sr.en = m.EnabledThreads(it.st, sr.en)
+		sr.cur = it.idx
+		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
+			return err
+		}
+		sr.pool = append(sr.pool, it.st)
+	}
+}
+
+func (sr *searcher) progress(now time.Time) Progress {
+	el := now.Sub(sr.start).Seconds()
+	p := Progress{States: sr.res.States, Transitions: sr.res.Transitions, Queue: len(sr.queue) - sr.head,
+		Depth: sr.res.MaxDepth, Bytes: sr.s.bytes() + sr.qBytes, ElapsedSec: el}
+	if el > 0 {
+		p.StatesPerSec = float64(p.States) / el
+	}
+	return p
+}
+
+// successor handles one successor of the state being expanded.
+func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
+	sr.res.Transitions++
+	sr.key = sr.m.AppendKey(sr.key[:0], st)
+	idx, added := sr.s.add(sr.hash.sum(sr.key), sr.key, sr.cur, tid, choices)
+	if !added {
+		return nil
+	}
+	sr.res.States++
+	if d := int(sr.s.recs[idx].depth); d > sr.res.MaxDepth {
+		sr.res.MaxDepth = d
+	}
+	if sr.visit(st, idx) {
+		return errStop
+	}
+	if st.Status == vm.Running {
+		var ns *vm.State
+		if k := len(sr.pool); k > 0 {
+			ns = sr.pool[k-1]
+			sr.pool = sr.pool[:k-1]
+		} else {
+			ns = new(vm.State)
+		}
+		sr.m.CopyInto(ns, st)
+		sr.push(ns, idx)
+	}
+	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
+		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
+		return errStop
+	}
+	if b := sr.s.bytes() + sr.qBytes; b > sr.maxBytes {
+		sr.stopReason = fmt.Sprintf("memory limit of %d bytes reached (estimated %d bytes: visited set and queue)", sr.maxBytes, b)
+		return errStop
+	}
+	return nil
+}
+
+// visit classifies a new state and reports whether it decides the query.
+func (sr *searcher) visit(st *vm.State, idx uint32) bool {
+	res := sr.res
+	switch st.Status {
+	case vm.Exited:
+		res.Exited++
+	case vm.Deadlock:
+		res.Deadlocks++
+		if sr.firstDeadlock == noRec {
+			sr.firstDeadlock = idx
+		}
+	case vm.Failed:
+		res.Errors++
+		if sr.firstError == noRec {
+			sr.firstError = idx
+		}
+	case vm.AssumeFailed:
+		res.AssumeFailed++
+	}
+	switch sr.c.Q.Kind {
+	case query.Reach:
+		if sr.c.Prop(st) {
+			sr.found = idx
+			return true
+		}
+	case query.Invariant:
+		if !sr.c.Prop(st) {
+			sr.found = idx
+			return true
+		}
+	case query.EnumStates:
+		if sr.m.DataRace(st) {
+			res.RaceStates++
+		}
+	}
+	return false
+}
+
+func (sr *searcher) push(st *vm.State, idx uint32) {
+	b := stateBytes(st, len(sr.key))
+	sr.qBytes += b
+	sr.queue = append(sr.queue, item{st: st, idx: idx, bytes: b})
+	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
+		sr.res.MaxQueue = n
+	}
+}
+
+func (sr *searcher) pop() (item, bool) {
+	if sr.head >= len(sr.queue) {
+		return item{}, false
+	}
+	var it item
+	if sr.opts.Order == DFS {
+		n := len(sr.queue) - 1
+		it = sr.queue[n]
+		sr.queue[n] = item{}
+		sr.queue = sr.queue[:n]
+	} else {
+		it = sr.queue[sr.head]
+		sr.queue[sr.head] = item{}
+		sr.head++
+		if sr.head >= 1024 && sr.head*2 >= len(sr.queue) {
+			n := copy(sr.queue, sr.queue[sr.head:])
+			clear(sr.queue[n:])
+			sr.queue = sr.queue[:n]
+			sr.head = 0
+		}
+	}
+	sr.qBytes -= it.bytes
+	return it, true
+}
+
+// finish sets the verdict and builds the traces.
+func (sr *searcher) finish() error {
+	res := sr.res
+	var err error
+	if sr.firstDeadlock != noRec {
+		if res.FirstDeadlock, err = sr.witness(sr.firstDeadlock); err != nil {
+			return err
+		}
+	}
+	if sr.firstError != noRec {
+		if res.FirstError, err = sr.witness(sr.firstError); err != nil {
+			return err
+		}
+	}
+	kind := sr.c.Q.Kind
+	switch {
+	case sr.found != noRec:
+		w, err := sr.witness(sr.found)
+		if err != nil {
+			return err
+		}
+		res.Trace = w.Trace
+		res.TraceTransitions = int(sr.s.recs[sr.found].depth)
+		if kind == query.Reach {
+			res.Verdict = Satisfied
+			res.Reason = fmt.Sprintf("a state satisfying the proposition is reachable in %d steps (%s)", len(w.Trace.Steps), w.Description)
+		} else {
+			res.Verdict = NotSatisfied
+			res.Reason = fmt.Sprintf("a state violating the invariant is reachable in %d steps (%s)", len(w.Trace.Steps), w.Description)
+		}
+	case sr.stopReason != "":
+		res.Verdict, res.Reason = Incomplete, sr.stopReason
+	case kind == query.Reach:
+		res.Verdict, res.Reason = NotSatisfied, fmt.Sprintf("no reachable state satisfies the proposition (%d states)", res.States)
+	case kind == query.Invariant:
+		res.Verdict, res.Reason = Satisfied, fmt.Sprintf("every reachable state satisfies the invariant (%d states)", res.States)
+	default:
+		res.Verdict, res.Reason = Complete, fmt.Sprintf("%d reachable states", res.States)
+	}
+	if kind == query.Invariant && res.Errors > 0 && res.FirstError != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("the search reached %d error states, e.g. %s", res.Errors, res.FirstError.Description))
+	}
+	if kind == query.Invariant && res.Deadlocks > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the search reached %d deadlock states", res.Deadlocks))
+	}
+	return nil
+}
+
+// witness rebuilds the trace to record idx by replaying the transitions of
+// its path under the search's reduction, and checks that it ends in the
+// recorded state.
+func (sr *searcher) witness(idx uint32) (*Witness, error) {
+	path := sr.s.path(idx)
+	m := sr.m
+	st := m.NewState()
+	m.Settle(st, nil)
+	var steps []Step
+	for i, e := range path {
+		var err error
+		if steps, err = sr.g.replayStep(st, e.Thread, e.Choices, true, steps); err != nil {
+			return nil, fmt.Errorf("explicit: internal error: rebuilding the trace, transition %d: %w", i+1, err)
+		}
+	}
+	if !sr.s.compact {
+		sr.key = m.AppendKey(sr.key[:0], st)
+		if !slices.Equal(sr.key, sr.s.encoding(&sr.s.recs[idx])) {
+			return nil, errors.New("explicit: internal error: the rebuilt trace does not reach the recorded state")
+		}
+	}
+	return &Witness{Description: describeState(m, st), Trace: &Trace{Steps: steps, End: describe(st)}}, nil
+}
+
+// describeState says what a state is: how the run ended, or where each
+// process is.
+func describeState(m *vm.Machine, st *vm.State) string {
+	if st.Status != vm.Running {
+		return st.Describe()
+	}
+	var parts []string
+	for _, t := range st.Threads {
+		if t.Done || len(t.Frames) == 0 {
+			continue
+		}
+		fr := &t.Frames[len(t.Frames)-1]
+		parts = append(parts, fmt.Sprintf("p%d in %s at %s", t.ID, fr.Fn.Name, m.Loc(t)))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,200 @@
+package explicit
+
+import (
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Visibility (seed 000 §4.2). An instruction is visible when other processes
+// can observe it or be affected by it, or when it matters to a proposition
+// that looks at what processes are about to do:
+//
+//   - every call (direct, indirect, platform function): thread creation and
+//     joins, locks, malloc/free, printf, wyvern_coin and nondet inputs, and
+//     calls of program functions ([i.f] propositions observe "about to call");
+//   - load, store, atomicrmw, cmpxchg and aggregate loads/stores, except
+//     accesses to a private stack slot (below) and loads from constant
+//     globals (immutable);
+//   - ret from a thread's outermost frame (the process finishes: joins and
+//     the end of main depend on it), from an atomic function (leaves an
+//     atomic section), from a pthread_once routine, or from a function with a
+//     non-private alloca (its stack blocks die while others may point to them);
+//   - llvm.stackrestore (frees stack blocks).
+//
+// Everything else (arithmetic, comparisons, casts, GEP, branches with their
+// phi copies, alloca, private loads/stores) is invisible: it reads and writes
+// only the process's registers and private stack blocks, never blocks, and
+// makes no probabilistic choice (all choices are calls), so it commutes with
+// every step of every other process.
+//
+// A private stack slot is an alloca whose address register is used only as
+// the address operand of loads and stores in its function: its address is
+// never stored, passed, returned, offset by a GEP, compared or copied, so no
+// other process (and no other frame) can reach the block. At -O0 this
+// covers the scalar locals whose address is not taken.
+
+// Instruction classes.
+const (
+	invisible uint8 = iota
+	visible
+	retDyn // ret: visible depending on the frame (see above)
+)
+
+// visibility holds the class of every instruction of a program.
+type visibility struct {
+	class [][]uint8 // per function index, per pc
+	// escaped[f] is set when function f has a non-private alloca.
+	escaped []bool
+}
+
+func newVisibility(p *ir.Program) *visibility {
+	v := &visibility{class: make([][]uint8, len(p.Funcs)), escaped: make([]bool, len(p.Funcs))}
+	constBlock := map[uint32]bool{}
+	for _, g := range p.Globals {
+		if g.Const {
+			constBlock[g.Block] = true
+		}
+	}
+	for _, f := range p.Funcs {
+		if f.External {
+			continue
+		}
+		private := privateAllocas(f)
+		cls := make([]uint8, len(f.Code))
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			switch in.Op {
+			case ir.OpLoad, ir.OpLoadAgg:
+				switch {
+				case private[in.A]:
+				case in.A >= f.ConstBase && int(in.A-f.ConstBase) < len(f.Consts) &&
+					constBlock[uint32(f.Consts[in.A-f.ConstBase]>>ir.PtrBlockShift)]:
+				default:
+					cls[pc] = visible
+				}
+			case ir.OpStore, ir.OpStoreAgg:
+				if !private[in.A] {
+					cls[pc] = visible
+				}
+			case ir.OpAtomicRMW, ir.OpCmpXchg, ir.OpCall, ir.OpCallInd, ir.OpCallB, ir.OpStackRestore:
+				cls[pc] = visible
+			case ir.OpRet:
+				cls[pc] = retDyn
+			}
+		}
+		for _, in := range f.Code {
+			if in.Op == ir.OpAlloca && !private[in.Dst] {
+				v.escaped[f.Index] = true
+			}
+		}
+		v.class[f.Index] = cls
+	}
+	return v
+}
+
+// privateAllocas returns the alloca result slots of f used only as the
+// address operand of loads and stores.
+func privateAllocas(f *ir.Func) map[int32]bool {
+	priv := map[int32]bool{}
+	for _, in := range f.Code {
+		if in.Op == ir.OpAlloca {
+			priv[in.Dst] = true
+		}
+	}
+	if len(priv) == 0 {
+		return priv
+	}
+	escape := func(s int32) { delete(priv, s) }
+	rng := func(start, n int32) {
+		for s := range priv {
+			if s >= start && s < start+n {
+				delete(priv, s)
+			}
+		}
+	}
+	// Side tables: any use there is an escape (conservative: a table entry
+	// may belong to no instruction).
+	for _, e := range f.Edges {
+		for _, mv := range e.Moves {
+			escape(mv.Src)
+		}
+	}
+	for _, cs := range f.Calls {
+		escape(cs.FnSlot)
+		for i, a := range cs.Args {
+			n := int32(1)
+			if i < len(cs.ArgSlots) && cs.ArgSlots[i] > 0 {
+				n = cs.ArgSlots[i]
+			}
+			rng(a, n)
+		}
+	}
+	for _, g := range f.GEPs {
+		escape(g.Base)
+		for _, s := range g.Idx {
+			escape(s)
+		}
+	}
+	for _, in := range f.Code {
+		switch in.Op {
+		case ir.OpLoad, ir.OpLoadAgg: // A is the address: not an escape
+		case ir.OpStore: // *A = B
+			escape(in.B)
+		case ir.OpStoreAgg: // *A = B..
+			rng(in.B, int32(len(f.Aggs[in.Imm].Offs)))
+		case ir.OpAlloca:
+			escape(in.A)
+		case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpGEPC, ir.OpBr, ir.OpSwitch, ir.OpFNeg, ir.OpFAbs,
+			ir.OpSqrt, ir.OpFPTrunc, ir.OpFPExt, ir.OpFPToSI, ir.OpFPToUI, ir.OpSIToFP, ir.OpUIToFP,
+			ir.OpCtpop, ir.OpCtlz, ir.OpCttz, ir.OpBswap, ir.OpAbs, ir.OpStackRestore:
+			escape(in.A)
+		case ir.OpMovN:
+			rng(in.A, int32(in.Imm))
+		case ir.OpSelectN:
+			escape(in.A)
+			rng(in.B, int32(in.Imm))
+			rng(in.C, int32(in.Imm))
+		case ir.OpExtract:
+			rng(in.A, in.B+int32(in.Imm))
+		case ir.OpInsert:
+			rng(in.A, in.C)
+			rng(in.B, int32(in.Imm>>32))
+		case ir.OpRet:
+			if in.A >= 0 {
+				rng(in.A, max(int32(in.Imm), 1))
+			}
+		case ir.OpJmp, ir.OpJmpE, ir.OpBrE, ir.OpCall, ir.OpCallInd, ir.OpCallB, ir.OpGEPN,
+			ir.OpNop, ir.OpFence, ir.OpUnreachable, ir.OpTrap, ir.OpStackSave:
+			if in.Op == ir.OpBrE {
+				escape(in.A)
+			}
+		case ir.OpSelect, ir.OpFshl, ir.OpFshr, ir.OpFMulAdd, ir.OpCmpXchg, ir.OpAtomicRMW:
+			escape(in.A)
+			escape(in.B)
+			escape(in.C)
+		default: // two-operand instructions (arithmetic, comparisons, GEP1, ...)
+			escape(in.A)
+			escape(in.B)
+		}
+	}
+	return priv
+}
+
+// nextVisible reports whether thread t's next instruction is visible.
+func (v *visibility) nextVisible(t *vm.Thread) bool {
+	if t.Done || len(t.Frames) == 0 {
+		return true
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	cls := v.class[fr.Fn.Index]
+	if int(fr.PC) >= len(cls) {
+		return true
+	}
+	switch cls[fr.PC] {
+	case invisible:
+		return false
+	case retDyn:
+		return len(t.Frames) == 1 || fr.Atomic || fr.OnceAddr != 0 || v.escaped[fr.Fn.Index]
+	}
+	return true
+}
