@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 )
@@ -27,6 +29,9 @@ type Coordinator struct {
 	AckWait    time.Duration // job redelivery timeout (default 10 s; workers extend it while running)
 	MaxDeliver int           // deliveries of a job before the experiment fails (default 5)
 	Log        *log.Logger   // nil: quiet
+	// Metrics, when set, receives the workers' heartbeats, the job queue's
+	// state and every experiment's progress; nil: no metrics.
+	Metrics *metrics.Set
 
 	js  jetstream.JetStream
 	kv  jetstream.KeyValue
@@ -111,6 +116,10 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 			c.mu.Lock()
 			c.workers[h.Worker] = time.Now()
 			c.mu.Unlock()
+			if c.Metrics != nil {
+				sec, frac := math.Modf(h.Time)
+				c.Metrics.Heartbeat(h.Worker, time.Unix(int64(sec), int64(frac*1e9)), h.Traces, h.Steps)
+			}
 		}
 	})
 	if err != nil {
@@ -128,9 +137,40 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	defer sub.Unsubscribe()
+	if c.Metrics != nil {
+		go c.queueMetrics(ctx)
+	}
 	c.resume(ctx)
 	<-ctx.Done()
 	return nil
+}
+
+// queueMetrics reports the job queue (from the workers' consumer) and the
+// workers alive every second until ctx ends.
+func (c *Coordinator) queueMetrics(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		if cons, err := c.js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers); err == nil {
+			if info, err := cons.Info(ctx); err == nil {
+				c.Metrics.Jobs(int(info.NumPending), info.NumAckPending, info.NumRedelivered)
+			}
+		}
+		c.Metrics.WorkersAlive(c.Workers())
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// expMetrics returns experiment id's metrics, nil without metrics.
+func (c *Coordinator) expMetrics(id string) *metrics.Experiment {
+	if c.Metrics == nil {
+		return nil
+	}
+	return c.Metrics.Experiment(id)
 }
 
 // Workers returns the number of workers heard from in the last 3 seconds.
@@ -237,8 +277,16 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 		c.logf("experiment %s done: %d runs", exp.ID, res.Runs)
 	}
 	b, _ := json.Marshal(st)
+	// The final values are in the metrics before anyone sees the result.
+	em := c.expMetrics(exp.ID)
+	if em != nil && err == nil {
+		reportResult(em, res)
+	}
 	if _, perr := c.kv.Put(ctx, exp.ID, b); perr != nil {
 		c.logf("experiment %s: store result: %v", exp.ID, perr)
+	}
+	if em != nil {
+		em.Finish(err == nil)
 	}
 	// Drop the jobs nobody needs any more (workers also skip them).
 	if s, serr := c.js.Stream(ctx, jobs.StreamJobs); serr == nil {
@@ -270,6 +318,9 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	c.mu.Lock()
 	e := c.running[job.Experiment]
 	c.mu.Unlock()
+	if c.Metrics != nil {
+		c.Metrics.JobExhausted()
+	}
 	if e != nil {
 		e.fail <- fmt.Sprintf("job %s (traces %d..%d) was delivered %d times without a result: workers crashed or timed out running it",
 			job.ID(), job.First, job.First+job.Count-1, adv.Deliveries)
@@ -293,6 +344,7 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	em := c.expMetrics(exp.ID)
 	start := time.Now()
 	// Results already in the stream (a resumed experiment) are folded first;
 	// the jobs still queued are dropped and planned again from scratch.
@@ -345,6 +397,9 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 			return fmt.Errorf("publish job %s: %w", job.ID(), err)
 		}
 		outstanding[first] = time.Now()
+		if em != nil {
+			em.JobsPublished(1)
+		}
 		return nil
 	}
 	progress := time.NewTicker(500 * time.Millisecond)
@@ -368,6 +423,14 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 				Workers: c.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
 			b, _ := json.Marshal(p)
 			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+			if em != nil {
+				em.Progress(metrics.Progress{Runs: f.runs, Satisfied: f.sat, Planned: planned, Steps: f.steps,
+					Estimate: f.estimate(), Lo: lo, Hi: hi, RunsPerSec: p.RunsPerS})
+				if f.sprt != nil {
+					sr := f.sprt.Result()
+					em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
+				}
+			}
 		case m, ok := <-results:
 			if !ok {
 				return nil, fmt.Errorf("results stream closed")
@@ -384,12 +447,16 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 			if r.First+r.Count > next { // planned by an earlier coordinator
 				next = r.First + r.Count
 			}
+			before := dups
 			for _, o := range r.Outcomes {
 				if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
 					dups++
 					continue
 				}
 				buffer[o.Index] = o
+			}
+			if em != nil && dups > before {
+				em.Duplicates(int(dups - before))
 			}
 			for _, h := range r.States {
 				states[h] = struct{}{}
@@ -416,5 +483,19 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	}
 	b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: res.Lo, Hi: res.Hi, Done: true})
 	c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
+	if em != nil && f.sprt != nil {
+		sr := f.sprt.Result()
+		em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
+	}
 	return &res, nil
+}
+
+// reportResult sets an experiment's metrics to its final result.
+func reportResult(em *metrics.Experiment, res *Result) {
+	p := metrics.Progress{Runs: res.Runs, Satisfied: res.Satisfied, Steps: res.Steps, Estimate: res.Estimate,
+		Lo: res.Lo, Hi: res.Hi, RunsPerSec: res.Stats.RunsPerSec, Planned: res.Runs}
+	em.Progress(p)
+	if res.Split != nil {
+		splitLevel(em, res.Split.Levels)
+	}
 }

@@ -43,9 +43,16 @@ type Result struct {
 	// The first satisfying trace, replayable with `wyvern replay`.
 	FirstSatisfying *TraceRef `json:"first_satisfying,omitempty"`
 	// Lengths (steps) of satisfying runs.
-	Histogram []Bin             `json:"histogram,omitempty"`
-	Steps     uint64            `json:"steps"`
-	Ends      map[string]uint64 `json:"ends"` // how runs ended
+	Histogram []Bin `json:"histogram,omitempty"`
+	// Convergence is the estimate and its interval after 1, 2, 4, 8, ...
+	// runs and at the end, as the runs were folded (probabilities, tests
+	// and Estimate queries).
+	Convergence []ConvPoint `json:"convergence,omitempty"`
+	// Values are an Estimate query's per-run values, in trace-index order
+	// (the first MaxValues of them).
+	Values []float64         `json:"values,omitempty"`
+	Steps  uint64            `json:"steps"`
+	Ends   map[string]uint64 `json:"ends"` // how runs ended
 	// Importance splitting: the full report (Runs counts run segments).
 	Split *splitting.Result `json:"split,omitempty"`
 	Stats Stats             `json:"stats"`
@@ -64,6 +71,19 @@ type Bin struct {
 	Hi    uint64 `json:"hi"`
 	Count uint64 `json:"count"`
 }
+
+// ConvPoint is the estimate and its confidence interval after Runs runs.
+type ConvPoint struct {
+	Runs     uint64  `json:"runs"`
+	Estimate float64 `json:"estimate"`
+	Lo       float64 `json:"lo"`
+	Hi       float64 `json:"hi"`
+}
+
+// MaxValues bounds the per-run values an Estimate result keeps (for its
+// histogram): results are stored in a JetStream key-value bucket, whose
+// values are limited to the NATS payload size.
+const MaxValues = 10000
 
 // Stats are the run-dependent figures (time, throughput, workers).
 type Stats struct {
@@ -90,6 +110,8 @@ type folder struct {
 	seed      uint64
 	fixedRuns uint64 // Estimate, EnumStatesSMC
 	done      bool
+	conv      []ConvPoint
+	values    []float64
 }
 
 var endNames = [...]string{"stopped-at-property", "exited", "deadlock", "assume-failed", "error", "step-bound"}
@@ -184,8 +206,53 @@ func (f *folder) add(o jobs.Outcome) {
 		f.done = f.sprt.Add(o.Sat)
 	default:
 		f.mean.Add(o.Value)
+		if f.q.Kind == query.Estimate && len(f.values) < MaxValues {
+			f.values = append(f.values, o.Value)
+		}
 		f.done = f.runs >= f.fixedRuns
 	}
+	if f.runs&(f.runs-1) == 0 { // a power of two
+		f.checkpoint()
+	}
+}
+
+// checkpoint records the current estimate and interval for the
+// convergence chart.
+func (f *folder) checkpoint() {
+	if n := len(f.conv); n > 0 && f.conv[n-1].Runs == f.runs {
+		return
+	}
+	var p ConvPoint
+	switch {
+	case f.prop != nil || f.sprt != nil:
+		lo, hi := f.interval()
+		p = ConvPoint{Runs: f.runs, Estimate: f.estimate(), Lo: lo, Hi: hi}
+	case f.q.Kind == query.Estimate:
+		mr, err := f.mean.Result(f.alpha)
+		if err != nil || f.runs < 2 {
+			return
+		}
+		p = ConvPoint{Runs: f.runs, Estimate: mr.Mean, Lo: mr.Lo, Hi: mr.Hi}
+	default:
+		return
+	}
+	f.conv = append(f.conv, p)
+}
+
+// estimate is the current point estimate (probability or mean).
+func (f *folder) estimate() float64 {
+	switch {
+	case f.prop != nil:
+		return f.prop.Result().Estimate
+	case f.q.Kind == query.Estimate:
+		if mr, err := f.mean.Result(f.alpha); err == nil {
+			return mr.Mean
+		}
+		return 0
+	case f.runs > 0:
+		return float64(f.sat) / float64(f.runs)
+	}
+	return 0
 }
 
 func (f *folder) interval() (lo, hi float64) {
@@ -203,6 +270,10 @@ func (f *folder) result() Result {
 	q := f.q
 	r := Result{Query: q.Text, Kind: q.Kind.String(), Seed: f.seed, Runs: f.runs, Satisfied: f.sat,
 		FirstSatisfying: f.first, Steps: f.steps, Ends: f.ends, Histogram: histogram(f.satLens)}
+	if f.runs > 0 {
+		f.checkpoint()
+	}
+	r.Convergence = append([]ConvPoint(nil), f.conv...)
 	switch {
 	case f.prop != nil:
 		pr := f.prop.Result()
@@ -231,6 +302,7 @@ func (f *folder) result() Result {
 		r.Confidence = 1 - f.alpha
 		r.Satisfied = 0
 		r.Histogram = nil
+		r.Values = append([]float64(nil), f.values...)
 	}
 	return r
 }

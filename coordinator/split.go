@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 )
@@ -191,11 +193,18 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 	doneCh := make(chan outcome, 1)
 	var mu sync.Mutex
 	var prog splitting.Progress
+	em := c.expMetrics(exp.ID)
+	finished := make([]*splitting.Replication, spec.M) // for the live level report
+	reported := 0                                      // replications in the last report
+	live := metrics.Progress{Hi: 1}                    // what the metrics show
 	go func() {
 		parallel := min(spec.M, max(4, 2*c.Workers()))
 		r, err := splitting.Estimate(ctx, q, spec, x, exp.Seed, parallel, func(p splitting.Progress) {
 			mu.Lock()
 			prog = p
+			if p.Replication != nil && p.Rep >= 0 && p.Rep < len(finished) {
+				finished[p.Rep] = p.Replication
+			}
 			mu.Unlock()
 		})
 		doneCh <- outcome{r, err}
@@ -213,10 +222,31 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 		case <-tick.C:
 			mu.Lock()
 			p := prog
+			var reps []*splitting.Replication
+			if em != nil && p.Done > reported {
+				for _, r := range finished {
+					if r != nil {
+						reps = append(reps, r)
+					}
+				}
+				reported = p.Done
+			}
 			mu.Unlock()
 			x.mu.Lock()
-			runs := x.runs
+			runs, steps := x.runs, x.steps
 			x.mu.Unlock()
+			if em != nil {
+				if len(reps) > 0 {
+					// The pooled level report of the replications finished so far.
+					if sr, err := splitting.Summarize(q, spec, reps); err == nil {
+						live = metrics.Progress{Estimate: sr.Estimate, Lo: sr.Lo, Hi: sr.Hi}
+						splitLevel(em, sr.Levels)
+					}
+				}
+				live.Runs, live.Steps = runs, steps
+				live.RunsPerSec = float64(runs) / time.Since(start).Seconds()
+				em.Progress(live)
+			}
 			b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: runs, Workers: c.Workers(),
 				RunsPerS: float64(runs) / time.Since(start).Seconds(), Replications: p.Done, PlannedReplications: spec.M,
 				Estimate: p.Estimate})
@@ -242,4 +272,28 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 			return res, nil
 		}
 	}
+}
+
+// splitLevel reports the deepest level of a pooled level report that runs
+// reached: its index, score threshold (its index for the property or a
+// proposition level), conditional probability and the running product.
+func splitLevel(em *metrics.Experiment, levels []splitting.Level) {
+	product := 1.0
+	last := -1
+	for i, l := range levels {
+		if l.Runs == 0 {
+			break
+		}
+		product *= l.CondProb
+		last = i
+	}
+	if last < 0 {
+		return
+	}
+	l := levels[last]
+	th, err := strconv.ParseFloat(l.Threshold, 64)
+	if err != nil {
+		th = float64(l.Index)
+	}
+	em.SplittingLevel(l.Index, th, l.CondProb, product)
 }

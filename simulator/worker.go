@@ -14,6 +14,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
@@ -26,8 +27,12 @@ type Worker struct {
 	NC    *nats.Conn
 	ID    string
 	Slots int // concurrent jobs (goroutines); default 1
+	// Metrics, when set, receives the worker's job starts and ends
+	// (traces, steps, satisfying traces, time per job); nil: no metrics.
+	Metrics *metrics.Set
 
 	traces, steps atomic.Uint64
+	wm            *metrics.Worker // from Metrics, set by Run
 
 	mu       sync.Mutex
 	machines map[string]*machineEntry // by program hash
@@ -51,6 +56,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		w.Slots = 1
 	}
 	w.machines = map[string]*machineEntry{}
+	if w.Metrics != nil {
+		w.wm = w.Metrics.Worker(w.ID)
+	}
 	js, err := jetstream.New(w.NC)
 	if err != nil {
 		return fmt.Errorf("worker %s: jetstream: %w", w.ID, err)
@@ -194,18 +202,24 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		}
 	}
 	if tr != nil {
+		w.jobStarted()
 		// Keep the job from being redelivered while it runs.
 		done := keepAlive(msg)
 		if tr.States != nil {
 			clear(tr.States)
 		}
+		var sat uint64
 		for i := uint64(0); i < job.Count && ctx.Err() == nil; i++ {
 			out, _ := tr.Trace(job.Seed, job.First+i)
 			res.Outcomes = append(res.Outcomes, out)
 			res.Steps += out.Steps
+			if out.Sat {
+				sat++
+			}
 		}
 		close(done)
 		if ctx.Err() != nil {
+			w.jobAbandoned()
 			msg.Nak()
 			return
 		}
@@ -214,6 +228,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		}
 		w.traces.Add(job.Count)
 		w.steps.Add(res.Steps)
+		w.jobDone(job.Count, res.Steps, sat, time.Since(start))
 	}
 	res.Elapsed = time.Since(start).Seconds()
 	b, _ := json.Marshal(res)
@@ -281,6 +296,16 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 	}
 	done := keepAlive(msg)
 	defer close(done)
+	w.jobStarted()
+	var segs, steps, sat uint64
+	finished := false
+	defer func() {
+		if finished {
+			w.jobDone(segs, steps, sat, time.Since(start))
+		} else {
+			w.jobAbandoned()
+		}
+	}()
 	b := &splitting.Batch{Rep: job.Rep, Stage: job.Stage, Starts: job.Starts}
 	size := 0
 	flush := func(next uint64) bool {
@@ -308,6 +333,11 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 			}
 			return
 		}
+		segs++
+		steps += seg.Steps
+		if seg.Sat {
+			sat++
+		}
 		for _, r := range seg.Records {
 			size += len(r.Snap)*4/3 + 64
 		}
@@ -322,7 +352,27 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 	if !flush(0) {
 		return
 	}
+	finished = true
 	msg.Ack()
+}
+
+// jobStarted, jobDone and jobAbandoned report to the worker's metrics, if any.
+func (w *Worker) jobStarted() {
+	if w.wm != nil {
+		w.wm.JobStarted()
+	}
+}
+
+func (w *Worker) jobDone(traces, steps, sat uint64, elapsed time.Duration) {
+	if w.wm != nil {
+		w.wm.JobDone(traces, steps, sat, elapsed)
+	}
+}
+
+func (w *Worker) jobAbandoned() {
+	if w.wm != nil {
+		w.wm.JobAbandoned()
+	}
 }
 
 // compile loads (once per worker) the job's program and compiles its query.

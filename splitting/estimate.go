@@ -93,6 +93,10 @@ type Result struct {
 type Progress struct {
 	Done, Total int
 	Estimate    float64 // mean so far
+	// Rep is the replication that just finished, Replication its outcome
+	// (for live level reports: Summarize the finished ones).
+	Rep         int
+	Replication *Replication
 }
 
 // Estimate runs the spec's M replications, at most parallel at once,
@@ -141,7 +145,7 @@ func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed ui
 			done++
 			sum += r.Estimate
 			if progress != nil {
-				progress(Progress{Done: done, Total: s.M, Estimate: sum / float64(done)})
+				progress(Progress{Done: done, Total: s.M, Estimate: sum / float64(done), Rep: rep, Replication: r})
 			}
 		}(rep)
 	}

@@ -67,6 +67,8 @@ type experimentFlags struct {
 	asJSON     bool
 	quiet      bool
 	emitLevels bool
+	plot       string
+	metrics    *string
 }
 
 func (e *experimentFlags) register(fs *flag.FlagSet) {
@@ -75,6 +77,8 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&e.quiet, "quiet", false, "no progress line")
 	fs.BoolVar(&e.emitLevels, "emit-levels", false, "adaptive splitting: print only the fixed-levels query built from the levels found")
+	fs.StringVar(&e.plot, "plot", "", "write the result's charts (PNG and SVG) into this directory")
+	e.metrics = metricsFlag(fs)
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -86,7 +90,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	ef.register(fs)
 	workers := fs.Int("workers", runtime.NumCPU(), "simulator workers (one per core by default)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [-O 0|1]")
+		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1]")
 		fmt.Fprintln(stderr, "\nAnswers QUERY on FILE with an in-process NATS server, a coordinator and N workers.")
 		fs.PrintDefaults()
 	}
@@ -105,6 +109,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ms, err := serveMetrics(ctx, *ef.metrics, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
 	dir, err := os.MkdirTemp("", "wyvern-nats-")
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -125,7 +134,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer cnc.Close()
-	co := &coordinator.Coordinator{NC: cnc}
+	co := &coordinator.Coordinator{NC: cnc, Metrics: ms.Set()}
 	go func() {
 		if err := co.Serve(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -139,7 +148,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer wnc.Close()
-		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1}
+		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Set()}
 		go func() {
 			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -153,7 +162,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer snc.Close()
-	return submitAndPrint(ctx, snc, p, &ef, stdout, stderr)
+	rc := submitAndPrint(ctx, snc, p, &ef, stdout, stderr)
+	// Let Prometheus record the final values before the endpoint goes.
+	ms.linger(15 * time.Second)
+	return rc
 }
 
 func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
@@ -189,6 +201,14 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
+	}
+	if ef.plot != "" {
+		files, err := writeCharts(res, ef.plot)
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: --plot: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wyvern: %d charts written to %s\n", len(files), ef.plot)
 	}
 	return 0
 }
@@ -256,7 +276,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	ef.register(fs)
 	url := fs.String("nats", nats.DefaultURL, "NATS server URL")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL FILE QUERY [--seed S] [--json]")
+		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -280,6 +300,10 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if _, err := serveMetrics(ctx, *ef.metrics, stderr); err != nil { // the process's own (Go runtime) metrics
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
 	return submitAndPrint(ctx, nc, p, &ef, stdout, stderr)
 }
 
@@ -290,6 +314,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	slots := fs.Int("slots", 1, "jobs run at once (goroutines)")
 	host, _ := os.Hostname()
 	id := fs.String("id", fmt.Sprintf("%s-%d", host, os.Getpid()), "worker name")
+	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
@@ -301,8 +326,13 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ms, err := serveMetrics(ctx, *maddr, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
-	w := &simulator.Worker{NC: nc, ID: *id, Slots: *slots}
+	w := &simulator.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Set()}
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -316,6 +346,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	url := fs.String("nats", nats.DefaultURL, "NATS server URL (with JetStream: nats-server -js)")
 	ackWait := fs.Duration("ack-wait", 10*time.Second, "time before an unacknowledged job is redelivered")
 	maxDeliver := fs.Int("max-deliver", 5, "deliveries of a job before its experiment fails")
+	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
@@ -327,7 +358,12 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	co := &coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver,
+	ms, err := serveMetrics(ctx, *maddr, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	co := &coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Set(),
 		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)}
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, *url)
 	if err := co.Serve(ctx); err != nil {

@@ -27,6 +27,7 @@ var commands = []command{
 	{"worker", "serve trace jobs from a NATS server", cmdWorker},
 	{"coordinator", "serve experiments on a NATS server", cmdCoordinator},
 	{"submit", "submit an experiment to a coordinator and print its result", cmdSubmit},
+	{"chart", "draw the charts of a result saved with check --json", cmdChart},
 }
 
 func usage(w io.Writer) {

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/wyvernmc/wyvern/charts"
+	"github.com/wyvernmc/wyvern/coordinator"
+)
+
+// writeCharts draws the charts a result has data for into dir (created if
+// needed), each as PNG and SVG, and returns the files written.
+func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	title := res.Program
+	if title == "" {
+		title = "Wyvern"
+	}
+	q := res.Query
+	if len(q) > 70 {
+		q = q[:67] + "..."
+	}
+	if q != "" {
+		title += ": " + q
+	}
+	var files []string
+	draw := func(name string, f func(path string) error) error {
+		for _, ext := range []string{".png", ".svg"} {
+			p := filepath.Join(dir, name+ext)
+			if err := f(p); err != nil {
+				return err
+			}
+			files = append(files, p)
+		}
+		return nil
+	}
+	if len(res.Convergence) > 0 {
+		pts := make([]charts.ConvPoint, len(res.Convergence))
+		for i, c := range res.Convergence {
+			pts[i] = charts.ConvPoint{Runs: int(c.Runs), Estimate: c.Estimate, Lo: c.Lo, Hi: c.Hi}
+		}
+		if err := draw("convergence", func(p string) error { return charts.Convergence(p, title, pts) }); err != nil {
+			return files, err
+		}
+	}
+	if len(res.Histogram) > 0 {
+		bins := make([]charts.Bin, len(res.Histogram))
+		for i, b := range res.Histogram {
+			bins[i] = charts.Bin{Lo: float64(b.Lo), Hi: float64(b.Hi) + 1, Count: b.Count} // [Lo, Hi] inclusive
+		}
+		if err := draw("run-lengths", func(p string) error { return charts.RunLengthBins(p, title, bins) }); err != nil {
+			return files, err
+		}
+	}
+	if len(res.Values) > 0 {
+		if err := draw("estimate-values", func(p string) error {
+			return charts.EstimateValues(p, title, res.Values, res.Estimate, res.Lo, res.Hi)
+		}); err != nil {
+			return files, err
+		}
+	}
+	if s := res.Split; s != nil {
+		var levels []charts.Level
+		for _, l := range s.Levels {
+			th, err := strconv.ParseFloat(l.Threshold, 64)
+			if err != nil {
+				th = float64(l.Index)
+			}
+			levels = append(levels, charts.Level{Level: l.Index, Threshold: th, CondProb: l.CondProb})
+		}
+		if len(levels) > 0 {
+			if err := draw("splitting-levels", func(p string) error { return charts.Splitting(p, title, levels) }); err != nil {
+				return files, err
+			}
+		}
+		if len(s.Replications) > 0 {
+			if err := draw("replications", func(p string) error {
+				return charts.Replications(p, title, s.Replications, s.Lo, s.Hi)
+			}); err != nil {
+				return files, err
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("the result has nothing to chart (%s query with %d runs)", res.Kind, res.Runs)
+	}
+	return files, nil
+}
+
+func cmdChart(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("chart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", ".", "directory for the charts (created if needed)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern chart RESULT.json [--out DIR]")
+		fmt.Fprintln(stderr, "\nDraws the charts of a result saved with `wyvern check --json` (PNG and SVG).")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	b, err := os.ReadFile(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
+	var res coordinator.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %s is not a result of `wyvern check --json`: %v\n", pos[0], err)
+		return exitUsage
+	}
+	if res.Kind == "" {
+		fmt.Fprintf(stderr, "wyvern: %s is not a result of `wyvern check --json` (no kind)\n", pos[0])
+		return exitUsage
+	}
+	files, err := writeCharts(&res, *out)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: chart: %v\n", err)
+		if errors.Is(err, charts.ErrNoData) {
+			return exitUsage
+		}
+		return 1
+	}
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
+	return 0
+}
