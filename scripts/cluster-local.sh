@@ -119,7 +119,9 @@ else
 fi
 
 metrics=true
-if ! "$wyvern" coordinator -h 2>&1 | grep -q -- '-metrics'; then
+# (`-h` exits with status 2: capture its output first, pipefail would see it.)
+coordinator_help=$("$wyvern" coordinator -h 2>&1 || true)
+if ! grep -q -- '-metrics' <<<"$coordinator_help"; then
   metrics=false
   log "this wyvern has no --metrics flag yet: running without metrics (Prometheus will see the targets down)"
 fi
