@@ -22,6 +22,9 @@ type Submission struct {
 	Query   string
 	Seed    uint64
 	JobSize int // traces per job (default 64)
+	// Explicit, if set, asks for an explicit-state search with these
+	// options (E<>, A[], EnumStates) or, with Exact, the exact probability.
+	Explicit *jobs.ExplicitOptions
 	// Progress, if set, receives the coordinator's progress reports.
 	Progress func(jobs.Progress)
 	// NoWorkers, if set, is called when no worker has been heard from for
@@ -51,7 +54,7 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		return nil, fmt.Errorf("submit: %w", err)
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name,
-		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Created: time.Now().UTC()}
+		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, Created: time.Now().UTC()}
 	if s.Progress != nil {
 		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
 			var p jobs.Progress

@@ -201,6 +201,9 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 	if err == nil {
 		_, err = splitting.FromQuery(q)
 	}
+	if err == nil {
+		err = checkExplicit(q, &exp)
+	}
 	if err != nil {
 		reply(jobs.SubmitReply{Error: err.Error()})
 		return
@@ -334,6 +337,9 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	q, err := query.Parse(exp.Query)
 	if err != nil {
 		return nil, err
+	}
+	if isExplicit(q, &exp) {
+		return c.runExplicit(ctx, e, q)
 	}
 	if spec, err := splitting.FromQuery(q); err != nil {
 		return nil, err

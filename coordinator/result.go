@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wyvernmc/wyvern/estimator"
+	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
@@ -55,7 +56,10 @@ type Result struct {
 	Ends   map[string]uint64 `json:"ends"` // how runs ended
 	// Importance splitting: the full report (Runs counts run segments).
 	Split *splitting.Result `json:"split,omitempty"`
-	Stats Stats             `json:"stats"`
+	// Explicit-state search (E<>, A[], EnumStates) and exact probabilities.
+	Explicit *explicit.Result      `json:"explicit,omitempty"`
+	Exact    *explicit.ExactResult `json:"exact,omitempty"`
+	Stats    Stats                 `json:"stats"`
 }
 
 // TraceRef names a trace.
@@ -349,6 +353,9 @@ func (r *Result) WriteText(w io.Writer) {
 			r.Estimate, r.Lo, r.Hi, r.Confidence, r.StdDev, r.Runs)
 	case "enum-states-smc":
 		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", r.States, r.Runs)
+	case "explicit", "exact":
+		r.writeExplicit(w)
+		return
 	case "splitting":
 		r.writeSplit(w)
 		fmt.Fprintf(w, "Time: %.2f s, %.0f run segments/s, %.3g steps/s, %d worker(s)\n",

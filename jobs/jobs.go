@@ -48,14 +48,16 @@ func ProgramHash(ll []byte) string {
 
 // Experiment is what a client submits.
 type Experiment struct {
-	Version     int       `json:"version"`
-	ID          string    `json:"id"`
-	Program     string    `json:"program"`      // ProgramHash, stored in BucketPrograms
-	ProgramName string    `json:"program_name"` // the user's file name, for messages
-	Query       string    `json:"query"`
-	Seed        uint64    `json:"seed"`
-	JobSize     int       `json:"job_size"` // traces per job
-	Created     time.Time `json:"created"`
+	Version     int    `json:"version"`
+	ID          string `json:"id"`
+	Program     string `json:"program"`      // ProgramHash, stored in BucketPrograms
+	ProgramName string `json:"program_name"` // the user's file name, for messages
+	Query       string `json:"query"`
+	Seed        uint64 `json:"seed"`
+	JobSize     int    `json:"job_size"` // traces per job
+	// Explicit-state experiments (and exact probabilities).
+	Explicit *ExplicitOptions `json:"explicit,omitempty"`
+	Created  time.Time        `json:"created"`
 }
 
 // SubmitReply answers a submission.
@@ -67,9 +69,23 @@ type SubmitReply struct {
 
 // Job kinds.
 const (
-	KindTrace = ""      // traces [First, First+Count)
-	KindSplit = "split" // importance-splitting segments
+	KindTrace    = ""         // traces [First, First+Count)
+	KindSplit    = "split"    // importance-splitting segments
+	KindExplicit = "explicit" // an explicit-state search or exact probability
 )
+
+// ExplicitOptions configure an explicit-state experiment: a search for
+// E<>, A[] and EnumStates queries, or (Exact) the exact probability of a
+// Pr query.
+type ExplicitOptions struct {
+	Exact     bool    `json:"exact,omitempty"`
+	Order     string  `json:"order,omitempty"`     // bfs (default) or dfs
+	Reduction string  `json:"reduction,omitempty"` // none (default), local or global
+	Compact   bool    `json:"compact,omitempty"`   // hash compaction
+	MaxStates int64   `json:"max_states,omitempty"`
+	MaxBytes  int64   `json:"max_bytes,omitempty"`
+	MaxTimeS  float64 `json:"max_time_s,omitempty"`
+}
 
 // TraceJob asks a worker to run traces [First, First+Count), or (Kind
 // KindSplit) the splitting segments Tasks[i] of replication Rep, stage
@@ -90,6 +106,8 @@ type TraceJob struct {
 	Stage  int          `json:"stage,omitempty"`
 	Starts []SplitStart `json:"starts,omitempty"`
 	Tasks  []SplitTask  `json:"tasks,omitempty"`
+	// Explicit-state jobs.
+	Explicit *ExplicitOptions `json:"explicit,omitempty"`
 }
 
 // ID names a job in messages.
@@ -164,15 +182,18 @@ type TraceResult struct {
 	Outcomes   []Outcome `json:"outcomes,omitempty"`
 	// Splitting: segments First.. of the job's batch (a job's segments may
 	// come in several messages).
-	Kind     string      `json:"kind,omitempty"`
-	Rep      int         `json:"rep,omitempty"`
-	Stage    int         `json:"stage,omitempty"`
-	Segments []Segment   `json:"segments,omitempty"`
-	States   [][2]uint64 `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
-	Worker   string      `json:"worker"`
-	Elapsed  float64     `json:"elapsed_s"`
-	Steps    uint64      `json:"steps"`
-	Error    string      `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
+	Kind     string    `json:"kind,omitempty"`
+	Rep      int       `json:"rep,omitempty"`
+	Stage    int       `json:"stage,omitempty"`
+	Segments []Segment `json:"segments,omitempty"`
+	// Explicit-state jobs: the search's or exact computation's result (as
+	// package explicit encodes it).
+	Explicit json.RawMessage `json:"explicit,omitempty"`
+	States   [][2]uint64     `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
+	Worker   string          `json:"worker"`
+	Elapsed  float64         `json:"elapsed_s"`
+	Steps    uint64          `json:"steps"`
+	Error    string          `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
 }
 
 // Heartbeat is a worker's periodic report.
@@ -218,6 +239,11 @@ type Progress struct {
 	Replications        int     `json:"replications,omitempty"`
 	PlannedReplications int     `json:"planned_replications,omitempty"`
 	Estimate            float64 `json:"estimate,omitempty"`
+	// Explicit-state search: states, queue size, depth and rate.
+	States     int64   `json:"states,omitempty"`
+	Queue      int     `json:"queue,omitempty"`
+	Depth      int     `json:"depth,omitempty"`
+	StatesPerS float64 `json:"states_per_s,omitempty"`
 }
 
 // Decode unmarshals a message and checks its version.

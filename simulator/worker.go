@@ -184,6 +184,10 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 			return
 		}
 	}
+	if job.Kind == jobs.KindExplicit {
+		w.handleExplicit(ctx, js, msg, &job)
+		return
+	}
 	if job.Kind == jobs.KindSplit {
 		w.handleSplit(ctx, js, msg, &job, rs)
 		return

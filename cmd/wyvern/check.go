@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
@@ -28,6 +29,7 @@ import (
 // prepared is a program and a query checked against it, before any NATS.
 type prepared struct {
 	src   *ir.Source
+	prog  *ir.Program
 	q     *query.Query
 	split *splitting.Spec // nil: no importance splitting
 }
@@ -50,15 +52,11 @@ func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
 	if _, err := query.Compile(q, vm.NewMachine(prog)); err != nil {
 		return nil, err
 	}
-	switch q.Kind {
-	case query.Reach, query.Invariant, query.EnumStates:
-		return nil, fmt.Errorf("query %q needs the explicit-state checker, which is not available yet", queryText)
-	}
 	spec, err := splitting.FromQuery(q)
 	if err != nil {
 		return nil, fmt.Errorf("query %q: %w", queryText, err)
 	}
-	return &prepared{src: src, q: q, split: spec}, nil
+	return &prepared{src: src, prog: prog, q: q, split: spec}, nil
 }
 
 type experimentFlags struct {
@@ -69,6 +67,34 @@ type experimentFlags struct {
 	emitLevels bool
 	plot       string
 	metrics    *string
+	// explicit-state search and exact probabilities
+	exact     bool
+	order     string
+	reduction string
+	compact   bool
+	maxStates int64
+	maxMemMB  int64
+	maxTime   time.Duration
+}
+
+// explicitOptions returns the explicit-state options for query q: nil for
+// a statistical query, an error for options that do not fit the query.
+func (e *experimentFlags) explicitOptions(q *query.Query) (*jobs.ExplicitOptions, error) {
+	search := q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates
+	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
+		return nil, fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
+	}
+	if !search && !e.exact {
+		return nil, nil
+	}
+	if _, err := explicit.ParseOrder(e.order); err != nil {
+		return nil, err
+	}
+	if _, err := explicit.ParseReduction(e.reduction); err != nil {
+		return nil, err
+	}
+	return &jobs.ExplicitOptions{Exact: e.exact, Order: e.order, Reduction: e.reduction, Compact: e.compact,
+		MaxStates: e.maxStates, MaxBytes: e.maxMemMB << 20, MaxTimeS: e.maxTime.Seconds()}, nil
 }
 
 func (e *experimentFlags) register(fs *flag.FlagSet) {
@@ -79,6 +105,13 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.emitLevels, "emit-levels", false, "adaptive splitting: print only the fixed-levels query built from the levels found")
 	fs.StringVar(&e.plot, "plot", "", "write the result's charts (PNG and SVG) into this directory")
 	e.metrics = metricsFlag(fs)
+	fs.BoolVar(&e.exact, "exact", false, "compute Pr[<=N](<> P) exactly by exploring the state space (finite models)")
+	fs.StringVar(&e.order, "order", "bfs", "explicit-state search order: bfs (shortest counterexamples) or dfs")
+	fs.StringVar(&e.reduction, "reduction", "none", "explicit-state reduction: none, local or global (LODIN's)")
+	fs.BoolVar(&e.compact, "compact", false, "explicit-state search: store 128-bit hashes only (hash compaction)")
+	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
+	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
+	fs.DurationVar(&e.maxTime, "max-time", 0, "explicit-state time limit (0: none)")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -169,9 +202,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
+	xo, err := ef.explicitOptions(p.q)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
 	pl := newProgressLine(stderr, ef.quiet)
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
-		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize,
+		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: xo,
 		Progress: pl.update,
 		NoWorkers: func() {
 			pl.clear()
@@ -201,6 +239,13 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
+		if x := res.Explicit; x != nil && x.Trace != nil {
+			fmt.Fprintln(stdout, "Trace:")
+			if err := explicit.WriteTrace(stdout, vm.NewMachine(p.prog), x.Trace.Steps); err != nil {
+				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
+				return 1
+			}
+		}
 	}
 	if ef.plot != "" {
 		files, err := writeCharts(res, ef.plot)
@@ -233,6 +278,12 @@ func newProgressLine(w io.Writer, quiet bool) *progressLine {
 
 func (p *progressLine) update(pr jobs.Progress) {
 	if !p.on || pr.Done {
+		return
+	}
+	if pr.States > 0 {
+		fmt.Fprintf(p.w, "\r\x1b[Kexplicit state space: %d states, %.0f states/s, queue %d, depth %d",
+			pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
+		p.shown = true
 		return
 	}
 	if pr.PlannedReplications > 0 {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
@@ -21,6 +25,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	index := fs.Uint64("index", 0, "trace index")
 	qtext := fs.String("query", "", "Pr query whose proposition ends the replay when it holds")
 	maxSteps := fs.Uint64("max-steps", 0, "step bound (default: the query's bound, else 10^9)")
+	cex := fs.String("counterexample", "", "print the counterexample (or witness) of an explicit-state result saved with check --json")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q]")
 		fs.PrintDefaults()
@@ -39,6 +44,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m := vm.NewMachine(prog)
+	if *cex != "" {
+		steps, err := readCounterexample(*cex)
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return exitUsage
+		}
+		if err := explicit.WriteTrace(stdout, m, steps); err != nil {
+			fmt.Fprintf(stderr, "wyvern: %s: %v\n", *cex, err)
+			return 1
+		}
+		return 0
+	}
 	bound := *maxSteps
 	var prop func(*vm.State) bool
 	if *qtext != "" {
@@ -93,4 +110,31 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wyvern: %s (%d steps, seed %d, index %d)\n", st.Describe(), st.Steps, *seed, *index)
 	return 0
+}
+
+// readCounterexample reads the trace of an explicit-state result saved by
+// `check --json` (or of a bare explicit.Result).
+func readCounterexample(path string) ([]explicit.Step, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r coordinator.Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a result: %w", path, err)
+	}
+	x := r.Explicit
+	if x == nil {
+		var bare explicit.Result
+		if json.Unmarshal(data, &bare) == nil && bare.Verdict != "" {
+			x = &bare
+		}
+	}
+	if x == nil {
+		return nil, fmt.Errorf("%s: not an explicit-state result (run check --json on an E<>, A[] or EnumStates query)", path)
+	}
+	if x.Trace == nil {
+		return nil, fmt.Errorf("%s: the result has no counterexample or witness (verdict %s)", path, x.Verdict)
+	}
+	return x.Trace.Steps, nil
 }

@@ -1,0 +1,159 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// isExplicit says whether an experiment is an explicit-state job: an
+// E<>, A[] or EnumStates query, or an exact probability.
+func isExplicit(q *query.Query, exp *jobs.Experiment) bool {
+	switch q.Kind {
+	case query.Reach, query.Invariant, query.EnumStates:
+		return true
+	}
+	return exp.Explicit != nil && exp.Explicit.Exact
+}
+
+// checkExplicit refuses explicit-state experiments that cannot run.
+func checkExplicit(q *query.Query, exp *jobs.Experiment) error {
+	if exp.Explicit != nil && exp.Explicit.Exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
+		return fmt.Errorf("exact probabilities answer Pr[<=N](<> P) queries, not %s", q.Kind)
+	}
+	return nil
+}
+
+// runExplicit runs an explicit-state experiment as one job on a worker and
+// waits for its result; the worker reports progress itself.
+func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Query) (*Result, error) {
+	exp := e.spec
+	if err := checkExplicit(q, &exp); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
+	}
+	// A result already in the stream (the job finished before a restart)
+	// is used as it is.
+	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}})
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	defer iter.Stop()
+	results := make(chan jobs.TraceResult, 1)
+	intake := make(chan error, 1)
+	go func() {
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				if ctx.Err() == nil {
+					intake <- fmt.Errorf("results stream: %w", err)
+				}
+				return
+			}
+			var r jobs.TraceResult
+			if err := jobs.Decode(m.Data(), &r); err != nil {
+				intake <- fmt.Errorf("result of experiment %s: %w", exp.ID, err)
+				return
+			}
+			if r.Kind == jobs.KindExplicit {
+				results <- r
+				return
+			}
+		}
+	}()
+	if em := c.expMetrics(exp.ID); em != nil {
+		sub, err := c.NC.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
+			var p jobs.Progress
+			if jobs.Decode(m.Data, &p) == nil && p.PlannedReplications == 0 && !p.Done {
+				em.Explicit(uint64(p.States), uint64(p.Queue), p.Depth)
+			}
+		})
+		if err == nil {
+			defer sub.Unsubscribe()
+		}
+	}
+	opts := exp.Explicit
+	if opts == nil {
+		opts = &jobs.ExplicitOptions{}
+	}
+	job := jobs.TraceJob{Version: jobs.Version, Kind: jobs.KindExplicit, Experiment: exp.ID, Program: exp.Program,
+		ProgramName: exp.ProgramName, Query: exp.Query, Seed: exp.Seed, Count: 1, Explicit: opts}
+	b, _ := json.Marshal(job)
+	if _, err := c.js.Publish(ctx, jobs.JobSubject(exp.ID), b); err != nil {
+		return nil, fmt.Errorf("publish job %s: %w", job.ID(), err)
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case why := <-e.fail:
+		return nil, errors.New(why)
+	case err := <-intake:
+		return nil, err
+	case r := <-results:
+		if r.Error != "" {
+			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
+		}
+		res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Seed: exp.Seed}
+		if opts.Exact {
+			var x explicit.ExactResult
+			if err := json.Unmarshal(r.Explicit, &x); err != nil {
+				return nil, fmt.Errorf("exact result: %w", err)
+			}
+			res.Kind, res.Exact = "exact", &x
+			res.Estimate, res.Lo, res.Hi = x.Probability, x.Lower, x.Upper
+		} else {
+			var x explicit.Result
+			if err := json.Unmarshal(r.Explicit, &x); err != nil {
+				return nil, fmt.Errorf("explicit-state result: %w", err)
+			}
+			res.Kind, res.Explicit = "explicit", &x
+		}
+		el := time.Since(start).Seconds()
+		res.Stats = Stats{Seconds: el, Workers: []string{r.Worker}}
+		return res, nil
+	}
+}
+
+// writeExplicit prints an explicit-state or exact result.
+func (r *Result) writeExplicit(w io.Writer) {
+	if x := r.Exact; x != nil {
+		if x.Complete {
+			fmt.Fprintf(w, "Exact probability: %.12g\n", x.Probability)
+		} else {
+			fmt.Fprintf(w, "Exact probability: incomplete (%s): between %.12g and %.12g\n", x.Reason, x.Lower, x.Upper)
+		}
+		if x.Holds != nil {
+			fmt.Fprintf(w, "Hypothesis: %v\n", *x.Holds)
+		}
+		fmt.Fprintf(w, "States (state, step): %d, transitions: %d, largest layer: %d, steps: %d, %.2f s\n",
+			x.States, x.Transitions, x.MaxLayer, x.Steps, x.ElapsedSec)
+		return
+	}
+	x := r.Explicit
+	if x == nil {
+		return
+	}
+	fmt.Fprint(w, x.String())
+	if x.Trace != nil {
+		fmt.Fprintf(w, "Counterexample/witness: %d steps (replay: wyvern replay %s --counterexample RESULT.json, with the --json output of this command)\n",
+			len(x.Trace.Steps), r.Program)
+	}
+}
