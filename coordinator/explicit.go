@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -79,17 +80,27 @@ func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Q
 			}
 		}
 	}()
-	if em := c.expMetrics(exp.ID); em != nil {
-		sub, err := c.NC.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
-			var p jobs.Progress
-			if jobs.Decode(m.Data, &p) == nil && p.PlannedReplications == 0 && !p.Done {
-				em.Explicit(uint64(p.States), uint64(p.Queue), p.Depth)
-			}
-		})
-		if err == nil {
-			defer sub.Unsubscribe()
+	em := c.expMetrics(exp.ID)
+	var mu sync.Mutex
+	curve := []ExplorePoint{{}}
+	sub, err := c.NC.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
+		var p jobs.Progress
+		if jobs.Decode(m.Data, &p) != nil || p.Done || p.PlannedReplications > 0 {
+			return
 		}
+		if em != nil {
+			em.Explicit(uint64(p.States), uint64(p.Queue), p.Depth)
+		}
+		mu.Lock()
+		if len(curve) < 10000 {
+			curve = append(curve, ExplorePoint{Seconds: time.Since(start).Seconds(), States: p.States, Queue: p.Queue})
+		}
+		mu.Unlock()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("progress subscription: %w", err)
 	}
+	defer sub.Unsubscribe()
 	opts := exp.Explicit
 	if opts == nil {
 		opts = &jobs.ExplicitOptions{}
@@ -128,6 +139,14 @@ func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Q
 		}
 		el := time.Since(start).Seconds()
 		res.Stats = Stats{Seconds: el, Workers: []string{r.Worker}}
+		if res.Explicit != nil {
+			mu.Lock()
+			res.Stats.Exploration = append(curve, ExplorePoint{Seconds: el, States: res.Explicit.States})
+			mu.Unlock()
+			if em != nil {
+				em.Explicit(uint64(res.Explicit.States), 0, res.Explicit.MaxDepth)
+			}
+		}
 		return res, nil
 	}
 }

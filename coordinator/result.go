@@ -96,6 +96,15 @@ type Stats struct {
 	StepsPerSec float64  `json:"steps_per_s"`
 	Workers     []string `json:"workers"`
 	Duplicates  uint64   `json:"duplicate_results"`
+	// Explicit-state search: states and queue size over time.
+	Exploration []ExplorePoint `json:"exploration,omitempty"`
+}
+
+// ExplorePoint is a progress report of an explicit-state search.
+type ExplorePoint struct {
+	Seconds float64 `json:"s"`
+	States  int64   `json:"states"`
+	Queue   int     `json:"queue"`
 }
 
 // folder folds outcomes strictly in index order into the query's estimator.

@@ -67,6 +67,15 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 			return files, err
 		}
 	}
+	if ex := res.Stats.Exploration; len(ex) >= 2 {
+		pts := make([]charts.ExplorePoint, len(ex))
+		for i, e := range ex {
+			pts[i] = charts.ExplorePoint{Seconds: e.Seconds, States: int(e.States), Queue: e.Queue}
+		}
+		if err := draw("exploration", func(p string) error { return charts.Exploration(p, title, pts) }); err != nil {
+			return files, err
+		}
+	}
 	if s := res.Split; s != nil {
 		var levels []charts.Level
 		for _, l := range s.Levels {

@@ -55,6 +55,13 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 	if !strings.Contains(out.String(), "Exact probability: 0.1324981") {
 		t.Errorf("check --exact output:\n%s", out.String())
 	}
+	plots := t.TempDir()
+	if rc := dispatch([]string{"check", "--workers", "1", "--plot", plots, "--reduction", "global", file, "EnumStates"}, &out, &errb); rc != 0 {
+		t.Fatalf("check EnumStates --plot: %d %s", rc, errb.String())
+	}
+	if fi, err := os.Stat(filepath.Join(plots, "exploration.png")); err != nil || fi.Size() < 1000 {
+		t.Errorf("no exploration chart: %v", err)
+	}
 	errb.Reset()
 	if rc := dispatch([]string{"check", "--exact", file, q}, &out, &errb); rc != exitUsage || !strings.Contains(errb.String(), "--exact computes") {
 		t.Errorf("--exact on A[]: exit %d, %s", rc, errb.String())
