@@ -292,9 +292,7 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 		em.Finish(err == nil)
 	}
 	// Drop the jobs nobody needs any more (workers also skip them).
-	if s, serr := c.js.Stream(ctx, jobs.StreamJobs); serr == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
-	}
+	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
 }
 
 // maxDelivered fails the experiment whose job exhausted its deliveries.
@@ -331,6 +329,58 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	s.DeleteMsg(ctx, adv.StreamSeq)
 }
 
+// purge drops the messages of a subject from a stream.
+func (c *Coordinator) purge(ctx context.Context, stream, subject string) {
+	if s, err := c.js.Stream(ctx, stream); err == nil {
+		s.Purge(ctx, jetstream.WithPurgeSubject(subject))
+	}
+}
+
+// resultMessages iterates over an experiment's results: all of them, or
+// (onlyNew) those published from now on.
+func (c *Coordinator) resultMessages(ctx context.Context, id string, onlyNew bool) (jetstream.MessagesContext, error) {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(id)}}
+	if onlyNew {
+		cfg.DeliverPolicy = jetstream.DeliverNewPolicy
+	}
+	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("results consumer: %w", err)
+	}
+	return iter, nil
+}
+
+// decodeResults decodes an experiment's result messages in a goroutine and
+// hands each to take until take returns false; a stream or decoding error
+// is sent on the returned channel (not after ctx ends).
+func decodeResults(ctx context.Context, iter jetstream.MessagesContext, id string, take func(*jobs.TraceResult) bool) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				if ctx.Err() == nil {
+					errc <- fmt.Errorf("results stream: %w", err)
+				}
+				return
+			}
+			var r jobs.TraceResult
+			if err := jobs.Decode(m.Data(), &r); err != nil {
+				errc <- fmt.Errorf("result of experiment %s: %w", id, err)
+				return
+			}
+			if !take(&r) {
+				return
+			}
+		}
+	}()
+	return errc
+}
+
 // run plans jobs and folds results for one experiment.
 func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	exp := e.spec
@@ -354,17 +404,10 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	start := time.Now()
 	// Results already in the stream (a resumed experiment) are folded first;
 	// the jobs still queued are dropped and planned again from scratch.
-	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
-	}
-	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}})
+	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
+	iter, err := c.resultMessages(ctx, exp.ID, false)
 	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
-	}
-	iter, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
+		return nil, err
 	}
 	defer iter.Stop()
 	results := make(chan jetstream.Msg, 64)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
@@ -43,43 +42,22 @@ func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Q
 		return nil, err
 	}
 	start := time.Now()
-	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
-	}
+	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
 	// A result already in the stream (the job finished before a restart)
 	// is used as it is.
-	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}})
+	iter, err := c.resultMessages(ctx, exp.ID, false)
 	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
-	}
-	iter, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
+		return nil, err
 	}
 	defer iter.Stop()
 	results := make(chan jobs.TraceResult, 1)
-	intake := make(chan error, 1)
-	go func() {
-		for {
-			m, err := iter.Next()
-			if err != nil {
-				if ctx.Err() == nil {
-					intake <- fmt.Errorf("results stream: %w", err)
-				}
-				return
-			}
-			var r jobs.TraceResult
-			if err := jobs.Decode(m.Data(), &r); err != nil {
-				intake <- fmt.Errorf("result of experiment %s: %w", exp.ID, err)
-				return
-			}
-			if r.Kind == jobs.KindExplicit {
-				results <- r
-				return
-			}
+	intake := decodeResults(ctx, iter, exp.ID, func(r *jobs.TraceResult) bool {
+		if r.Kind != jobs.KindExplicit {
+			return true
 		}
-	}()
+		results <- *r
+		return false
+	})
 	em := c.expMetrics(exp.ID)
 	var mu sync.Mutex
 	curve := []ExplorePoint{{}}

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
@@ -149,43 +147,20 @@ func (x *splitExec) deliver(r *jobs.TraceResult) {
 func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Query, spec *splitting.Spec) (*Result, error) {
 	exp := e.spec
 	start := time.Now()
-	if s, err := c.js.Stream(ctx, jobs.StreamJobs); err == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.JobSubject(exp.ID)))
-	}
-	if s, err := c.js.Stream(ctx, jobs.StreamResults); err == nil {
-		s.Purge(ctx, jetstream.WithPurgeSubject(jobs.ResultSubject(exp.ID)))
-	}
-	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{jobs.ResultSubject(exp.ID)}, DeliverPolicy: jetstream.DeliverNewPolicy})
+	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
+	c.purge(ctx, jobs.StreamResults, jobs.ResultSubject(exp.ID))
+	iter, err := c.resultMessages(ctx, exp.ID, true)
 	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
-	}
-	iter, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
+		return nil, err
 	}
 	defer iter.Stop()
 	x := &splitExec{c: c, exp: exp, waiting: map[[2]int]*waiter{}, workers: map[string]bool{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	intake := make(chan error, 1)
-	go func() {
-		for {
-			m, err := iter.Next()
-			if err != nil {
-				if ctx.Err() == nil {
-					intake <- fmt.Errorf("results stream: %w", err)
-				}
-				return
-			}
-			var r jobs.TraceResult
-			if err := jobs.Decode(m.Data(), &r); err != nil {
-				intake <- fmt.Errorf("result of experiment %s: %w", exp.ID, err)
-				return
-			}
-			x.deliver(&r)
-		}
-	}()
+	intake := decodeResults(ctx, iter, exp.ID, func(r *jobs.TraceResult) bool {
+		x.deliver(r)
+		return true
+	})
 	type outcome struct {
 		res *splitting.Result
 		err error
