@@ -42,6 +42,12 @@ type cluster struct {
 
 func startCluster(t *testing.T, workers int) *cluster {
 	t.Helper()
+	return startClusterWith(t, workers, nil)
+}
+
+// startClusterWith starts a cluster whose workers are adjusted by tune.
+func startClusterWith(t *testing.T, workers int, tune func(*simulator.Worker)) *cluster {
+	t.Helper()
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +65,11 @@ func startCluster(t *testing.T, workers int) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		go (&simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 2}).Run(ctx)
+		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 2}
+		if tune != nil {
+			tune(w)
+		}
+		go w.Run(ctx)
 	}
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -30,12 +31,14 @@ func splitDeterministic(r *coordinator.Result) coordinator.Result {
 
 // TestSplittingAcrossWorkers: an importance-splitting experiment gives the
 // same result with 1 and 4 workers, and the same as the in-process
-// reference (splitting.Estimate with a local executor).
+// reference (splitting.Estimate with a local executor). The four workers
+// send every segment in a message of its own (a result-size bound of one
+// byte), so results split over many messages are reassembled too.
 func TestSplittingAcrossWorkers(t *testing.T) {
 	needClang(t)
 	ll := frontend(t, "../testdata/splitting/ruin.c")
 	one := startCluster(t, 1)
-	four := startCluster(t, 4)
+	four := startClusterWith(t, 4, func(w *simulator.Worker) { w.MaxResultBytes = 1 })
 	prog, err := ir.ParseLL("ruin.c", ll)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package simulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -80,12 +79,7 @@ func (w *Worker) runExplicit(ctx context.Context, js jetstream.JetStream, job *j
 	if job.Explicit != nil && job.Explicit.Exact {
 		v, err = explicit.Exact(ctx, c, opts)
 	} else {
-		var r *explicit.Result
-		r, err = explicit.Search(ctx, c, opts)
-		if err != nil && r != nil && errors.Is(err, ctx.Err()) {
-			return nil, err
-		}
-		v = r
+		v, err = explicit.Search(ctx, c, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", job.ProgramName, err)

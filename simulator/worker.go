@@ -27,6 +27,9 @@ type Worker struct {
 	NC    *nats.Conn
 	ID    string
 	Slots int // concurrent jobs (goroutines); default 1
+	// MaxResultBytes bounds a splitting result message (default
+	// DefaultMaxResultBytes).
+	MaxResultBytes int
 	// Metrics, when set, receives the worker's job starts and ends
 	// (traces, steps, satisfying traces, time per job); nil: no metrics.
 	Metrics *metrics.Set
@@ -262,9 +265,10 @@ func keepAlive(msg jetstream.Msg) chan struct{} {
 	return done
 }
 
-// maxResultBytes bounds a result message (NATS's default payload limit is
-// 1 MiB); a splitting job's segments are sent in as many messages as needed.
-const maxResultBytes = 512 << 10
+// DefaultMaxResultBytes bounds a result message (NATS's default payload
+// limit is 1 MiB); a splitting job's segments are sent in as many messages
+// as needed.
+const DefaultMaxResultBytes = 512 << 10
 
 // handleSplit runs a job of importance-splitting segments and publishes
 // their outcomes, in several messages when they are large (each segment
@@ -312,7 +316,9 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 	}()
 	b := &splitting.Batch{Rep: job.Rep, Stage: job.Stage, Starts: job.Starts}
 	size := 0
-	flush := func(next uint64) bool {
+	// flush publishes the segments gathered so far; the next message
+	// starts where this one ends.
+	flush := func() bool {
 		if len(res.Segments) == 0 {
 			return true
 		}
@@ -320,10 +326,11 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 		if !publish(&res) {
 			return false
 		}
-		res.First, res.Segments, res.Steps, size = next, nil, 0, 0
+		res.First += res.Count
+		res.Segments, res.Steps, size = nil, 0, 0
 		return true
 	}
-	for i, t := range job.Tasks {
+	for _, t := range job.Tasks {
 		if ctx.Err() != nil {
 			msg.Nak()
 			return
@@ -349,11 +356,11 @@ func (w *Worker) handleSplit(ctx context.Context, js jetstream.JetStream, msg je
 		res.Steps += seg.Steps
 		w.traces.Add(1)
 		w.steps.Add(seg.Steps)
-		if size >= maxResultBytes*3/4 && !flush(job.First+uint64(i)+1) {
+		if size >= w.maxResultBytes()*3/4 && !flush() {
 			return
 		}
 	}
-	if !flush(0) {
+	if !flush() {
 		return
 	}
 	finished = true
@@ -414,4 +421,11 @@ func (w *Worker) compile(ctx context.Context, js jetstream.JetStream, job *jobs.
 		return nil, err
 	}
 	return query.Compile(q, e.m)
+}
+
+func (w *Worker) maxResultBytes() int {
+	if w.MaxResultBytes > 0 {
+		return w.MaxResultBytes
+	}
+	return DefaultMaxResultBytes
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -380,9 +381,11 @@ func emitLevels(q *query.Query, s *Spec, levels []Level) string {
 		}
 		acc *= l.CondProb
 		if acc <= 0.2 {
-			var z int64
-			fmt.Sscan(l.Threshold, &z)
-			picked = append(picked, fmt.Sprint(z+1))
+			z, err := strconv.ParseInt(l.Threshold, 10, 64)
+			if err != nil {
+				return "" // not a score level (cannot happen with Score=expr)
+			}
+			picked = append(picked, strconv.FormatInt(z+1, 10))
 			acc = 1
 		}
 	}

@@ -32,6 +32,8 @@ type prepared struct {
 	prog  *ir.Program
 	q     *query.Query
 	split *splitting.Spec // nil: no importance splitting
+	// explicit: the explicit-state options (nil: a statistical query)
+	explicit *jobs.ExplicitOptions
 }
 
 // prepare parses the query and loads the program locally, so that a bad
@@ -57,6 +59,29 @@ func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
 		return nil, fmt.Errorf("query %q: %w", queryText, err)
 	}
 	return &prepared{src: src, prog: prog, q: q, split: spec}, nil
+}
+
+// prepareArgs parses the flags and FILE QUERY of check and submit and
+// prepares them (program loaded, query compiled, options checked against
+// the query), printing the cause when that fails.
+func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentFlags, stderr io.Writer) (*prepared, bool) {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, false
+	}
+	if len(pos) != 2 {
+		fs.Usage()
+		return nil, false
+	}
+	p, err := prepare(pos[0], pos[1], lf)
+	if err == nil {
+		p.explicit, err = ef.explicitOptions(p.q)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return nil, false
+	}
+	return p, true
 }
 
 type experimentFlags struct {
@@ -127,17 +152,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nAnswers QUERY on FILE with an in-process NATS server, a coordinator and N workers.")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 2 {
-		fs.Usage()
-		return exitUsage
-	}
-	p, err := prepare(pos[0], pos[1], &lf)
-	if err != nil {
-		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+	p, ok := prepareArgs(fs, args, &lf, &ef, stderr)
+	if !ok {
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -202,14 +218,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
-	xo, err := ef.explicitOptions(p.q)
-	if err != nil {
-		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return exitUsage
-	}
 	pl := newProgressLine(stderr, ef.quiet)
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
-		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: xo,
+		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit,
 		Progress: pl.update,
 		NoWorkers: func() {
 			pl.clear()
@@ -330,17 +341,8 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 2 {
-		fs.Usage()
-		return exitUsage
-	}
-	p, err := prepare(pos[0], pos[1], &lf)
-	if err != nil {
-		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+	p, ok := prepareArgs(fs, args, &lf, &ef, stderr)
+	if !ok {
 		return exitUsage
 	}
 	nc, err := connectNATS(*url, "wyvern-submit")
