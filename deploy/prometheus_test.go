@@ -2,21 +2,18 @@ package deploy
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/wyvernmc/wyvern/internal/promapi"
 	"github.com/wyvernmc/wyvern/metrics"
 )
 
@@ -163,7 +160,7 @@ scrape_configs:
 	q := `wyvern_experiment_estimate{experiment="exp-live",job="wyvern-coordinator"}`
 	deadline := time.Now().Add(40 * time.Second)
 	for {
-		v, err := instantQuery("http://"+web, q)
+		v, err := promapi.Query("http://"+web, q)
 		if err == nil {
 			if v != 0.0300293 {
 				t.Fatalf("Prometheus returned %s = %g, want 0.0300293", q, v)
@@ -179,7 +176,7 @@ scrape_configs:
 	// A later value is scraped too.
 	e.Progress(metrics.Progress{Runs: 8192, Estimate: 0.031, Lo: 0.027, Hi: 0.035})
 	for {
-		v, err := instantQuery("http://"+web, `wyvern_experiment_runs{experiment="exp-live"}`)
+		v, err := promapi.Query("http://"+web, `wyvern_experiment_runs{experiment="exp-live"}`)
 		if err == nil && v == 8192 {
 			break
 		}
@@ -188,38 +185,6 @@ scrape_configs:
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-}
-
-// instantQuery returns the single value of an instant query.
-func instantQuery(base, q string) (float64, error) {
-	resp, err := http.Get(base + "/api/v1/query?query=" + url.QueryEscape(q))
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-		Data   struct {
-			Result []struct {
-				Value [2]any `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return 0, fmt.Errorf("decode query response: %w", err)
-	}
-	if r.Status != "success" {
-		return 0, fmt.Errorf("query %s: %s", q, r.Error)
-	}
-	if len(r.Data.Result) != 1 {
-		return 0, fmt.Errorf("query %s: %d series", q, len(r.Data.Result))
-	}
-	s, ok := r.Data.Result[0].Value[1].(string)
-	if !ok {
-		return 0, fmt.Errorf("query %s: value %v", q, r.Data.Result[0].Value)
-	}
-	return strconv.ParseFloat(s, 64)
 }
 
 // freeAddr returns a loopback address with a free port.

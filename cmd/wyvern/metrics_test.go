@@ -6,51 +6,18 @@ import (
 	"fmt"
 	"image/png"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/internal/promapi"
 	"github.com/wyvernmc/wyvern/splitting"
 )
-
-// promQuery returns the single value of a Prometheus instant query.
-func promQuery(base, q string) (float64, error) {
-	resp, err := http.Get(base + "/api/v1/query?query=" + url.QueryEscape(q))
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-		Data   struct {
-			Result []struct {
-				Value [2]any `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return 0, fmt.Errorf("decode query response: %w", err)
-	}
-	if r.Status != "success" {
-		return 0, fmt.Errorf("query %s: %s", q, r.Error)
-	}
-	if len(r.Data.Result) != 1 {
-		return 0, fmt.Errorf("query %s: %d series", q, len(r.Data.Result))
-	}
-	s, ok := r.Data.Result[0].Value[1].(string)
-	if !ok {
-		return 0, fmt.Errorf("query %s: value %v", q, r.Data.Result[0].Value)
-	}
-	return strconv.ParseFloat(s, 64)
-}
 
 // A real Prometheus scrapes `wyvern check --metrics` during a run; the
 // estimate read back through its HTTP API is the one check prints.
@@ -99,7 +66,7 @@ scrape_configs:
 	// Prometheus applies its targets some seconds after it is ready: wait
 	// for its first scrape (of nothing yet: up == 0).
 	for deadline := time.Now().Add(30 * time.Second); ; {
-		if _, err := promQuery(web, `up{job="wyvern-check"}`); err == nil {
+		if _, err := promapi.Query(web, `up{job="wyvern-check"}`); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -123,7 +90,7 @@ scrape_configs:
 	sel := fmt.Sprintf(`{experiment=%q,job="wyvern-check"}`, res.Experiment)
 	get := func(q string) float64 {
 		t.Helper()
-		v, err := promQuery(web, q)
+		v, err := promapi.Query(web, q)
 		if err != nil {
 			t.Fatalf("Prometheus: %v", err)
 		}
