@@ -34,23 +34,26 @@ func stateBytes(st *vm.State, keyWords int) int64 {
 	return n
 }
 
-// localObserver reports whether a query's proposition observes the
-// processes' private state (registers @i.f.%r, local variables f::x, the
-// next arithmetic instruction through DivZero or OverFlows), which the
+// localObserver reports whether a compiled query's proposition observes
+// the processes' private state (registers @i.f.%r, local variables f::x,
+// the next arithmetic instruction through DivZero or OverFlows), which the
 // reductions may hide: they only preserve propositions over shared memory,
-// calls about to happen, DataRace, Deadlock and Error.
-func localObserver(text string) string {
-	if strings.Contains(text, "@") {
+// calls about to happen, DataRace, Deadlock and Error. Among DivZero and
+// OverFlows it names the first in the query text. Error(DivZero) counts as
+// DivZero, as it did when this was a scan of the query text for the word.
+func localObserver(r query.Reads) string {
+	if r.Has(query.ReadRegisters) {
 		return "registers (@i.f.%r)"
 	}
-	if strings.Contains(text, "::") {
+	if r.Has(query.ReadLocals) {
 		return "local variables (f::x)"
 	}
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
-		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) {
-		if w == "DivZero" || w == "OverFlows" {
-			return w
+	for _, u := range r.Uses {
+		switch {
+		case u.Read == query.ReadDivZero || u.Read == query.ReadError && u.Name == "DivZero":
+			return "DivZero"
+		case u.Read == query.ReadOverflows:
+			return "OverFlows"
 		}
 	}
 	return ""
@@ -101,7 +104,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res := &Result{Query: q.Text, Kind: q.Kind.String(), Order: opts.Order.String(), Compact: opts.Compact}
 	red := opts.Reduction
 	if red != None && q.Kind != query.EnumStates {
-		if what := localObserver(q.Text); what != "" {
+		if what := localObserver(c.Reads); what != "" {
 			res.Notes = append(res.Notes, fmt.Sprintf("reduction %s not applied: the proposition observes %s, which reduced transitions may hide", red, what))
 			red = None
 		}

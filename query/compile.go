@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -19,7 +20,67 @@ type Compiled struct {
 	// propositions, when the query has them.
 	Score  func(st *vm.State) int64
 	Levels []func(st *vm.State) bool
-	env    []int32 // values of Exists-bound process variables
+	// Reads is what the compiled propositions and expressions read.
+	Reads Reads
+	env   []int32 // values of Exists-bound process variables
+}
+
+// Read is a part of a state that a query can read, as a bit set.
+type Read uint16
+
+// Parts of a state.
+const (
+	ReadRegisters Read = 1 << iota // @i.f.%r: a register of a process's current activation of f
+	ReadLocals                     // f::x: a local variable of the first process running f
+	ReadGlobals                    // x: a global variable
+	ReadCalls                      // [i.f]: whether process i is enabled and about to call f
+	ReadLines                      // [i.f:L]: the source line process i executes
+	ReadDivZero                    // DivZero: the next instruction of every enabled process
+	ReadOverflows                  // OverFlows: the next instruction of every enabled process
+	ReadDataRace                   // DataRace: the next memory accesses of the enabled processes
+	ReadDeadlock                   // Deadlock: whether the run ended in a deadlock
+	ReadError                      // Error, Error(kind): whether (and how) the run ended in an error
+	ReadProcesses                  // Exists (p): the set of processes
+)
+
+var readNames = [...]string{"registers", "locals", "globals", "calls", "lines", "DivZero", "OverFlows",
+	"DataRace", "Deadlock", "Error", "processes"}
+
+func (r Read) String() string {
+	var names []string
+	for i, n := range readNames {
+		if r&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, "|")
+}
+
+// Reads records what a compiled query reads: the union of the parts, and
+// every read with what it names, in the order of the query text.
+type Reads struct {
+	Set  Read
+	Uses []Use
+}
+
+// Use is one read in a query: Name is the register (main.%x), the
+// variable (x, main::k), the function ([i.f], [i.f:L]: f), the error kind
+// (Error(DivZero): DivZero; "" for any error) or the keyword (DataRace).
+type Use struct {
+	Read Read
+	Name string
+	Col  int
+}
+
+// Has reports whether any of the parts in r are read.
+func (r Reads) Has(parts Read) bool { return r.Set&parts != 0 }
+
+func (c *Compiled) use(r Read, name string, col int) {
+	c.Reads.Set |= r
+	c.Reads.Uses = append(c.Reads.Uses, Use{Read: r, Name: name, Col: col})
 }
 
 // Compile resolves names against the machine's program. Unknown functions,
@@ -49,6 +110,7 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		}
 		c.Levels = append(c.Levels, f)
 	}
+	slices.SortStableFunc(c.Reads.Uses, func(a, b Use) int { return a.Col - b.Col })
 	return c, nil
 }
 
@@ -100,8 +162,10 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 	case propKeyword:
 		switch p.name {
 		case "DataRace":
+			c.use(ReadDataRace, p.name, p.c)
 			return func(st *vm.State) bool { return m.DataRace(st) }, nil
 		case "DivZero":
+			c.use(ReadDivZero, p.name, p.c)
 			return func(st *vm.State) bool {
 				for _, t := range st.Threads {
 					if m.Enabled(st, t) && m.NextDivZero(t) {
@@ -111,6 +175,7 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 				return false
 			}, nil
 		case "OverFlows":
+			c.use(ReadOverflows, p.name, p.c)
 			return func(st *vm.State) bool {
 				for _, t := range st.Threads {
 					if m.Enabled(st, t) && m.NextOverflows(t) {
@@ -120,8 +185,10 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 				return false
 			}, nil
 		case "Deadlock":
+			c.use(ReadDeadlock, p.name, p.c)
 			return func(st *vm.State) bool { return st.Status == vm.Deadlock }, nil
 		case "Error":
+			c.use(ReadError, p.arg, p.c)
 			if p.arg == "" {
 				return func(st *vm.State) bool { return st.Status == vm.Failed }, nil
 			}
@@ -137,6 +204,7 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 		}
 		proc, fn := c.proc(p.proc), p.fn
 		if p.line >= 0 {
+			c.use(ReadLines, p.fn, p.c)
 			f := m.Prog.Funcs[m.Prog.FuncIdx[p.fn]]
 			if f.External {
 				return nil, c.errAt(p.c, "function %s has no body, so no lines", p.fn)
@@ -160,11 +228,13 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 				return fr.Fn == f && int(fr.PC) < len(f.Locs) && m.Prog.Locs[f.Locs[fr.PC]].Line == line
 			}, nil
 		}
+		c.use(ReadCalls, p.fn, p.c)
 		return func(st *vm.State) bool {
 			t := st.Thread(proc())
 			return t != nil && m.Enabled(st, t) && m.NextCallee(t) == fn
 		}, nil
 	case propExists:
+		c.use(ReadProcesses, "", p.c)
 		body, err := c.prop(p.body)
 		if err != nil {
 			return nil, err
@@ -261,6 +331,7 @@ func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
 			return nil, c.errAt(e.c, "function %s has no register %%%s", e.fn, e.reg)
 		}
 		proc, fn, bits, signed := c.proc(e.proc), e.fn, e.bits, e.signed
+		c.use(ReadRegisters, e.fn+".%"+e.reg, e.c)
 		return func(st *vm.State) int64 {
 			t := st.Thread(proc())
 			if t == nil || t.Done || len(t.Frames) == 0 {
@@ -310,6 +381,7 @@ func (c *Compiled) variable(e exprVar) (func(*vm.State) int64, error) {
 					return nil, c.errAt(e.c, "global %s is not a scalar", e.name)
 				}
 				addr, size := ir.MakePtr(g.Block, 0), g.Size
+				c.use(ReadGlobals, e.name, e.c)
 				return func(st *vm.State) int64 {
 					v, _ := st.Mem.Load(addr, size)
 					return typed(v, uint8(size*8), true)
@@ -338,6 +410,7 @@ func (c *Compiled) variable(e exprVar) (func(*vm.State) int64, error) {
 			return nil, c.errAt(e.c, "local %s::%s is not a scalar", e.fn, e.name)
 		}
 		slot, size, fn := v.Slot, uint32(v.Size), e.fn
+		c.use(ReadLocals, e.fn+"::"+e.name, e.c)
 		return func(st *vm.State) int64 {
 			for _, t := range st.Threads {
 				if fr := t.ActiveFrame(fn); fr != nil {

@@ -7,6 +7,11 @@
 //	Estimate[<=5000,5000]{max @0.main.%tmp11}
 //	EnumStatesSMC <=500 5000
 //	E<> DataRace    A[] !([1.crit] && [2.crit])    EnumStates
+//
+// The `{Key=Value}` options each kind of query takes are declared in one
+// table (options.go) and checked by Parse: unknown names, options of another
+// kind and bad values are errors at their column. Compiled queries record
+// what they read (Compiled.Reads).
 package query
 
 import (
@@ -44,7 +49,7 @@ type Query struct {
 	Theta   float64
 	Agg     string // Estimate: "max", "min" or "avg"
 	Expr    Expr
-	Options map[string]Option // keys in lower case
+	Options map[string]Option // keys in lower case; checked against the kind's schema (options.go)
 	// Importance splitting ({Split=..., Score=..., Levels=[...]}): the
 	// score expression, and the levels either as increasing numbers
 	// (LevelCols their columns) or as propositions that must hold in order.
@@ -56,12 +61,18 @@ type Query struct {
 
 // Option is one `{Key=Value}` entry.
 type Option struct {
-	Key   string // as written
-	Value string
-	Col   int
+	Key    string // as written
+	Value  string // the value's tokens, joined
+	Col    int    // the value's column
+	KeyCol int    // the name's column
+	raw    string // the value as written, trimmed
+	num    float64
+	hasNum bool // num holds the value of a Number or Integer option
 }
 
-// Float returns option key as a number, or def when absent.
+// Float returns option key as a number, or def when absent. Prefer the
+// typed accessors Num, Int, Enum and Has (options.go), whose defaults are
+// the schema's.
 func (q *Query) Float(key string, def float64) (float64, error) {
 	o, ok := q.Options[strings.ToLower(key)]
 	if !ok {
@@ -264,6 +275,7 @@ func Parse(text string) (*Query, error) {
 	}
 	p := &parser{src: text, toks: toks}
 	q := &Query{Text: text, Options: map[string]Option{}}
+	thetaCol := 1
 	t := p.next()
 	switch {
 	case t.text == "Pr":
@@ -291,6 +303,7 @@ func Parse(text string) (*Query, error) {
 			q.Kind = Hypothesis
 			q.Cmp = p.next().text
 			th := p.next()
+			thetaCol = th.col
 			if th.kind != tFloat && th.kind != tInt {
 				return nil, p.errAt(th, "expected a probability after %s, found %q", q.Cmp, th.text)
 			}
@@ -372,6 +385,9 @@ func Parse(text string) (*Query, error) {
 	if (q.Kind == Estimate || q.Kind == EnumStatesSMC) && q.Runs <= 0 {
 		return nil, &SyntaxError{Query: text, Col: 1, Msg: "the number of runs must be positive"}
 	}
+	if err := q.checkOptions(thetaCol); err != nil {
+		return nil, err
+	}
 	return q, nil
 }
 
@@ -425,7 +441,8 @@ func (p *parser) options(q *Query) error {
 			if t := p.peek(); t.text != "," && t.text != "}" {
 				return p.errAt(t, "expected \",\" or \"}\" after option %s, found %q", k.text, t.text)
 			}
-			q.Options[key] = Option{Key: k.text, Value: strings.TrimSpace(p.src[start.col-1 : p.peek().col-1]), Col: start.col}
+			v := strings.TrimSpace(p.src[start.col-1 : p.peek().col-1])
+			q.Options[key] = Option{Key: k.text, Value: v, Col: start.col, KeyCol: k.col, raw: v}
 			if p.next().text == "}" {
 				return nil
 			}
@@ -454,7 +471,8 @@ func (p *parser) options(q *Query) error {
 		if len(parts) == 0 {
 			return p.errAt(start, "option %s has no value", k.text)
 		}
-		q.Options[key] = Option{Key: k.text, Value: strings.Join(parts, ""), Col: start.col}
+		raw := strings.TrimSpace(p.src[start.col-1 : p.peek().col-1])
+		q.Options[key] = Option{Key: k.text, Value: strings.Join(parts, ""), Col: start.col, KeyCol: k.col, raw: raw}
 		if p.next().text == "}" {
 			return nil
 		}

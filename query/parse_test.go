@@ -2,6 +2,8 @@ package query
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -106,19 +108,42 @@ func TestParseErrorsNameTheColumn(t *testing.T) {
 	}
 }
 
-// FuzzParse: arbitrary text never panics, and errors carry a column
-// inside the text (or just past its end).
+// FuzzParse: arbitrary text never panics, errors carry a column inside
+// the text (or just past its end), and a query that parses has only
+// options its kind takes, with values the typed accessors can read.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"Pr[<=5000](<> DataRace)", "Estimate[<=5,3]{max @0.main.%x;si32}",
 		"Pr[<=5](<> Exists (p)([p.f] && !(x + 1 == main::y)))", "EnumStatesSMC <=5 5", "A[] !Error(Abort)",
-		"Pr[<=5](<> true) {Split=adaptive, K=10}"} {
+		"Pr[<=5](<> true) {Split=adaptive, K=10}", "Pr[<=5](<> true) {Alpha=0.01, Epsilon=.005, Rule=lodin, MinRuns=10, MaxRuns=1e3}",
+		"Pr[<=5](<> x > 1) >= 0.3 {Beta=0.1, Delta=0.05, MaxRuns=100}", "Pr[<=5](<> true) {Epsilom=0.1}",
+		"Pr[<=5](<> true) {Split=fixed, Score=x, Levels=[1,2], N=10, M=3, Interval=log, Max=-2}", "Estimate[<=5,3]{avg x} {Alpha=0.2}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_, err := Parse(s)
+		q, err := Parse(s)
 		var se *SyntaxError
 		if errors.As(err, &se) && (se.Col < 1 || se.Col > len(s)+1) {
 			t.Fatalf("column %d outside [1, %d] for %q", se.Col, len(s)+1, s)
+		}
+		if err != nil {
+			return
+		}
+		k := q.OptionKind()
+		for _, o := range q.Options {
+			spec, ok := LookupOption(o.Key)
+			if !ok || !spec.appliesTo(k) {
+				t.Fatalf("%q: option %s accepted for %s", s, o.Key, k)
+			}
+			switch spec.Type {
+			case Number, Integer:
+				if v := q.Num(o.Key); math.IsNaN(v) || v < spec.Min || v > spec.Max {
+					t.Fatalf("%q: option %s = %v outside [%v, %v]", s, o.Key, v, spec.Min, spec.Max)
+				}
+			case Enum:
+				if v := q.Enum(o.Key); !slices.Contains(spec.Values, v) {
+					t.Fatalf("%q: option %s = %q not one of %v", s, o.Key, v, spec.Values)
+				}
+			}
 		}
 	})
 }

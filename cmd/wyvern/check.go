@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -36,13 +37,10 @@ type prepared struct {
 	explicit *jobs.ExplicitOptions
 }
 
-// prepare parses the query and loads the program locally, so that a bad
-// query or a program rejected at load time fails fast with exit status 2.
-func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
-	q, err := query.Parse(queryText)
-	if err != nil {
-		return nil, err
-	}
+// prepare loads the program locally and checks the parsed query against
+// it, so that a program rejected at load time or a query that does not fit
+// it fails fast with exit status 2.
+func prepare(file string, q *query.Query, lf *loadFlags) (*prepared, error) {
 	src, err := ir.Frontend(file, lf.options())
 	if err != nil {
 		return nil, err
@@ -56,14 +54,15 @@ func prepare(file, queryText string, lf *loadFlags) (*prepared, error) {
 	}
 	spec, err := splitting.FromQuery(q)
 	if err != nil {
-		return nil, fmt.Errorf("query %q: %w", queryText, err)
+		return nil, fmt.Errorf("query %q: %w", q.Text, err)
 	}
 	return &prepared{src: src, prog: prog, q: q, split: spec}, nil
 }
 
 // prepareArgs parses the flags and FILE QUERY of check and submit and
-// prepares them (program loaded, query compiled, options checked against
-// the query), printing the cause when that fails.
+// prepares them: the query parsed (its options checked against its kind),
+// the flags checked against the query, then the program loaded and the
+// query compiled against it; it prints the cause when that fails.
 func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentFlags, stderr io.Writer) (*prepared, bool) {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -73,7 +72,14 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 		fs.Usage()
 		return nil, false
 	}
-	p, err := prepare(pos[0], pos[1], lf)
+	var p *prepared
+	q, err := query.Parse(pos[1])
+	if err == nil {
+		err = ef.check(fs, q)
+	}
+	if err == nil {
+		p, err = prepare(pos[0], q, lf)
+	}
 	if err == nil {
 		p.explicit, err = ef.explicitOptions(p.q)
 	}
@@ -102,13 +108,73 @@ type experimentFlags struct {
 	maxTime   time.Duration
 }
 
-// explicitOptions returns the explicit-state options for query q: nil for
-// a statistical query, an error for options that do not fit the query.
+// explicitFlags are the flags of explicit-state searches and exact
+// probabilities: errors on a query answered by simulation.
+var explicitFlags = []string{"order", "reduction", "compact", "max-states", "max-memory", "max-time"}
+
+// check rejects flags that do not fit query q, before anything starts:
+// explicit-state flags on a query answered by simulation, --order and
+// --reduction with --exact (whose steps are single steps), bad --order and
+// --reduction values, negative limits, --exact on a query other than Pr,
+// and --emit-levels on a query that is not adaptive splitting. Only flags
+// given on the command line count (fs.Visit), not their defaults.
+func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
+		return fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
+	}
+	search := q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates
+	for _, name := range explicitFlags {
+		if !set[name] {
+			continue
+		}
+		switch {
+		case !search && !e.exact:
+			return fmt.Errorf("--%s applies to explicit-state queries (E<> P, A[] P, EnumStates) and to Pr[<=N](<> P) with --exact; "+
+				"this %s query is answered by simulation", name, q.Kind)
+		case e.exact && (name == "order" || name == "reduction"):
+			return fmt.Errorf("--%s does not apply to --exact, which propagates probabilities over single steps in one order", name)
+		}
+	}
+	if _, err := explicit.ParseOrder(e.order); err != nil {
+		return fmt.Errorf("--order %q: want bfs or dfs", e.order)
+	}
+	if _, err := explicit.ParseReduction(e.reduction); err != nil {
+		return fmt.Errorf("--reduction %q: want none, local or global", e.reduction)
+	}
+	if e.maxStates < 0 {
+		return fmt.Errorf("--max-states %d: want a number of states >= 0 (0: no limit)", e.maxStates)
+	}
+	if e.maxMemMB < 0 || e.maxMemMB > math.MaxInt64>>20 {
+		return fmt.Errorf("--max-memory %d: want MiB >= 0 (0: %d MiB)", e.maxMemMB, explicit.DefaultMaxBytes>>20)
+	}
+	if e.maxTime < 0 {
+		return fmt.Errorf("--max-time %v: want a duration >= 0 (0: no limit)", e.maxTime)
+	}
+	if set["emit-levels"] && e.emitLevels {
+		switch {
+		case e.exact:
+			return fmt.Errorf("--emit-levels prints the levels an adaptive splitting run found; --exact computes the probability without splitting")
+		case q.OptionKind() != query.OptSplitting || q.Enum("Split") != "adaptive":
+			return fmt.Errorf("--emit-levels needs an adaptive splitting query, Pr[<=N](<> P) {Split=adaptive, Score=expr, ...}; this is %s", describe(q))
+		}
+	}
+	return nil
+}
+
+// describe names the kind of q for the flag errors.
+func describe(q *query.Query) string {
+	if q.OptionKind() == query.OptSplitting {
+		return "a " + q.Enum("Split") + " splitting query"
+	}
+	return "a " + q.Kind.String() + " query"
+}
+
+// explicitOptions returns the explicit-state options for query q (nil for
+// a statistical query); check has vetted the flags.
 func (e *experimentFlags) explicitOptions(q *query.Query) (*jobs.ExplicitOptions, error) {
 	search := q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates
-	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
-		return nil, fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
-	}
 	if !search && !e.exact {
 		return nil, nil
 	}
