@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/wyvern
 PKGS    := ./...
 
-.PHONY: all setup build example test test-short vet lint bench fuzz clean
+.PHONY: all setup build example test test-short soundness vet lint bench fuzz clean
 
 all: build
 
@@ -40,6 +40,10 @@ test: setup lint
 
 test-short:
 	$(GO) test -short $(PKGS)
+
+# The statistical soundness suite alone (part of `make test`; docs/statistics.md).
+soundness: setup
+	$(GO) test -count=1 -timeout 30m -run Soundness -v $(PKGS)
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./vm | tee bench.out

@@ -426,7 +426,7 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 		}
 	}()
 
-	planned := f.planned()
+	planned, limit := f.planned(), f.limit()
 	jobSize := uint64(exp.JobSize)
 	var next uint64                       // first trace index not yet planned
 	outstanding := map[uint64]time.Time{} // jobs published, no result yet
@@ -436,8 +436,8 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	var dups uint64
 	publish := func(first uint64) error {
 		n := jobSize
-		if planned > 0 && first+n > planned {
-			n = planned - first
+		if limit > 0 && first+n > limit {
+			n = limit - first
 		}
 		job := jobs.TraceJob{Version: jobs.Version, Experiment: exp.ID, Program: exp.Program, ProgramName: exp.ProgramName,
 			Query: exp.Query, Seed: exp.Seed, First: first, Count: n}
@@ -455,7 +455,9 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 	defer progress.Stop()
 	for !f.done {
 		window := 8 + 4*c.Workers()
-		for len(outstanding) < window && (planned == 0 || next < planned) {
+		// Jobs keep flowing until the rule stops, up to its limit: a
+		// sequential test that needs more runs than expected gets them.
+		for len(outstanding) < window && (limit == 0 || next < limit) {
 			if err := publish(next); err != nil {
 				return nil, err
 			}
@@ -468,7 +470,7 @@ func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
 			return nil, errors.New(why)
 		case <-progress.C:
 			lo, hi := f.interval()
-			p := jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned,
+			p := jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned, Expected: f.sprt != nil,
 				Workers: c.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
 			b, _ := json.Marshal(p)
 			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)

@@ -37,6 +37,16 @@ type Result struct {
 	Cmp      string  `json:"cmp,omitempty"`
 	Theta    float64 `json:"theta,omitempty"`
 	LLR      float64 `json:"llr,omitempty"`
+	// The test's parameters: indifference half-width δ and the error
+	// bounds α (H0 rejected when it holds) and β (H0 accepted when H1
+	// holds). A hypothesis result has no confidence interval: the SPRT
+	// stops on the data, so a Clopper–Pearson interval computed at its
+	// stopping time does not have its nominal coverage (measured: 86.5 %
+	// at nominal 95 %); Estimate is the observed frequency only.
+	Delta   float64 `json:"delta,omitempty"`
+	Alpha   float64 `json:"alpha,omitempty"`
+	Beta    float64 `json:"beta,omitempty"`
+	MaxRuns uint64  `json:"max_runs,omitempty"`
 	// Estimate
 	StdDev float64 `json:"stddev,omitempty"`
 	// EnumStatesSMC
@@ -54,6 +64,10 @@ type Result struct {
 	Values []float64         `json:"values,omitempty"`
 	Steps  uint64            `json:"steps"`
 	Ends   map[string]uint64 `json:"ends"` // how runs ended
+	// Warnings say what could make the answer misleading (an interval
+	// that did not reach Epsilon, a skewed or constant sample, a test
+	// that did not decide).
+	Warnings []string `json:"warnings,omitempty"`
 	// Importance splitting: the full report (Runs counts run segments).
 	Split *splitting.Result `json:"split,omitempty"`
 	// Explicit-state search (E<>, A[], EnumStates) and exact probabilities.
@@ -114,7 +128,9 @@ type folder struct {
 	sprt      *estimator.SPRT
 	mean      estimator.Mean
 	alpha     float64
-	runs      uint64 // folded
+	beta      float64 // SPRT
+	delta     float64 // SPRT
+	runs      uint64  // folded
 	sat       uint64
 	steps     uint64
 	ends      map[string]uint64
@@ -131,50 +147,32 @@ var endNames = [...]string{"stopped-at-property", "exited", "deadlock", "assume-
 
 func newFolder(q *query.Query, seed uint64) (*folder, error) {
 	f := &folder{q: q, seed: seed, ends: map[string]uint64{}}
-	alpha, err := q.Float("alpha", 0.05)
-	if err != nil {
-		return nil, err
-	}
-	f.alpha = alpha
+	// Options were checked against the query kind's schema when the query
+	// was parsed: names, types and ranges are valid here.
+	f.alpha = q.Num("Alpha")
+	var err error
 	switch q.Kind {
 	case query.Probability:
-		eps, err := q.Float("epsilon", 0.01)
+		rule, err := estimator.ParseRule(q.Enum("Rule"))
 		if err != nil {
 			return nil, err
 		}
-		rule, err := estimator.ParseRule(q.String("rule", "checkpoint"))
-		if err != nil {
-			return nil, err
-		}
-		minRuns, err := q.Float("minruns", 0)
-		if err != nil {
-			return nil, err
-		}
-		maxRuns, err := q.Float("maxruns", 0)
-		if err != nil {
-			return nil, err
-		}
-		f.prop, err = estimator.NewProportion(estimator.ProportionConfig{Alpha: alpha, Epsilon: eps, Rule: rule,
-			MinRuns: int(minRuns), MaxRuns: int(maxRuns)})
+		f.prop, err = estimator.NewProportion(estimator.ProportionConfig{Alpha: f.alpha, Epsilon: q.Num("Epsilon"), Rule: rule,
+			MinRuns: q.Int("MinRuns"), MaxRuns: q.Int("MaxRuns")})
 		if err != nil {
 			return nil, err
 		}
 	case query.Hypothesis:
-		beta, err := q.Float("beta", alpha)
+		f.delta, f.beta = q.Num("Delta"), q.Num("Beta")
+		f.sprt, err = estimator.NewSPRT(q.Theta, f.delta, f.alpha, f.beta)
 		if err != nil {
 			return nil, err
 		}
-		delta, err := q.Float("delta", 0.01)
-		if err != nil {
-			return nil, err
+		maxRuns := q.Int("MaxRuns")
+		if maxRuns <= 0 {
+			maxRuns = f.sprt.DefaultSPRTMaxRuns()
 		}
-		f.sprt, err = estimator.NewSPRT(q.Theta, delta, alpha, beta)
-		if err != nil {
-			return nil, err
-		}
-		if maxRuns, _ := q.Float("maxruns", 0); maxRuns > 0 {
-			f.sprt.SetMaxRuns(int(maxRuns))
-		}
+		f.sprt.SetMaxRuns(maxRuns)
 	case query.Estimate, query.EnumStatesSMC:
 		f.fixedRuns = uint64(q.Runs)
 	default:
@@ -183,7 +181,24 @@ func newFolder(q *query.Query, seed uint64) (*folder, error) {
 	return f, nil
 }
 
-// planned is the number of traces the experiment may need (0: unknown).
+// limit is the number of traces after which the experiment stops at the
+// latest: the jobs published never go past it. Every rule has one.
+func (f *folder) limit() uint64 {
+	switch {
+	case f.fixedRuns > 0:
+		return f.fixedRuns
+	case f.prop != nil:
+		return uint64(f.prop.Planned())
+	case f.sprt != nil:
+		return uint64(f.sprt.MaxRuns())
+	}
+	return 0
+}
+
+// planned is the number of traces the experiment is expected to need, for
+// progress displays (0: unknown): the limit, except for the SPRT, whose
+// stopping time is random (Wald's expected sample size at the worst p).
+// The coordinator publishes jobs up to limit, not up to planned.
 func (f *folder) planned() uint64 {
 	switch {
 	case f.fixedRuns > 0:
@@ -291,26 +306,34 @@ func (f *folder) result() Result {
 	case f.prop != nil:
 		pr := f.prop.Result()
 		r.Estimate, r.Lo, r.Hi, r.Confidence, r.Rule = pr.Estimate, pr.Lo, pr.Hi, pr.Confidence, pr.Rule
+		if pr.Stopped && !pr.EpsilonReached {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("the interval's half-width %.3g is above Epsilon = %g: MaxRuns = %d stopped the rule first", pr.HalfWidth(), pr.Epsilon, pr.N))
+		}
 	case f.sprt != nil:
 		sr := f.sprt.Result()
 		r.Decision, r.Theta, r.LLR, r.Cmp = sr.Decision, q.Theta, sr.LLR, q.Cmp
 		switch {
 		case sr.Decision == estimator.DecisionUndecided:
 			r.Verdict = "undecided"
+			r.Warnings = append(r.Warnings, fmt.Sprintf("MaxRuns = %d reached without a decision: P is probably inside the indifference region [%g, %g]; raise MaxRuns or Delta",
+				f.sprt.MaxRuns(), q.Theta-f.delta, q.Theta+f.delta))
 		case (sr.Decision == estimator.DecisionAccept) == (q.Cmp == ">="):
 			r.Verdict = "holds"
 		default:
 			r.Verdict = "fails"
 		}
-		r.Confidence = 1 - f.alpha
+		r.Delta, r.Alpha, r.Beta, r.MaxRuns = f.delta, f.alpha, f.beta, uint64(f.sprt.MaxRuns())
 		if f.runs > 0 {
 			r.Estimate = float64(f.sat) / float64(f.runs)
 		}
-		r.Lo, r.Hi = f.interval()
 	case q.Kind == query.Estimate:
 		mr, err := f.mean.Result(f.alpha)
 		if err == nil {
 			r.Estimate, r.Lo, r.Hi, r.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
+			if mr.N < 2 {
+				r.Lo, r.Hi = mr.Mean, mr.Mean // ±Inf does not encode; the warning says there is no interval
+			}
+			r.Warnings = append(r.Warnings, mr.Warnings("values")...)
 		}
 		r.Confidence = 1 - f.alpha
 		r.Satisfied = 0
@@ -356,7 +379,9 @@ func (r *Result) WriteText(w io.Writer) {
 	case "hypothesis":
 		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: P >= %g, log-likelihood ratio %.4g)\n",
 			r.Cmp, r.Theta, strings.ToUpper(r.Verdict), r.Runs, r.Satisfied, r.Decision, r.Theta, r.LLR)
-		fmt.Fprintf(w, "Observed probability %s, interval [%s, %s] at confidence %g\n", fmtP(r.Estimate), fmtP(r.Lo), fmtP(r.Hi), r.Confidence)
+		fmt.Fprintf(w, "Test: indifference region [%g, %g], error bounds alpha %g, beta %g; observed frequency %s (not a confidence interval: the test stops on the data)\n",
+			r.Theta-r.Delta, r.Theta+r.Delta, r.Alpha, r.Beta, fmtP(r.Estimate))
+
 	case "estimate":
 		fmt.Fprintf(w, "Estimate: %.6g in [%.6g, %.6g] with confidence %g (std dev %.6g, %d runs)\n",
 			r.Estimate, r.Lo, r.Hi, r.Confidence, r.StdDev, r.Runs)
@@ -389,6 +414,9 @@ func (r *Result) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  %7d-%-7d %8d %s\n", b.Lo, b.Hi, b.Count, strings.Repeat("#", bar))
 		}
 	}
+	for _, msg := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
 	ends := make([]string, 0, len(r.Ends))
 	for _, n := range endNames {
 		if c, ok := r.Ends[n]; ok {
@@ -411,9 +439,18 @@ func (r *Result) writeSplit(w io.Writer) {
 		method = fmt.Sprintf("adaptive splitting (GAMS, K = %d)", s.K)
 	}
 	fmt.Fprintf(w, "Importance splitting: %s, N = %d, %d replications\n", method, s.N, s.M)
-	fmt.Fprintf(w, "Probability: %s in [%s, %s] with confidence %g (t-interval over replications; std error %.3g)\n",
-		fmtP(s.Estimate), fmtP(s.Lo), fmtP(s.Hi), s.Confidence, s.StdErr)
-	fmt.Fprintf(w, "Plug-in interval (log scale, from level counts): [%s, %s]\n", fmtP(s.PlugLo), fmtP(s.PlugHi))
+	if s.NoEstimate {
+		fmt.Fprintf(w, "No estimate: every replication went extinct (highest score reached: %s)\n", scoreText(s.MaxSeen))
+	} else {
+		kind := "log-scale interval over replications"
+		if s.Interval == splitting.IntervalT {
+			kind = "t-interval over replications"
+		}
+		fmt.Fprintf(w, "Probability: %s in [%s, %s] with confidence %g (%s; std error %.3g)\n",
+			fmtP(s.Estimate), fmtP(s.Lo), fmtP(s.Hi), s.Confidence, kind, s.StdErr)
+		fmt.Fprintf(w, "Student-t interval: [%s, %s]; plug-in interval (log scale, from level counts): [%s, %s]\n",
+			fmtP(s.TLo), fmtP(s.THi), fmtP(s.PlugLo), fmtP(s.PlugHi))
+	}
 	if s.Extinct > 0 {
 		fmt.Fprintf(w, "Extinct replications: %d of %d (estimate 0 each)\n", s.Extinct, s.M)
 	}
@@ -440,6 +477,16 @@ func (r *Result) writeSplit(w io.Writer) {
 		fmt.Fprintf(w, "Fixed levels from this run: %s\n", s.EmitLevels)
 	}
 	fmt.Fprintf(w, "Run segments: %d, steps: %d\n", s.Segments, s.Steps)
+}
+
+func scoreText(v int64) string {
+	switch v {
+	case math.MinInt64:
+		return "none"
+	case splitting.Sat:
+		return "property"
+	}
+	return fmt.Sprint(v)
 }
 
 func fmtP(p float64) string {

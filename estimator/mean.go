@@ -11,9 +11,9 @@ import (
 // expression over the run for Estimate[<=N,R]{max EXPR}) with Welford's
 // numerically stable update. The zero value is ready to use.
 type Mean struct {
-	n        int
-	mean, m2 float64
-	min, max float64
+	n            int
+	mean, m2, m3 float64
+	min, max     float64
 }
 
 // MeanResult is the estimate of a mean with its Student-t interval.
@@ -28,6 +28,9 @@ type MeanResult struct {
 	Confidence float64 `json:"confidence"` // 1-alpha
 	Min        float64 `json:"min"`
 	Max        float64 `json:"max"`
+	// Skewness is the sample skewness g1 = m3/m2^1.5 (0 with fewer than
+	// three samples or no spread).
+	Skewness float64 `json:"skewness"`
 }
 
 // Add adds one sample. NaN and ±Inf are rejected with an error and not
@@ -43,9 +46,13 @@ func (m *Mean) Add(x float64) error {
 		m.min = math.Min(m.min, x)
 		m.max = math.Max(m.max, x)
 	}
+	n := float64(m.n)
 	d := x - m.mean
-	m.mean += d / float64(m.n)
-	m.m2 += d * (x - m.mean)
+	dn := d / n
+	t1 := d * dn * (n - 1)
+	m.m3 += t1*dn*(n-2) - 3*dn*m.m2 // before m2 changes
+	m.mean += dn
+	m.m2 += d * (x - m.mean) // = t1; written as before the third moment existed, so means stay bit-identical
 	return nil
 }
 
@@ -73,8 +80,50 @@ func (m *Mean) Result(alpha float64) (MeanResult, error) {
 		return r, nil
 	}
 	r.StdDev = math.Sqrt(m.m2 / float64(m.n-1))
+	if m.n > 2 && m.m2 > 0 {
+		r.Skewness = math.Sqrt(float64(m.n)) * m.m3 / math.Pow(m.m2, 1.5)
+	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m.n - 1)}.Quantile(1 - alpha/2)
 	h := t * r.StdDev / math.Sqrt(float64(m.n))
 	r.Lo, r.Hi = m.mean-h, m.mean+h
 	return r, nil
+}
+
+// CochranFactor is the constant of Cochran's rule for the t-interval of a
+// mean: with sample skewness g1 it needs about CochranFactor·g1² samples
+// before the central limit theorem makes it trustworthy.
+const CochranFactor = 25
+
+// Warnings says when the t-interval should not be trusted: every sample
+// had the same value (the interval is a point: a value never seen may
+// still have a probability up to about 3/N), or the samples are skewed
+// beyond what their number supports (Cochran's rule, N < 25·g1²; skewed
+// means are biased low in most samples and the interval under-covers).
+// what names the samples ("values", "replication estimates").
+func (r MeanResult) Warnings(what string) []string {
+	var w []string
+	switch {
+	case r.N < 2:
+		w = append(w, fmt.Sprintf("only %d %s: no interval", r.N, what))
+	case r.StdDev == 0:
+		w = append(w, fmt.Sprintf("all %d %s equal %g: the interval is a single point and says nothing about values not seen (one with probability 3/%d would be missed about 5%% of the time)", r.N, what, r.Mean, r.N))
+	case float64(r.N) < CochranFactor*r.Skewness*r.Skewness:
+		need := int(math.Ceil(CochranFactor * r.Skewness * r.Skewness))
+		w = append(w, fmt.Sprintf("the %d %s are skewed (skewness %.2g): the interval may cover less than claimed; about %d are needed (Cochran's rule, 25·skewness²)", r.N, what, r.Skewness, need))
+	}
+	return w
+}
+
+// LogInterval returns the log-scale (delta-method) interval of a positive
+// mean: Mean·exp(∓t·c) with c = StdDev/(sqrt(N)·Mean) and t the Student-t
+// quantile at 1-alpha/2. It is asymmetric, wider above the mean than
+// below, as the sampling distribution of a mean of right-skewed positive
+// values is; for a mean of 0 it is [0, 0].
+func (r MeanResult) LogInterval(alpha float64) (lo, hi float64) {
+	if r.Mean <= 0 || r.N < 2 {
+		return 0, 0
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(r.N - 1)}.Quantile(1 - alpha/2)
+	c := t * r.StdDev / (math.Sqrt(float64(r.N)) * r.Mean)
+	return r.Mean * math.Exp(-c), r.Mean * math.Exp(c)
 }

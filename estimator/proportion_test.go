@@ -105,20 +105,22 @@ func TestProportionDeterministic(t *testing.T) {
 		wantReason string // "" = width or okamoto, consistent with the half-width
 		planned    int
 	}{
-		// k = 0: at n=100, alpha/2, hi = 1-(alpha/4)^(1/100) ≈ 0.043: half-width 0.021 <= 0.05.
-		{"checkpoint k=0 first", ProportionConfig{Alpha: 0.05, Epsilon: 0.05}, never, 100, 0, 0.025, ReasonWidth, 738},
-		// eps 0.01: 100 (hw .0215), 200 (.011), 400 (.0063) -> stops at the third checkpoint, alpha/8.
-		{"checkpoint k=0 third", ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, never, 400, 0, 0.05 / 8, ReasonWidth, 18445},
-		{"checkpoint k=n third", ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, always, 400, 400, 0.05 / 8, ReasonWidth, 18445},
-		// p̂ = 1/2 never narrows before the cap 738 = OkamotoN(0.05, 0.05):
-		// checkpoints 100, 200, 400 at alpha/2, /4, /8, then 738 with the remaining alpha/8.
-		{"checkpoint reaches okamoto", ProportionConfig{Alpha: 0.05, Epsilon: 0.05}, alternate, 738, 369, 0.05 / 8, "", 738},
-		// n0 = 50, k = 0: hi = 1-0.0125^(1/50) ≈ 0.084, half-width 0.042 <= 0.05 at the first checkpoint.
-		{"checkpoint n0=50", ProportionConfig{Alpha: 0.05, Epsilon: 0.05, MinRuns: 50}, never, 50, 0, 0.025, ReasonWidth, 738},
-		{"checkpoint n0=50 eps=0.03", ProportionConfig{Alpha: 0.05, Epsilon: 0.03, MinRuns: 50}, never, 100, 0, 0.05 / 4, ReasonWidth, 2050},
-		// n0 beyond the Okamoto size: one checkpoint, at the Okamoto size, with all of alpha.
-		{"checkpoint n0 > okamoto", ProportionConfig{Alpha: 0.05, Epsilon: 0.1, MinRuns: 1000}, alternate, 185, 93, 0.05, ReasonWidth, 185},
-		{"checkpoint maxruns", ProportionConfig{Alpha: 0.05, Epsilon: 0.01, MaxRuns: 300}, alternate, 300, 150, 0.05 / 4, ReasonMaxRuns, 300},
+		// k = 0: at n=100, alpha/4, hi = 1-(alpha/8)^(1/100) ≈ 0.050: half-width 0.025 <= 0.05.
+		// The cap is OkamotoN(0.05, alpha/2) = 877.
+		{"checkpoint k=0 first", ProportionConfig{Alpha: 0.05, Epsilon: 0.05}, never, 100, 0, 0.05 / 4, ReasonWidth, 877},
+		// eps 0.01: 100 (hw .027), 200 (.014), 400 (.008) -> stops at the third checkpoint, alpha/16.
+		{"checkpoint k=0 third", ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, never, 400, 0, 0.05 / 16, ReasonWidth, 21911},
+		{"checkpoint k=n third", ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, always, 400, 400, 0.05 / 16, ReasonWidth, 21911},
+		// p̂ = 1/2 never narrows before the cap 877 = OkamotoN(0.05, 0.025):
+		// checkpoints 100, 200, 400, 800 at alpha/4, /8, /16, /32, then 877
+		// with the rest, alpha/2 + alpha/32; there the half-width is within 0.05.
+		{"checkpoint reaches okamoto", ProportionConfig{Alpha: 0.05, Epsilon: 0.05}, alternate, 877, 439, 0.05/2 + math.Ldexp(0.05, -5), ReasonWidth, 877},
+		// n0 = 50, k = 0: hi = 1-0.00625^(1/50) ≈ 0.096, half-width 0.048 <= 0.05 at the first checkpoint.
+		{"checkpoint n0=50", ProportionConfig{Alpha: 0.05, Epsilon: 0.05, MinRuns: 50}, never, 50, 0, 0.05 / 4, ReasonWidth, 877},
+		{"checkpoint n0=50 eps=0.03", ProportionConfig{Alpha: 0.05, Epsilon: 0.03, MinRuns: 50}, never, 100, 0, 0.05 / 8, ReasonWidth, 2435},
+		// n0 beyond the cap: one checkpoint, at the cap, with all of alpha.
+		{"checkpoint n0 > okamoto", ProportionConfig{Alpha: 0.05, Epsilon: 0.1, MinRuns: 1000}, alternate, 220, 110, 0.05, ReasonWidth, 220},
+		{"checkpoint maxruns", ProportionConfig{Alpha: 0.05, Epsilon: 0.01, MaxRuns: 300}, alternate, 300, 150, 0.05/2 + math.Ldexp(0.05, -3), ReasonMaxRuns, 300},
 		{"checkpoint maxruns < n0", ProportionConfig{Alpha: 0.05, Epsilon: 0.01, MaxRuns: 30}, alternate, 30, 15, 0.05, ReasonMaxRuns, 30},
 		{"fixed", ProportionConfig{Alpha: 0.05, Epsilon: 0.05, Rule: RuleFixed}, never, 738, 0, 0.05, ReasonOkamoto, 738},
 		{"fixed maxruns", ProportionConfig{Alpha: 0.05, Epsilon: 0.05, Rule: RuleFixed, MaxRuns: 10}, always, 10, 10, 0.05, ReasonMaxRuns, 10},
@@ -182,22 +184,22 @@ func TestCheckpointSchedule(t *testing.T) {
 		cfg  ProportionConfig
 		want []int
 	}{
-		{ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, []int{100, 200, 400, 800, 1600, 3200, 6400, 12800, 18445}},
-		{ProportionConfig{Alpha: 0.01, Epsilon: 0.04, MinRuns: 1000}, []int{1000, 1656}},
-		{ProportionConfig{Alpha: 0.2, Epsilon: 0.3, MinRuns: 1}, []int{1, 2, 4, 8, 13}},
+		{ProportionConfig{Alpha: 0.05, Epsilon: 0.01}, []int{100, 200, 400, 800, 1600, 3200, 6400, 12800, 21911}},
+		{ProportionConfig{Alpha: 0.01, Epsilon: 0.04, MinRuns: 1000}, []int{1000, 1873}},
+		{ProportionConfig{Alpha: 0.2, Epsilon: 0.3, MinRuns: 1}, []int{1, 2, 4, 8, 16, 17}},
 		{ProportionConfig{Alpha: 0.05, Epsilon: 0.001, MaxRuns: 5000}, []int{100, 200, 400, 800, 1600, 3200, 5000}},
 	} {
 		p := mustProportion(t, tc.cfg)
 		var got []int
 		sum := 0.0
 		for !p.Done() {
-			got = append(got, p.next)
+			got = append(got, p.marks[p.j])
 			sum += p.checkpointAlpha()
 			if r := p.Result(); r.Alpha != p.checkpointAlpha() || r.Stopped {
 				t.Fatalf("interim result %+v, want alpha %v", r, p.checkpointAlpha())
 			}
 			// Outcomes that never give a narrow interval before the cap.
-			for target := p.next; p.n < target; {
+			for target := p.marks[p.j]; p.n < target; {
 				p.Add(p.n%2 == 0)
 			}
 		}
@@ -230,9 +232,9 @@ func TestProportionInterim(t *testing.T) {
 		p.Add(i%5 == 0)
 	}
 	r = p.Result()
-	lo, hi := ClopperPearson(10, 50, 0.025)
-	if r.N != 50 || r.K != 10 || r.Alpha != 0.025 || r.Lo != lo || r.Hi != hi || r.Stopped {
-		t.Errorf("interim result %+v, want CP(10, 50, 0.025) = [%v, %v]", r, lo, hi)
+	lo, hi := ClopperPearson(10, 50, 0.0125)
+	if r.N != 50 || r.K != 10 || r.Alpha != 0.0125 || r.Lo != lo || r.Hi != hi || r.Stopped {
+		t.Errorf("interim result %+v, want CP(10, 50, 0.0125) = [%v, %v]", r, lo, hi)
 	}
 }
 

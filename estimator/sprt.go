@@ -89,9 +89,33 @@ func NewSPRT(theta, delta, alpha, beta float64) (*SPRT, error) {
 }
 
 // SetMaxRuns makes the test give up, undecided, after n runs (n <= 0: no
-// limit, the default). Use it to bound the cost when p may lie in the
-// indifference region, where the expected sample size is largest.
+// limit). Use it to bound the cost when p may lie in the indifference
+// region, where the expected sample size is largest. Callers that run
+// the test to the end should always set one (DefaultSPRTMaxRuns).
 func (s *SPRT) SetMaxRuns(n int) { s.maxRuns = max(n, 0) }
+
+// MaxRuns returns the cap set by SetMaxRuns (0: none).
+func (s *SPRT) MaxRuns() int { return s.maxRuns }
+
+// DefaultSPRTMaxRunsFactor times Planned (Wald's expected sample size at
+// the worst p) is the default cap on an SPRT's runs. The SPRT stops with
+// probability 1 but its sample size has a long tail inside the
+// indifference region; at 10 times the worst-case expected size the tail
+// is negligible (computed exactly in the soundness suite: the cap is
+// reached with probability 7e-6 to 5e-5 at p = theta, below 1e-9 at
+// theta ± delta), and a test that reaches the cap ends undecided instead
+// of running on.
+const DefaultSPRTMaxRunsFactor = 10
+
+// DefaultSPRTMaxRuns is the cap used when the query sets no MaxRuns:
+// DefaultSPRTMaxRunsFactor times Planned.
+func (s *SPRT) DefaultSPRTMaxRuns() int {
+	p := s.plannedUncapped()
+	if p > math.MaxInt/DefaultSPRTMaxRunsFactor {
+		return math.MaxInt
+	}
+	return p * DefaultSPRTMaxRunsFactor
+}
 
 // Add feeds the next outcome. It returns true once the test has stopped
 // (decided, or reached MaxRuns); later outcomes are ignored.
@@ -137,17 +161,21 @@ func (s *SPRT) Result() SPRTResult {
 // -log(A)·log(B)/E[z²], rounded up. It is an estimate for progress displays,
 // not a bound (or MaxRuns when that is smaller).
 func (s *SPRT) Planned() int {
+	planned := s.plannedUncapped()
+	if s.maxRuns > 0 {
+		planned = min(planned, s.maxRuns)
+	}
+	return planned
+}
+
+func (s *SPRT) plannedUncapped() int {
 	// At the zero-drift p*, p*·a + (1-p*)·b = 0 with a = stepSat < 0 < b = stepUnsat.
 	a, b := s.stepSat, s.stepUnsat
 	ps := b / (b - a)
 	ez2 := ps*a*a + (1-ps)*b*b
 	n := math.Ceil(-s.lower * s.upper / ez2)
-	planned := math.MaxInt
 	if n < math.MaxInt {
-		planned = int(n)
+		return int(n)
 	}
-	if s.maxRuns > 0 {
-		planned = min(planned, s.maxRuns)
-	}
-	return planned
+	return math.MaxInt
 }

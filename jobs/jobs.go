@@ -159,9 +159,15 @@ type Segment struct {
 	Max     int64         `json:"max"` // running maximum at the end (including the start's)
 	Sat     bool          `json:"sat,omitempty"`
 	Crossed bool          `json:"crossed,omitempty"` // reached Stop
-	Steps   uint64        `json:"steps"`             // steps executed by this segment
-	End     uint8         `json:"end"`               // vm.Status at the end
-	Nanos   int64         `json:"nanos"`
+	// PreSat is the running maximum just before the property first held
+	// (with Sat); Decreased, that the score fell along the segment. Both
+	// feed the splitting warnings about scores that do not lead to the
+	// property.
+	PreSat    int64  `json:"pre_sat,omitempty"`
+	Decreased bool   `json:"decreased,omitempty"`
+	Steps     uint64 `json:"steps"` // steps executed by this segment
+	End       uint8  `json:"end"`   // vm.Status at the end
+	Nanos     int64  `json:"nanos"`
 }
 
 // Outcome is one trace's result.
@@ -231,9 +237,12 @@ type Progress struct {
 	Lo        float64 `json:"lo"`
 	Hi        float64 `json:"hi"`
 	Planned   uint64  `json:"planned"`
-	RunsPerS  float64 `json:"runs_per_s"`
-	Workers   int     `json:"workers"`
-	Done      bool    `json:"done"`
+	// Expected: Planned is an expected number of runs (a sequential test's),
+	// not a bound.
+	Expected bool    `json:"expected,omitempty"`
+	RunsPerS float64 `json:"runs_per_s"`
+	Workers  int     `json:"workers"`
+	Done     bool    `json:"done"`
 	// Importance splitting: replications finished and planned, and the
 	// mean of the finished replications' estimates.
 	Replications        int     `json:"replications,omitempty"`

@@ -162,8 +162,8 @@ var optionTable = []OptionSpec{
 		Min: -maxScore, Max: maxScore, MinOpen: true, MaxOpen: true, Default: math.Inf(1), DefaultText: "the property (+Inf)",
 		Doc: "adaptive: stop when the level reaches this score"},
 	{Name: "Interval", Type: Enum, Kinds: kinds(OptSplitting),
-		Values: []string{"log", "t", "bootstrap"}, DefaultValue: "log", DefaultText: "log",
-		Doc: "confidence interval over the M replications: log (log-scale delta method), t (Student-t) or bootstrap"},
+		Values: []string{"log", "t"}, DefaultValue: "log", DefaultText: "log",
+		Doc: "confidence interval over the M replications: log (log-scale delta method, the default) or t (Student-t)"},
 }
 
 // optionIndex maps lower-case names to their row.

@@ -42,7 +42,7 @@ func TestOptionErrors(t *testing.T) {
 		{"split not an integer", pr + "{Split=adaptive, Score=x, N=1.5}", 49, []string{"option N: 1.5 must be an integer >= 2"}},
 		{"bad rule", pr + "{Rule=sequential}", 27, []string{`option Rule: "sequential" is not one of checkpoint, lodin, fixed`}},
 		{"bad split", pr + "{Split=sideways, Score=x}", 28, []string{`option Split: "sideways" is neither fixed nor adaptive`}},
-		{"bad interval", pr + "{Split=adaptive, Score=x, Interval=normal}", 56, []string{`option Interval: "normal" is not one of log, t, bootstrap`}},
+		{"bad interval", pr + "{Split=adaptive, Score=x, Interval=normal}", 56, []string{`option Interval: "normal" is neither log nor t`}},
 		// out of range
 		{"alpha 2", pr + "{Alpha=2}", 28, []string{"option Alpha: 2 must lie strictly between 0 and 1"}},
 		{"alpha 0", pr + "{Alpha=0}", 28, []string{"strictly between 0 and 1"}},

@@ -49,6 +49,17 @@ func runAdaptive(ctx context.Context, ex Executor, s *Spec, seed uint64, rep int
 		reps[i] = replica{recs: segs[i].Records, max: segs[i].Max, sat: segs[i].Sat}
 	}
 	maxes := make([]int64, n)
+	for i := range reps {
+		maxes[i] = reps[i].max
+	}
+	slices.Sort(maxes)
+	if z1 := maxes[s.K-1]; z1 < s.Max {
+		for i := range segs {
+			if segs[i].Sat && segs[i].PreSat <= z1 {
+				out.SatBelow++ // reached the property from a score where the first level stalls
+			}
+		}
+	}
 	for q := 1; ; q++ {
 		for i := range reps {
 			maxes[i] = reps[i].max

@@ -41,9 +41,17 @@ type Replication struct {
 	Segments int64        `json:"segments"`
 	Steps    uint64       `json:"steps"`
 	Nanos    int64        `json:"nanos"`
+	// Decreased counts segments along which the score fell; SatBelow, runs
+	// that reached the property from a score below a level (fixed: the
+	// level they were running for; adaptive: the first iteration's level).
+	Decreased int64 `json:"decreased"`
+	SatBelow  int64 `json:"sat_below"`
 }
 
 func (r *Replication) add(s *Segment) {
+	if s.Decreased {
+		r.Decreased++
+	}
 	r.Segments++
 	r.Steps += s.Steps
 	r.Nanos += s.Nanos
@@ -68,14 +76,26 @@ type Level struct {
 // Result is a splitting estimate. Everything except Seconds is a function
 // of (program, query, seed) alone.
 type Result struct {
-	Method       string    `json:"method"`
-	N            int       `json:"n"`
-	K            int       `json:"k,omitempty"`
-	M            int       `json:"m"`
-	Estimate     float64   `json:"estimate"` // mean of the replications' estimates
-	StdErr       float64   `json:"stderr"`
-	Lo           float64   `json:"lo"` // Student-t interval over the replications
-	Hi           float64   `json:"hi"`
+	Method   string  `json:"method"`
+	N        int     `json:"n"`
+	K        int     `json:"k,omitempty"`
+	M        int     `json:"m"`
+	Estimate float64 `json:"estimate"` // mean of the replications' estimates
+	StdErr   float64 `json:"stderr"`
+	// Lo and Hi bound the confidence interval over the replications, of
+	// the kind Interval names: "log" (the default: log-scale delta-method
+	// interval, asymmetric like the skewed distribution of a mean of
+	// splitting estimates) or "t" (Student-t); TLo and THi are always the
+	// Student-t interval, for comparison.
+	Interval string  `json:"interval"`
+	Lo       float64 `json:"lo"`
+	Hi       float64 `json:"hi"`
+	TLo      float64 `json:"t_lo"`
+	THi      float64 `json:"t_hi"`
+	// NoEstimate: every replication went extinct, so there is no estimate
+	// (Estimate, Lo and Hi are 0 and mean nothing); MaxSeen is the highest
+	// score reached.
+	NoEstimate   bool      `json:"no_estimate,omitempty"`
 	PlugLo       float64   `json:"plug_lo"` // log-scale plug-in interval from the pooled level counts
 	PlugHi       float64   `json:"plug_hi"`
 	Confidence   float64   `json:"confidence"`
@@ -191,11 +211,21 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 		return nil, err
 	}
 	res.Estimate = mr.Mean
+	res.Interval = s.Interval
 	if mr.N > 1 {
 		res.StdErr = mr.StdDev / math.Sqrt(float64(mr.N))
-		res.Lo, res.Hi = max(mr.Lo, 0), min(mr.Hi, 1)
+		res.TLo, res.THi = max(mr.Lo, 0), min(mr.Hi, 1)
 	} else {
-		res.Lo, res.Hi = 0, 1
+		res.TLo, res.THi = 0, 1
+	}
+	res.Lo, res.Hi = res.TLo, res.THi
+	if s.Interval == IntervalLog && mr.N > 1 {
+		lo, hi := mr.LogInterval(s.Alpha)
+		res.Lo, res.Hi = lo, min(hi, 1)
+	}
+	if res.Extinct == res.M {
+		res.NoEstimate = true
+		res.Estimate, res.Lo, res.Hi, res.TLo, res.THi, res.StdErr = 0, 0, 0, 0, 0, 0
 	}
 	if s.Method == Fixed {
 		res.Levels = fixedLevels(s, reps)
@@ -204,7 +234,10 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 	}
 	res.PlugLo, res.PlugHi = plugIn(res.Estimate, reps, s.Alpha)
 	varShares(res.Levels)
-	res.Warnings = warnings(s, res)
+	res.Warnings = warnings(s, res, reps)
+	if !res.NoEstimate && res.Extinct < res.M {
+		res.Warnings = append(res.Warnings, mr.Warnings("replication estimates")...)
+	}
 	if s.Method == Adaptive {
 		res.EmitLevels = emitLevels(q, s, res.Levels)
 	}
@@ -332,14 +365,29 @@ func varShares(levels []Level) {
 // warnings flags levels whose conditional probability is below 0.05 (too
 // far apart: add a level) or above 0.9 (too close: the level costs runs
 // and gains little), and replications that went extinct.
-func warnings(s *Spec, res *Result) []string {
+func warnings(s *Spec, res *Result, reps []*Replication) []string {
 	var w []string
 	if res.Extinct > 0 {
 		w = append(w, fmt.Sprintf("%d of %d replications went extinct (a level no run crossed; highest score seen %s): their estimate is 0",
 			res.Extinct, res.M, scoreName(res.MaxSeen)))
 	}
 	if res.Extinct == res.M {
-		w = append(w, "every replication went extinct: the estimate 0 only says the event is rarer than splitting with these levels can see; check that the score can reach the levels and the property")
+		w = append(w, fmt.Sprintf("every replication went extinct: no estimate (highest score reached: %s); the event is rarer than splitting with these levels can see, or the score cannot reach the levels and the property", scoreName(res.MaxSeen)))
+	}
+	var below, decreased int64
+	for _, r := range reps {
+		below += r.SatBelow
+		decreased += r.Decreased
+	}
+	if below > 0 {
+		where := "below the level they were running for"
+		if s.Method == Adaptive {
+			where = "from a score at or below the first adaptive level"
+		}
+		w = append(w, fmt.Sprintf("%d runs reached the property %s: part of the probability does not pass through the levels, so few replications see it; the estimate stays unbiased but is skewed and its interval may under-cover: use a score that rises on every way to the property", below, where))
+	}
+	if decreased > 0 {
+		w = append(w, fmt.Sprintf("the score decreased along %d of %d run segments: it forgets progress (splitting stays unbiased, since runs restart from full program states, but levels crossed and then lost waste effort); a score that never decreases along a run works best", decreased, res.Segments))
 	}
 	if s.Method != Fixed {
 		return w

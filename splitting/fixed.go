@@ -39,11 +39,14 @@ func runFixed(ctx context.Context, ex Executor, s *Spec, seed uint64, rep int) (
 			out.add(&sg)
 			lc.Nanos += sg.Nanos
 			if sg.Crossed {
-				if len(sg.Records) != 1 {
+				if len(sg.Records) != 1 || (k < len(levels)-1 && sg.Records[0].Snap == nil) {
 					return nil, fmt.Errorf("replication %d level %d replica %d: crossing without its state", rep, k, sg.Replica)
 				}
 				lc.Crossed++
 				r := &sg.Records[0]
+				if sg.Sat && k < len(levels)-1 && sg.PreSat < thr {
+					out.SatBelow++
+				}
 				next = append(next, Start{Snap: r.Snap, Stage: r.Stage, Max: r.Score})
 			}
 		}

@@ -91,6 +91,9 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 		return Segment{}, fmt.Errorf("task %d: start %d of %d", t.Replica, t.Start, len(b.Starts))
 	}
 	start := &b.Starts[t.Start]
+	if start.Snap == nil && start.Max != InitialStart.Max {
+		return Segment{}, fmt.Errorf("replication %d stage %d replica %d: start %d is a level crossing without its state", b.Rep, b.Stage, t.Replica, t.Start)
+	}
 	if r.st == nil {
 		r.st = m.NewState()
 	}
@@ -108,8 +111,16 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 	// The initial state is never a branching point (every run starts
 	// there, so no level lies below it): it is not recorded.
 	first := start.Snap == nil
+	last := int64(math.MinInt64) // the previous state's score
 	see := func(st *vm.State) bool {
 		x := r.score(st)
+		if x < last && x != Sat {
+			seg.Decreased = true
+		}
+		last = x
+		if x == Sat && !seg.Sat {
+			seg.PreSat = seg.Max // the highest score before the property held
+		}
 		if x > seg.Max {
 			seg.Max = x
 			if recording && x != Sat && !first {
@@ -123,7 +134,11 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 			seg.Crossed = true
 			if !t.Record {
 				rec := Record{Score: x, Stage: r.stage, Steps: st.Steps}
-				if !t.NoSnap && x != Sat {
+				// A crossing where the property already holds keeps its
+				// state too: the next level's runs restart there and cross
+				// at once (dropping it would restart them from the initial
+				// state and bias the product low).
+				if !t.NoSnap {
 					rec.Snap = m.Snapshot(st)
 				}
 				seg.Records = append(seg.Records, rec)

@@ -12,7 +12,6 @@ package splitting
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/wyvernmc/wyvern/query"
 )
@@ -35,7 +34,7 @@ func (m Method) String() string {
 
 // Spec is a splitting experiment's parameters, from the query's options:
 // {Split=fixed|adaptive, Score=expr, Levels=[...], N=.., K=.., M=..,
-// Max=.., MaxIter=.., Alpha=..}.
+// Max=.., MaxIter=.., Alpha=.., Interval=log|t}.
 type Spec struct {
 	Method Method
 	N      int // runs per level (fixed) or replicas (adaptive)
@@ -50,74 +49,50 @@ type Spec struct {
 	Alpha      float64
 	PropLevels int // number of proposition levels (0 with a score expression)
 	Score      string
+	// Interval is the kind of confidence interval over the replications:
+	// IntervalLog (default) or IntervalT.
+	Interval string
 }
+
+// Interval kinds (option Interval).
+const (
+	IntervalLog = "log" // log-scale delta-method interval (default)
+	IntervalT   = "t"   // Student-t interval
+)
 
 // Sat is the score of a state satisfying the query's property: above every
 // level, so a satisfying run crosses all of them.
 const Sat = math.MaxInt64
 
-// Default parameters.
-const (
-	DefaultN       = 1000
-	DefaultM       = 30
-	DefaultMaxIter = 100_000
-)
-
 // FromQuery reads the splitting parameters of a Pr query. It returns nil,
 // nil when the query asks for no splitting.
 func FromQuery(q *query.Query) (*Spec, error) {
-	split := strings.ToLower(q.String("split", ""))
+	// Names, types and ranges were checked against the splitting schema
+	// when the query was parsed (query/options.go).
+	split := q.Enum("Split")
 	if split == "" {
-		for _, k := range []string{"score", "levels", "k", "max", "maxiter"} {
-			if o, ok := q.Options[k]; ok {
-				return nil, fmt.Errorf("option %s needs Split=fixed or Split=adaptive (query column %d)", o.Key, o.Col)
-			}
-		}
 		return nil, nil
 	}
 	if q.Kind != query.Probability {
 		return nil, fmt.Errorf("importance splitting estimates Pr[<=N](<> P) queries, not %s", q.Kind)
 	}
-	s := &Spec{Score: q.String("score", "")}
+	s := &Spec{Score: q.String("score", ""), N: q.Int("N"), M: q.Int("M"), MaxIter: q.Int("MaxIter"),
+		K: q.Int("K"), Alpha: q.Num("Alpha"), Interval: q.Enum("Interval")}
 	switch split {
 	case "fixed":
 		s.Method = Fixed
-	case "adaptive", "ams", "gams":
+	case "adaptive":
 		s.Method = Adaptive
 	default:
-		return nil, fmt.Errorf("option Split: %q is neither fixed nor adaptive", q.String("split", ""))
-	}
-	intOpt := func(key string, def, lo int) (int, error) {
-		f, err := q.Float(key, float64(def))
-		if err != nil {
-			return 0, err
-		}
-		if f != math.Trunc(f) || f < float64(lo) || f > 1e9 {
-			return 0, fmt.Errorf("option %s: %v must be an integer >= %d", key, f, lo)
-		}
-		return int(f), nil
-	}
-	var err error
-	if s.N, err = intOpt("N", DefaultN, 2); err != nil {
-		return nil, err
-	}
-	if s.M, err = intOpt("M", DefaultM, 1); err != nil {
-		return nil, err
-	}
-	if s.MaxIter, err = intOpt("MaxIter", DefaultMaxIter, 1); err != nil {
-		return nil, err
-	}
-	if s.K, err = intOpt("K", max(s.N/10, 1), 1); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("option Split: %q is neither fixed nor adaptive", split)
 	}
 	if s.K >= s.N {
 		return nil, fmt.Errorf("option K: %d must be below N = %d", s.K, s.N)
 	}
-	if s.Alpha, err = q.Float("alpha", 0.05); err != nil {
-		return nil, err
-	}
-	if s.Alpha <= 0 || s.Alpha >= 1 {
-		return nil, fmt.Errorf("option Alpha: %v must lie strictly between 0 and 1", s.Alpha)
+	switch s.Interval {
+	case IntervalLog, IntervalT:
+	default:
+		return nil, fmt.Errorf("option Interval: %q is neither log nor t", s.Interval)
 	}
 	switch {
 	case q.Score != nil && len(q.LevelProps) > 0:
@@ -145,11 +120,8 @@ func FromQuery(q *query.Query) (*Spec, error) {
 		s.Thresholds = append(s.Thresholds, t)
 	}
 	s.Max = Sat
-	if _, ok := q.Options["max"]; ok {
-		f, err := q.Float("max", 0)
-		if err != nil {
-			return nil, err
-		}
+	if q.Has("Max") {
+		f := q.Num("Max")
 		if math.Abs(f) >= math.MaxInt64/2 {
 			return nil, fmt.Errorf("option Max: %v out of range", f)
 		}

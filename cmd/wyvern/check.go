@@ -371,7 +371,11 @@ func (p *progressLine) update(pr jobs.Progress) {
 	}
 	eta := ""
 	if pr.Planned > 0 && pr.RunsPerS > 0 && pr.Runs < pr.Planned {
-		eta = fmt.Sprintf(" ETA ≤%s", (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
+		bound := "≤" // the rule stops by Planned at the latest
+		if pr.Expected {
+			bound = "~" // a sequential test: Planned is its expected length
+		}
+		eta = fmt.Sprintf(" ETA %s%s", bound, (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%d runs, %d satisfying, [%.4f, %.4f], %.0f runs/s, %d workers%s",
 		pr.Runs, pr.Satisfied, pr.Lo, pr.Hi, pr.RunsPerS, pr.Workers, eta)

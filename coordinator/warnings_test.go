@@ -1,0 +1,64 @@
+package coordinator_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// TestResultWarnings: results warn where the numbers could mislead — an
+// Estimate sample with no spread or too skewed for its size, an interval
+// that MaxRuns stopped before it reached Epsilon, a hypothesis test that
+// reached MaxRuns undecided (with no confidence interval reported).
+func TestResultWarnings(t *testing.T) {
+	fold := func(text string, trace func(i uint64) jobs.Outcome) *coordinator.Result {
+		t.Helper()
+		q, err := query.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := coordinator.Fold(q, 1, trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	cases := []struct {
+		name, query string
+		trace       func(i uint64) jobs.Outcome
+		want        string // in the warnings ("" = none)
+	}{
+		{"constant values", "Estimate[<=10,100]{max x}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Value: 7} }, "all 100 values equal 7"},
+		{"rare large value", "Estimate[<=10,100]{max x}", func(i uint64) jobs.Outcome {
+			if i == 42 {
+				return jobs.Outcome{Index: i, Value: 100}
+			}
+			return jobs.Outcome{Index: i}
+		}, "skewed"},
+		{"spread values", "Estimate[<=10,100]{max x}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Value: float64(i % 10)} }, ""},
+		{"maxruns before epsilon", "Pr[<=10](<> x > 1) {Epsilon=0.01, MaxRuns=500}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, "above Epsilon = 0.01: MaxRuns = 500"},
+		{"epsilon reached", "Pr[<=10](<> x > 1) {Epsilon=0.05}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, ""},
+		{"sprt undecided", "Pr[<=10](<> x > 1) >= 0.5 {Delta=0.01, MaxRuns=300}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, "MaxRuns = 300 reached without a decision"},
+	}
+	for _, c := range cases {
+		r := fold(c.query, c.trace)
+		w := strings.Join(r.Warnings, "\n")
+		if c.want == "" && w != "" || !strings.Contains(w, c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.name, w, c.want)
+		}
+		var text bytes.Buffer
+		r.WriteText(&text)
+		if c.want != "" && !strings.Contains(text.String(), "warning: ") {
+			t.Errorf("%s: the text result does not show the warning:\n%s", c.name, text.String())
+		}
+		if r.Kind == "hypothesis" {
+			if r.Lo != 0 || r.Hi != 0 || r.Confidence != 0 || !strings.Contains(text.String(), "not a confidence interval") {
+				t.Errorf("%s: a hypothesis result reports an interval [%g, %g] at %g:\n%s", c.name, r.Lo, r.Hi, r.Confidence, text.String())
+			}
+		}
+	}
+}
