@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
 )
 
 // Submission is what a client asks for.
@@ -25,6 +26,9 @@ type Submission struct {
 	// Explicit, if set, asks for an explicit-state search with these
 	// options (E<>, A[], EnumStates) or, with Exact, the exact probability.
 	Explicit *jobs.ExplicitOptions
+	// Kind, if set, is the job kind that answers the query (a kind chosen by
+	// a flag, e.g. an engine); by default KindOf decides.
+	Kind string
 	// Progress, if set, receives the coordinator's progress reports.
 	Progress func(jobs.Progress)
 	// NoWorkers, if set, is called when no worker has been heard from for
@@ -53,7 +57,15 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("submit: %w", err)
 	}
-	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name,
+	q, err := query.Parse(s.Query)
+	if err != nil {
+		return nil, err
+	}
+	kind := s.Kind
+	if kind == "" {
+		kind = KindOf(q, s.Explicit)
+	}
+	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
 		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, Created: time.Now().UTC()}
 	if s.Progress != nil {
 		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {

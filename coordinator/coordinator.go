@@ -20,7 +20,6 @@ import (
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/splitting"
 )
 
 // Coordinator serves experiment submissions.
@@ -37,14 +36,19 @@ type Coordinator struct {
 	kv  jetstream.KeyValue
 	obs jetstream.ObjectStore
 
+	runners map[string]Runner // by job kind
+
 	mu      sync.Mutex
-	running map[string]*experiment
+	running map[string]*Session
 	workers map[string]time.Time // last heartbeat
 }
 
-type experiment struct {
-	spec jobs.Experiment
-	fail chan string // reasons the experiment must fail (max deliveries)
+// Register makes the coordinator run experiments of kind with r.
+func (c *Coordinator) Register(kind string, r Runner) {
+	if c.runners == nil {
+		c.runners = map[string]Runner{}
+	}
+	c.runners[kind] = r
 }
 
 func (c *Coordinator) logf(format string, args ...any) {
@@ -94,7 +98,10 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 	if c.MaxDeliver == 0 {
 		c.MaxDeliver = 5
 	}
-	c.running = map[string]*experiment{}
+	if len(c.runners) == 0 {
+		return errors.New("coordinator: no job kinds registered")
+	}
+	c.running = map[string]*Session{}
 	c.workers = map[string]time.Time{}
 	js, err := jetstream.New(c.NC)
 	if err != nil {
@@ -199,10 +206,14 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 	}
 	q, err := query.Parse(exp.Query)
 	if err == nil {
-		_, err = splitting.FromQuery(q)
-	}
-	if err == nil {
-		err = checkExplicit(q, &exp)
+		if exp.Kind == "" {
+			exp.Kind = KindOf(q, exp.Explicit)
+		}
+		if r := c.runners[exp.Kind]; r == nil {
+			err = fmt.Errorf("this coordinator does not run %q experiments", exp.Kind)
+		} else {
+			err = r.Check(q, &exp)
+		}
 	}
 	if err != nil {
 		reply(jobs.SubmitReply{Error: err.Error()})
@@ -248,7 +259,7 @@ func (c *Coordinator) resume(ctx context.Context) {
 }
 
 func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
-	e := &experiment{spec: exp, fail: make(chan string, 4)}
+	e := &Session{Exp: exp, c: c, fail: make(chan string, 4)}
 	c.mu.Lock()
 	if _, dup := c.running[exp.ID]; dup {
 		c.mu.Unlock()
@@ -312,7 +323,7 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	if err != nil {
 		return
 	}
-	var job jobs.TraceJob
+	var job jobs.Job
 	if jobs.Decode(raw.Data, &job) != nil {
 		return
 	}
@@ -323,8 +334,11 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 		c.Metrics.JobExhausted()
 	}
 	if e != nil {
-		e.fail <- fmt.Sprintf("job %s (traces %d..%d) was delivered %d times without a result: workers crashed or timed out running it",
-			job.ID(), job.First, job.First+job.Count-1, adv.Deliveries)
+		select {
+		case e.fail <- fmt.Sprintf("job %s was delivered %d times without a result: workers crashed or timed out running it",
+			job.ID(), adv.Deliveries):
+		default: // the experiment is failing already
+		}
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
 }
@@ -336,209 +350,18 @@ func (c *Coordinator) purge(ctx context.Context, stream, subject string) {
 	}
 }
 
-// resultMessages iterates over an experiment's results: all of them, or
-// (onlyNew) those published from now on.
-func (c *Coordinator) resultMessages(ctx context.Context, id string, onlyNew bool) (jetstream.MessagesContext, error) {
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(id)}}
-	if onlyNew {
-		cfg.DeliverPolicy = jetstream.DeliverNewPolicy
-	}
-	cons, err := c.js.OrderedConsumer(ctx, jobs.StreamResults, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
-	}
-	iter, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("results consumer: %w", err)
-	}
-	return iter, nil
-}
-
-// decodeResults decodes an experiment's result messages in a goroutine and
-// hands each to take until take returns false; a stream or decoding error
-// is sent on the returned channel (not after ctx ends).
-func decodeResults(ctx context.Context, iter jetstream.MessagesContext, id string, take func(*jobs.TraceResult) bool) <-chan error {
-	errc := make(chan error, 1)
-	go func() {
-		for {
-			m, err := iter.Next()
-			if err != nil {
-				if ctx.Err() == nil {
-					errc <- fmt.Errorf("results stream: %w", err)
-				}
-				return
-			}
-			var r jobs.TraceResult
-			if err := jobs.Decode(m.Data(), &r); err != nil {
-				errc <- fmt.Errorf("result of experiment %s: %w", id, err)
-				return
-			}
-			if !take(&r) {
-				return
-			}
-		}
-	}()
-	return errc
-}
-
-// run plans jobs and folds results for one experiment.
-func (c *Coordinator) run(ctx context.Context, e *experiment) (*Result, error) {
-	exp := e.spec
-	q, err := query.Parse(exp.Query)
+// run runs one experiment with the runner of its kind.
+func (c *Coordinator) run(ctx context.Context, s *Session) (*Result, error) {
+	q, err := query.Parse(s.Exp.Query)
 	if err != nil {
 		return nil, err
 	}
-	if isExplicit(q, &exp) {
-		return c.runExplicit(ctx, e, q)
+	s.Query = q
+	r := c.runners[s.Exp.Kind]
+	if r == nil {
+		return nil, fmt.Errorf("this coordinator does not run %q experiments", s.Exp.Kind)
 	}
-	if spec, err := splitting.FromQuery(q); err != nil {
-		return nil, err
-	} else if spec != nil {
-		return c.runSplit(ctx, e, q, spec)
-	}
-	f, err := newFolder(q, exp.Seed)
-	if err != nil {
-		return nil, err
-	}
-	em := c.expMetrics(exp.ID)
-	start := time.Now()
-	// Results already in the stream (a resumed experiment) are folded first;
-	// the jobs still queued are dropped and planned again from scratch.
-	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
-	iter, err := c.resultMessages(ctx, exp.ID, false)
-	if err != nil {
-		return nil, err
-	}
-	defer iter.Stop()
-	results := make(chan jetstream.Msg, 64)
-	go func() {
-		defer close(results)
-		for {
-			m, err := iter.Next()
-			if err != nil {
-				return
-			}
-			select {
-			case results <- m:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-
-	planned, limit := f.planned(), f.limit()
-	jobSize := uint64(exp.JobSize)
-	var next uint64                       // first trace index not yet planned
-	outstanding := map[uint64]time.Time{} // jobs published, no result yet
-	buffer := map[uint64]jobs.Outcome{}   // early outcomes, by index
-	states := map[[2]uint64]struct{}{}    // EnumStatesSMC
-	workers := map[string]bool{}
-	var dups uint64
-	publish := func(first uint64) error {
-		n := jobSize
-		if limit > 0 && first+n > limit {
-			n = limit - first
-		}
-		job := jobs.TraceJob{Version: jobs.Version, Experiment: exp.ID, Program: exp.Program, ProgramName: exp.ProgramName,
-			Query: exp.Query, Seed: exp.Seed, First: first, Count: n}
-		b, _ := json.Marshal(job)
-		if _, err := c.js.Publish(ctx, jobs.JobSubject(exp.ID), b); err != nil {
-			return fmt.Errorf("publish job %s: %w", job.ID(), err)
-		}
-		outstanding[first] = time.Now()
-		if em != nil {
-			em.JobsPublished(1)
-		}
-		return nil
-	}
-	progress := time.NewTicker(500 * time.Millisecond)
-	defer progress.Stop()
-	for !f.done {
-		window := 8 + 4*c.Workers()
-		// Jobs keep flowing until the rule stops, up to its limit: a
-		// sequential test that needs more runs than expected gets them.
-		for len(outstanding) < window && (limit == 0 || next < limit) {
-			if err := publish(next); err != nil {
-				return nil, err
-			}
-			next += jobSize
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case why := <-e.fail:
-			return nil, errors.New(why)
-		case <-progress.C:
-			lo, hi := f.interval()
-			p := jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned, Expected: f.sprt != nil,
-				Workers: c.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
-			b, _ := json.Marshal(p)
-			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
-			if em != nil {
-				em.Progress(metrics.Progress{Runs: f.runs, Satisfied: f.sat, Planned: planned, Steps: f.steps,
-					Estimate: f.estimate(), Lo: lo, Hi: hi, RunsPerSec: p.RunsPerS})
-				if f.sprt != nil {
-					sr := f.sprt.Result()
-					em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
-				}
-			}
-		case m, ok := <-results:
-			if !ok {
-				return nil, fmt.Errorf("results stream closed")
-			}
-			var r jobs.TraceResult
-			if err := jobs.Decode(m.Data(), &r); err != nil {
-				return nil, fmt.Errorf("result of experiment %s: %w", exp.ID, err)
-			}
-			if r.Error != "" {
-				return nil, fmt.Errorf("worker %s could not run %s: %s", r.Worker, exp.ProgramName, r.Error)
-			}
-			delete(outstanding, r.First)
-			workers[r.Worker] = true
-			if r.First+r.Count > next { // planned by an earlier coordinator
-				next = r.First + r.Count
-			}
-			before := dups
-			for _, o := range r.Outcomes {
-				if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
-					dups++
-					continue
-				}
-				buffer[o.Index] = o
-			}
-			if em != nil && dups > before {
-				em.Duplicates(int(dups - before))
-			}
-			for _, h := range r.States {
-				states[h] = struct{}{}
-			}
-			for !f.done {
-				o, ok := buffer[f.runs]
-				if !ok {
-					break
-				}
-				delete(buffer, f.runs)
-				f.add(o)
-			}
-		}
-	}
-	res := f.result()
-	res.Experiment, res.Program = exp.ID, exp.ProgramName
-	if q.Kind == query.EnumStatesSMC {
-		res.States = len(states)
-	}
-	el := time.Since(start).Seconds()
-	res.Stats = Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}
-	for w := range workers {
-		res.Stats.Workers = append(res.Stats.Workers, w)
-	}
-	b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: f.runs, Satisfied: f.sat, Lo: res.Lo, Hi: res.Hi, Done: true})
-	c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
-	if em != nil && f.sprt != nil {
-		sr := f.sprt.Result()
-		em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
-	}
-	return &res, nil
+	return r.Run(ctx, s)
 }
 
 // reportResult sets an experiment's metrics to its final result.

@@ -16,11 +16,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/vm"
+	"github.com/wyvernmc/wyvern/worker"
 )
 
 func needClang(t testing.TB) {
@@ -46,7 +48,7 @@ func startCluster(t *testing.T, workers int) *cluster {
 }
 
 // startClusterWith starts a cluster whose workers are adjusted by tune.
-func startClusterWith(t *testing.T, workers int, tune func(*simulator.Worker)) *cluster {
+func startClusterWith(t *testing.T, workers int, tune func(*worker.Worker)) *cluster {
 	t.Helper()
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
 	if err != nil {
@@ -59,13 +61,13 @@ func startClusterWith(t *testing.T, workers int, tune func(*simulator.Worker)) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	go (&coordinator.Coordinator{NC: cnc}).Serve(ctx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc})).Serve(ctx)
 	for i := 0; i < workers; i++ {
 		wnc, err := emb.Connect("worker")
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 2}
+		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 2})
 		if tune != nil {
 			tune(w)
 		}
@@ -347,9 +349,9 @@ func TestCoordinatorRestart(t *testing.T) {
 	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
 	coordCtx, stopCoord := context.WithCancel(ctx)
 	cnc, _ := emb.Connect("coordinator-1")
-	go (&coordinator.Coordinator{NC: cnc}).Serve(coordCtx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc})).Serve(coordCtx)
 	wnc, _ := emb.Connect("worker")
-	go (&simulator.Worker{NC: wnc, ID: "w", Slots: 1}).Run(ctx)
+	go (kinds.Worker(&worker.Worker{NC: wnc, ID: "w", Slots: 1})).Run(ctx)
 
 	nc, _ := emb.Connect("client")
 	defer nc.Close()
@@ -374,7 +376,7 @@ func TestCoordinatorRestart(t *testing.T) {
 	stopCoord()
 	time.Sleep(300 * time.Millisecond)
 	cnc2, _ := emb.Connect("coordinator-2")
-	go (&coordinator.Coordinator{NC: cnc2}).Serve(ctx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc2})).Serve(ctx)
 	select {
 	case a := <-done:
 		if a.err != nil {
@@ -401,7 +403,7 @@ func TestMaxDeliveriesFailsExperiment(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
 	cnc, _ := emb.Connect("coordinator")
-	go (&coordinator.Coordinator{NC: cnc, AckWait: 300 * time.Millisecond, MaxDeliver: 2}).Serve(ctx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc, AckWait: 300 * time.Millisecond, MaxDeliver: 2})).Serve(ctx)
 	// the crashing worker
 	wnc, _ := emb.Connect("bad-worker")
 	go func() {

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,54 +15,41 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 )
 
-// isExplicit says whether an experiment is an explicit-state job: an
-// E<>, A[] or EnumStates query, or an exact probability.
-func isExplicit(q *query.Query, exp *jobs.Experiment) bool {
-	switch q.Kind {
-	case query.Reach, query.Invariant, query.EnumStates:
-		return true
-	}
-	return exp.Explicit != nil && exp.Explicit.Exact
-}
+// ExplicitRunner runs KindExplicit experiments: an explicit-state search
+// (E<>, A[], EnumStates) or an exact probability, as one job on one worker,
+// which reports its progress itself.
+type ExplicitRunner struct{}
 
-// checkExplicit refuses explicit-state experiments that cannot run.
-func checkExplicit(q *query.Query, exp *jobs.Experiment) error {
+// Check implements Runner: exact probabilities answer Pr queries only.
+func (ExplicitRunner) Check(q *query.Query, exp *jobs.Experiment) error {
 	if exp.Explicit != nil && exp.Explicit.Exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
 		return fmt.Errorf("exact probabilities answer Pr[<=N](<> P) queries, not %s", q.Kind)
 	}
 	return nil
 }
 
-// runExplicit runs an explicit-state experiment as one job on a worker and
-// waits for its result; the worker reports progress itself.
-func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Query) (*Result, error) {
-	exp := e.spec
-	if err := checkExplicit(q, &exp); err != nil {
-		return nil, err
-	}
+// Run implements Runner.
+func (ExplicitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
+	exp, q := s.Exp, s.Query
 	start := time.Now()
-	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
+	s.PurgeJobs(ctx)
 	// A result already in the stream (the job finished before a restart)
 	// is used as it is.
-	iter, err := c.resultMessages(ctx, exp.ID, false)
+	results := make(chan *jobs.Result, 1)
+	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
+		results <- r
+		return false
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer iter.Stop()
-	results := make(chan jobs.TraceResult, 1)
-	intake := decodeResults(ctx, iter, exp.ID, func(r *jobs.TraceResult) bool {
-		if r.Kind != jobs.KindExplicit {
-			return true
-		}
-		results <- *r
-		return false
-	})
-	em := c.expMetrics(exp.ID)
+	defer stop()
+	em := s.Metrics()
 	var mu sync.Mutex
 	curve := []ExplorePoint{{}}
-	sub, err := c.NC.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
+	sub, err := s.c.NC.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
 		var p jobs.Progress
-		if jobs.Decode(m.Data, &p) != nil || p.Done || p.PlannedReplications > 0 {
+		if jobs.Decode(m.Data, &p) != nil || p.Done {
 			return
 		}
 		if em != nil {
@@ -83,16 +69,13 @@ func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Q
 	if opts == nil {
 		opts = &jobs.ExplicitOptions{}
 	}
-	job := jobs.TraceJob{Version: jobs.Version, Kind: jobs.KindExplicit, Experiment: exp.ID, Program: exp.Program,
-		ProgramName: exp.ProgramName, Query: exp.Query, Seed: exp.Seed, Count: 1, Explicit: opts}
-	b, _ := json.Marshal(job)
-	if _, err := c.js.Publish(ctx, jobs.JobSubject(exp.ID), b); err != nil {
-		return nil, fmt.Errorf("publish job %s: %w", job.ID(), err)
+	if err := s.PublishJob(ctx, "search", jobs.ExplicitJob{Options: *opts}); err != nil {
+		return nil, err
 	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case why := <-e.fail:
+	case why := <-s.Failed():
 		return nil, errors.New(why)
 	case err := <-intake:
 		return nil, err
@@ -103,15 +86,15 @@ func (c *Coordinator) runExplicit(ctx context.Context, e *experiment, q *query.Q
 		res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Seed: exp.Seed}
 		if opts.Exact {
 			var x explicit.ExactResult
-			if err := json.Unmarshal(r.Explicit, &x); err != nil {
-				return nil, fmt.Errorf("exact result: %w", err)
+			if err := decodePayload(r, &x); err != nil {
+				return nil, err
 			}
 			res.Kind, res.Exact = "exact", &x
 			res.Estimate, res.Lo, res.Hi = x.Probability, x.Lower, x.Upper
 		} else {
 			var x explicit.Result
-			if err := json.Unmarshal(r.Explicit, &x); err != nil {
-				return nil, fmt.Errorf("explicit-state result: %w", err)
+			if err := decodePayload(r, &x); err != nil {
+				return nil, err
 			}
 			res.Kind, res.Explicit = "explicit", &x
 		}

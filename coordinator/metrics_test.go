@@ -9,8 +9,9 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/metrics"
-	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/worker"
 )
 
 // gauge returns the value of metric name with the given label value (""
@@ -67,13 +68,13 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go (&coordinator.Coordinator{NC: cnc, Metrics: m}).Serve(ctx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: m})).Serve(ctx)
 	for i := 0; i < 2; i++ {
 		wnc, err := emb.Connect("worker")
 		if err != nil {
 			t.Fatal(err)
 		}
-		go (&simulator.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1, Metrics: m}).Run(ctx)
+		go (kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1, Metrics: m})).Run(ctx)
 	}
 	c := &cluster{emb: emb, cancel: cancel, ctx: ctx}
 

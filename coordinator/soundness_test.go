@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/estimator"
 	"github.com/wyvernmc/wyvern/ir"
@@ -15,7 +17,6 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/vm"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TestSoundnessSPRTTerminates: at p = θ, where the SPRT needs the most runs

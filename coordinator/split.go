@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -25,8 +24,7 @@ const maxJobBytes = 256 << 10
 // stage, task index), so chunking, worker count and arrival order do not
 // matter and duplicates are dropped.
 type splitExec struct {
-	c   *Coordinator
-	exp jobs.Experiment
+	s *Session
 
 	mu      sync.Mutex
 	waiting map[[2]int]*waiter
@@ -60,10 +58,9 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 	if n == 0 {
 		return nil, nil
 	}
-	per := min(max(n/(4*max(x.c.Workers(), 1)), 4), 64)
+	per := min(max(n/(4*max(x.s.Workers(), 1)), 4), 64)
 	for first := 0; first < n; {
-		job := jobs.TraceJob{Version: jobs.Version, Kind: jobs.KindSplit, Experiment: x.exp.ID, Program: x.exp.Program,
-			ProgramName: x.exp.ProgramName, Query: x.exp.Query, Seed: x.exp.Seed, First: uint64(first), Rep: b.Rep, Stage: b.Stage}
+		job := jobs.SplitJob{First: first, Rep: b.Rep, Stage: b.Stage}
 		local := map[int]int{}
 		size := 0
 		end := first
@@ -87,10 +84,8 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 			job.Tasks = append(job.Tasks, t)
 			end++
 		}
-		job.Count = uint64(len(job.Tasks))
-		data, _ := json.Marshal(job)
-		if _, err := x.c.js.Publish(ctx, jobs.JobSubject(x.exp.ID), data); err != nil {
-			return nil, fmt.Errorf("publish job %s: %w", job.ID(), err)
+		if err := x.s.PublishJob(ctx, fmt.Sprintf("r%d/s%d/%d", b.Rep, b.Stage, first), &job); err != nil {
+			return nil, err
 		}
 		first = end
 	}
@@ -106,21 +101,29 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 }
 
 // deliver files a result message's segments with their batch.
-func (x *splitExec) deliver(r *jobs.TraceResult) {
+func (x *splitExec) deliver(m *jobs.Result) error {
+	var r jobs.SplitResult
+	if m.Error == "" {
+		if err := decodePayload(m, &r); err != nil {
+			return err
+		}
+	} else if _, err := fmt.Sscanf(m.Part, "r%d/s%d/", &r.Rep, &r.Stage); err != nil {
+		return fmt.Errorf("worker %s could not run %s: %s", m.Worker, x.s.Exp.ProgramName, m.Error)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.workers[r.Worker] = true
+	x.workers[m.Worker] = true
 	w := x.waiting[[2]int{r.Rep, r.Stage}]
 	if w == nil {
 		x.dups += uint64(len(r.Segments)) // a finished batch (or one of an earlier coordinator)
-		return
+		return nil
 	}
-	if r.Error != "" {
+	if m.Error != "" {
 		if w.err == nil {
-			w.err = fmt.Errorf("worker %s could not run %s: %s", r.Worker, x.exp.ProgramName, r.Error)
+			w.err = fmt.Errorf("worker %s could not run %s: %s", m.Worker, x.s.Exp.ProgramName, m.Error)
 			close(w.done)
 		}
-		return
+		return nil
 	}
 	for i := range r.Segments {
 		k := int(r.First) + i
@@ -138,29 +141,50 @@ func (x *splitExec) deliver(r *jobs.TraceResult) {
 		w.remaining = -1
 		close(w.done)
 	}
+	return nil
 }
 
-// runSplit estimates a Pr query by importance splitting: M replications,
-// several at once, each driving its levels or iterations through workers.
-// A resumed experiment starts over (its answer is the same: everything
-// random derives from the seed).
-func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Query, spec *splitting.Spec) (*Result, error) {
-	exp := e.spec
-	start := time.Now()
-	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
-	c.purge(ctx, jobs.StreamResults, jobs.ResultSubject(exp.ID))
-	iter, err := c.resultMessages(ctx, exp.ID, true)
+// SplitRunner runs KindSplit experiments: a Pr query estimated by
+// importance splitting, M replications at once, each driving its levels or
+// iterations through workers as batches of segment jobs. A resumed
+// experiment starts over (its answer is the same: everything random derives
+// from the seed).
+type SplitRunner struct{}
+
+// Check implements Runner: the splitting options must make a spec.
+func (SplitRunner) Check(q *query.Query, _ *jobs.Experiment) error {
+	_, err := splitting.FromQuery(q)
+	return err
+}
+
+// Run implements Runner.
+func (SplitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
+	exp, q := s.Exp, s.Query
+	spec, err := splitting.FromQuery(q)
 	if err != nil {
 		return nil, err
 	}
-	defer iter.Stop()
-	x := &splitExec{c: c, exp: exp, waiting: map[[2]int]*waiter{}, workers: map[string]bool{}}
+	if spec == nil {
+		return nil, fmt.Errorf("query %q asks for no splitting", q.Text)
+	}
+	start := time.Now()
+	s.PurgeJobs(ctx)
+	s.PurgeResults(ctx)
+	x := &splitExec{s: s, waiting: map[[2]int]*waiter{}, workers: map[string]bool{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	intake := decodeResults(ctx, iter, exp.ID, func(r *jobs.TraceResult) bool {
-		x.deliver(r)
+	bad := make(chan error, 1)
+	stop, intake, err := s.Results(ctx, true, func(r *jobs.Result) bool {
+		if err := x.deliver(r); err != nil {
+			bad <- err
+			return false
+		}
 		return true
 	})
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
 	type outcome struct {
 		res *splitting.Result
 		err error
@@ -168,12 +192,12 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 	doneCh := make(chan outcome, 1)
 	var mu sync.Mutex
 	var prog splitting.Progress
-	em := c.expMetrics(exp.ID)
+	em := s.Metrics()
 	finished := make([]*splitting.Replication, spec.M) // for the live level report
 	reported := 0                                      // replications in the last report
 	live := metrics.Progress{Hi: 1}                    // what the metrics show
 	go func() {
-		parallel := min(spec.M, max(4, 2*c.Workers()))
+		parallel := min(spec.M, max(4, 2*s.Workers()))
 		r, err := splitting.Estimate(ctx, q, spec, x, exp.Seed, parallel, func(p splitting.Progress) {
 			mu.Lock()
 			prog = p
@@ -190,9 +214,11 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case why := <-e.fail:
+		case why := <-s.Failed():
 			return nil, errors.New(why)
 		case err := <-intake:
+			return nil, err
+		case err := <-bad:
 			return nil, err
 		case <-tick.C:
 			mu.Lock()
@@ -222,10 +248,9 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 				live.RunsPerSec = float64(runs) / time.Since(start).Seconds()
 				em.Progress(live)
 			}
-			b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: runs, Workers: c.Workers(),
+			s.Progress(jobs.Progress{Runs: runs, Workers: s.Workers(),
 				RunsPerS: float64(runs) / time.Since(start).Seconds(), Replications: p.Done, PlannedReplications: spec.M,
 				Estimate: p.Estimate})
-			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
 		case o := <-doneCh:
 			if o.err != nil {
 				return nil, o.err
@@ -241,9 +266,8 @@ func (c *Coordinator) runSplit(ctx context.Context, e *experiment, q *query.Quer
 				res.Stats.Workers = append(res.Stats.Workers, w)
 			}
 			x.mu.Unlock()
-			b, _ := json.Marshal(jobs.Progress{Version: jobs.Version, Runs: res.Runs, Lo: res.Lo, Hi: res.Hi, Done: true,
+			s.Progress(jobs.Progress{Runs: res.Runs, Lo: res.Lo, Hi: res.Hi, Done: true,
 				Replications: spec.M, PlannedReplications: spec.M, Estimate: res.Estimate})
-			c.NC.Publish(jobs.ProgressSubject(exp.ID), b)
 			return res, nil
 		}
 	}

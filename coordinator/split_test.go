@@ -9,9 +9,9 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
+	"github.com/wyvernmc/wyvern/worker"
 )
 
 // splitDeterministic strips the timings from a splitting result.
@@ -38,7 +38,7 @@ func TestSplittingAcrossWorkers(t *testing.T) {
 	needClang(t)
 	ll := frontend(t, "../testdata/splitting/ruin.c")
 	one := startCluster(t, 1)
-	four := startClusterWith(t, 4, func(w *simulator.Worker) { w.MaxResultBytes = 1 })
+	four := startClusterWith(t, 4, func(w *worker.Worker) { w.MaxResultBytes = 1 })
 	prog, err := ir.ParseLL("ruin.c", ll)
 	if err != nil {
 		t.Fatal(err)

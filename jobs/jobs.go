@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// Version of the protocol.
-const Version = 1
+// Version of the protocol (2: jobs and results in kind-tagged envelopes).
+const Version = 2
 
 // NATS names.
 const (
@@ -55,6 +55,10 @@ type Experiment struct {
 	Query       string `json:"query"`
 	Seed        uint64 `json:"seed"`
 	JobSize     int    `json:"job_size"` // traces per job
+	// Kind is the job kind that answers the query (KindTrace, KindSplit,
+	// KindExplicit, ...): decided once, by the client, from the query and
+	// the options (coordinator.KindOf).
+	Kind string `json:"kind"`
 	// Explicit-state experiments (and exact probabilities).
 	Explicit *ExplicitOptions `json:"explicit,omitempty"`
 	Created  time.Time        `json:"created"`
@@ -67,9 +71,12 @@ type SubmitReply struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// Job kinds.
+// Job kinds. A job travels in a Job envelope whose Kind names the handler
+// that runs it and whose Payload is the kind's own message (TraceRange,
+// SplitJob, ExplicitJob); results come back in Result envelopes of the same
+// kind (TraceOutcomes, SplitResult, the explicit result).
 const (
-	KindTrace    = ""         // traces [First, First+Count)
+	KindTrace    = "trace"    // traces [First, First+Count)
 	KindSplit    = "split"    // importance-splitting segments
 	KindExplicit = "explicit" // an explicit-state search or exact probability
 )
@@ -87,35 +94,78 @@ type ExplicitOptions struct {
 	MaxTimeS  float64 `json:"max_time_s,omitempty"`
 }
 
-// TraceJob asks a worker to run traces [First, First+Count), or (Kind
-// KindSplit) the splitting segments Tasks[i] of replication Rep, stage
-// Stage, numbered First+i within their batch.
-type TraceJob struct {
-	Version     int    `json:"version"`
-	Kind        string `json:"kind,omitempty"`
-	Experiment  string `json:"experiment"`
-	Program     string `json:"program"`
-	ProgramName string `json:"program_name"`
-	Query       string `json:"query"`
-	Seed        uint64 `json:"seed"`
-	First       uint64 `json:"first"`
-	Count       uint64 `json:"count"`
-	// Splitting: the start states the tasks refer to (by index) and the
-	// tasks, all of one replication and stage.
-	Rep    int          `json:"rep,omitempty"`
-	Stage  int          `json:"stage,omitempty"`
-	Starts []SplitStart `json:"starts,omitempty"`
-	Tasks  []SplitTask  `json:"tasks,omitempty"`
-	// Explicit-state jobs.
-	Explicit *ExplicitOptions `json:"explicit,omitempty"`
+// Job is the envelope of every job: what all kinds share (the experiment,
+// its program, query and seed), the kind, a name for messages (Part, e.g.
+// the trace range), and the kind's payload.
+type Job struct {
+	Version     int             `json:"version"`
+	Kind        string          `json:"kind"`
+	Experiment  string          `json:"experiment"`
+	Part        string          `json:"part"` // which part of the experiment: unique within it
+	Program     string          `json:"program"`
+	ProgramName string          `json:"program_name"`
+	Query       string          `json:"query"`
+	Seed        uint64          `json:"seed"`
+	Payload     json.RawMessage `json:"payload"`
 }
 
 // ID names a job in messages.
-func (j *TraceJob) ID() string {
-	if j.Kind == KindSplit {
-		return fmt.Sprintf("%s/r%d/s%d/%d", j.Experiment, j.Rep, j.Stage, j.First)
-	}
-	return fmt.Sprintf("%s/%d", j.Experiment, j.First)
+func (j *Job) ID() string { return j.Experiment + "/" + j.Kind + "/" + j.Part }
+
+// Result is the envelope of a job's result: the kind's payload, or Error
+// when the job cannot run for a reason that will not go away (a program
+// that does not load).
+type Result struct {
+	Version    int             `json:"version"`
+	Kind       string          `json:"kind"`
+	Experiment string          `json:"experiment"`
+	Part       string          `json:"part"`
+	Worker     string          `json:"worker"`
+	Elapsed    float64         `json:"elapsed_s"`
+	Error      string          `json:"error,omitempty"`
+	Payload    json.RawMessage `json:"payload,omitempty"`
+}
+
+// TraceRange is a KindTrace job: traces [First, First+Count).
+type TraceRange struct {
+	First uint64 `json:"first"`
+	Count uint64 `json:"count"`
+}
+
+// TraceOutcomes is a KindTrace result.
+type TraceOutcomes struct {
+	First    uint64      `json:"first"`
+	Count    uint64      `json:"count"`
+	Outcomes []Outcome   `json:"outcomes,omitempty"`
+	States   [][2]uint64 `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
+	Steps    uint64      `json:"steps"`
+}
+
+// SplitJob is a KindSplit job: the splitting segments Tasks[i] of
+// replication Rep, stage Stage, numbered First+i within their batch, with
+// the start states they refer to (by index).
+type SplitJob struct {
+	Rep    int          `json:"rep"`
+	Stage  int          `json:"stage"`
+	First  int          `json:"first"`
+	Starts []SplitStart `json:"starts"`
+	Tasks  []SplitTask  `json:"tasks"`
+}
+
+// SplitResult is (part of) a KindSplit result: segments First.. of the
+// job's batch (a job's segments may come in several messages).
+type SplitResult struct {
+	Rep      int       `json:"rep"`
+	Stage    int       `json:"stage"`
+	First    int       `json:"first"`
+	Segments []Segment `json:"segments"`
+	Steps    uint64    `json:"steps"`
+}
+
+// ExplicitJob is a KindExplicit job; its result's payload is the search's
+// or the exact computation's result as package explicit encodes it.
+type ExplicitJob struct {
+	Options ExplicitOptions `json:"options"`
 }
 
 // SplitStart is a state a splitting segment starts from: a vm snapshot
@@ -179,29 +229,6 @@ type Outcome struct {
 	Value float64 `json:"v,omitempty"` // Estimate: the run's max/min/avg
 }
 
-// TraceResult reports a job's outcomes, or why it could not run.
-type TraceResult struct {
-	Version    int       `json:"version"`
-	Experiment string    `json:"experiment"`
-	First      uint64    `json:"first"`
-	Count      uint64    `json:"count"`
-	Outcomes   []Outcome `json:"outcomes,omitempty"`
-	// Splitting: segments First.. of the job's batch (a job's segments may
-	// come in several messages).
-	Kind     string    `json:"kind,omitempty"`
-	Rep      int       `json:"rep,omitempty"`
-	Stage    int       `json:"stage,omitempty"`
-	Segments []Segment `json:"segments,omitempty"`
-	// Explicit-state jobs: the search's or exact computation's result (as
-	// package explicit encodes it).
-	Explicit json.RawMessage `json:"explicit,omitempty"`
-	States   [][2]uint64     `json:"states,omitempty"` // EnumStatesSMC: distinct state hashes seen by the job
-	Worker   string          `json:"worker"`
-	Elapsed  float64         `json:"elapsed_s"`
-	Steps    uint64          `json:"steps"`
-	Error    string          `json:"error,omitempty"` // the job failed for a reason that will not go away (load error)
-}
-
 // Heartbeat is a worker's periodic report.
 type Heartbeat struct {
 	Version int     `json:"version"`
@@ -232,6 +259,7 @@ const (
 // Progress is published while an experiment runs.
 type Progress struct {
 	Version   int     `json:"version"`
+	Kind      string  `json:"kind"` // the experiment's job kind: which fields below apply
 	Runs      uint64  `json:"runs"`
 	Satisfied uint64  `json:"satisfied"`
 	Lo        float64 `json:"lo"`

@@ -19,12 +19,13 @@ import (
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/vm"
+	"github.com/wyvernmc/wyvern/worker"
 )
 
 // prepared is a program and a query checked against it, before any NATS.
@@ -249,7 +250,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer cnc.Close()
-	co := &coordinator.Coordinator{NC: cnc, Metrics: ms.Set()}
+	co := kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: ms.Set()})
 	go func() {
 		if err := co.Serve(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -263,7 +264,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer wnc.Close()
-		w := &simulator.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Set()}
+		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Set()})
 		go func() {
 			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -357,13 +358,13 @@ func (p *progressLine) update(pr jobs.Progress) {
 	if !p.on || pr.Done {
 		return
 	}
-	if pr.States > 0 {
+	switch pr.Kind {
+	case jobs.KindExplicit:
 		fmt.Fprintf(p.w, "\r\x1b[Kexplicit state space: %d states, %.0f states/s, queue %d, depth %d",
 			pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
 		p.shown = true
 		return
-	}
-	if pr.PlannedReplications > 0 {
+	case jobs.KindSplit:
 		fmt.Fprintf(p.w, "\r\x1b[Ksplitting: %d of %d replications, estimate %.4g, %d run segments, %.0f segments/s, %d workers",
 			pr.Replications, pr.PlannedReplications, pr.Estimate, pr.Runs, pr.RunsPerS, pr.Workers)
 		p.shown = true
@@ -455,7 +456,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
-	w := &simulator.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Set()}
+	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Set()})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -486,8 +487,8 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
 	}
-	co := &coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Set(),
-		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)}
+	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Set(),
+		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)})
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, *url)
 	if err := co.Serve(ctx); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)

@@ -1,0 +1,143 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// Runner runs the experiments of one job kind on the coordinator: it
+// plans and publishes jobs, folds their results, decides when the
+// experiment is done and builds its result. It is registered under its
+// kind's name (Coordinator.Register); the coordinator owns everything
+// around it (submission, persistence, resumption, failures reported by
+// JetStream, metrics registration).
+type Runner interface {
+	// Check refuses, at submission, an experiment this kind cannot run
+	// (before anything is stored or published).
+	Check(q *query.Query, exp *jobs.Experiment) error
+	// Run runs the experiment to its result. A resumed experiment runs
+	// again from its stored description; results already in the stream
+	// may be read back (Session.Results with onlyNew false).
+	Run(ctx context.Context, s *Session) (*Result, error)
+}
+
+// Session is what a Runner gets from the coordinator for one experiment.
+type Session struct {
+	Exp   jobs.Experiment
+	Query *query.Query
+
+	c    *Coordinator
+	fail chan string // reasons the experiment must fail (max deliveries)
+}
+
+// Failed delivers the reasons the experiment must fail (a job delivered
+// MaxDeliver times without a result): a runner returns the first as its
+// error.
+func (s *Session) Failed() <-chan string { return s.fail }
+
+// Workers is the number of workers heard from recently.
+func (s *Session) Workers() int { return s.c.Workers() }
+
+// Metrics returns the experiment's metrics (nil without metrics).
+func (s *Session) Metrics() *metrics.Experiment { return s.c.expMetrics(s.Exp.ID) }
+
+// PublishJob publishes a job of the experiment's kind with the kind's
+// payload; part names it uniquely within the experiment.
+func (s *Session) PublishJob(ctx context.Context, part string, payload any) error {
+	p, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("encode job %s/%s: %w", s.Exp.ID, part, err)
+	}
+	job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: part, Program: s.Exp.Program,
+		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Payload: p}
+	b, _ := json.Marshal(job)
+	if _, err := s.c.js.Publish(ctx, jobs.JobSubject(s.Exp.ID), b); err != nil {
+		return fmt.Errorf("publish job %s: %w", job.ID(), err)
+	}
+	return nil
+}
+
+// Progress publishes a progress report (core NATS: clients that listen
+// show it).
+func (s *Session) Progress(p jobs.Progress) {
+	p.Version, p.Kind = jobs.Version, s.Exp.Kind
+	b, _ := json.Marshal(p)
+	s.c.NC.Publish(jobs.ProgressSubject(s.Exp.ID), b)
+}
+
+// PurgeJobs drops the experiment's queued jobs (a resumed experiment plans
+// its jobs again).
+func (s *Session) PurgeJobs(ctx context.Context) {
+	s.c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(s.Exp.ID))
+}
+
+// PurgeResults drops the experiment's stored results.
+func (s *Session) PurgeResults(ctx context.Context) {
+	s.c.purge(ctx, jobs.StreamResults, jobs.ResultSubject(s.Exp.ID))
+}
+
+// Results decodes the experiment's results in a goroutine — all of them,
+// or (onlyNew) those published from now on — and hands each to take until
+// take returns false, ctx ends or stop is called. A stream or decoding
+// error, or a result of another kind, is sent on errc (not after ctx
+// ends).
+func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Result) bool) (stop func(), errc <-chan error, err error) {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(s.Exp.ID)}}
+	if onlyNew {
+		cfg.DeliverPolicy = jetstream.DeliverNewPolicy
+	}
+	cons, err := s.c.js.OrderedConsumer(ctx, jobs.StreamResults, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("results consumer: %w", err)
+	}
+	iter, err := cons.Messages()
+	if err != nil {
+		return nil, nil, fmt.Errorf("results consumer: %w", err)
+	}
+	ch := make(chan error, 1)
+	go func() {
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				if ctx.Err() == nil && err != jetstream.ErrMsgIteratorClosed {
+					ch <- fmt.Errorf("results stream: %w", err)
+				}
+				return
+			}
+			var r jobs.Result
+			if err := jobs.Decode(m.Data(), &r); err != nil {
+				ch <- fmt.Errorf("result of experiment %s: %w", s.Exp.ID, err)
+				return
+			}
+			if r.Kind != s.Exp.Kind {
+				ch <- fmt.Errorf("result of experiment %s: a %q result for a %q experiment", s.Exp.ID, r.Kind, s.Exp.Kind)
+				return
+			}
+			if !take(&r) {
+				return
+			}
+		}
+	}()
+	return iter.Stop, ch, nil
+}
+
+// KindOf decides which job kind answers query q with the explicit-state
+// options opts (nil: none): the one place that maps queries to kinds.
+func KindOf(q *query.Query, opts *jobs.ExplicitOptions) string {
+	switch {
+	case q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates:
+		return jobs.KindExplicit
+	case opts != nil && opts.Exact:
+		return jobs.KindExplicit
+	case q.Enum("Split") != "":
+		return jobs.KindSplit
+	}
+	return jobs.KindTrace
+}

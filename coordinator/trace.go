@@ -1,0 +1,171 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// TraceRunner runs KindTrace experiments: probabilities, hypothesis tests,
+// Estimate and EnumStatesSMC queries answered by independent traces. It
+// publishes trace-range jobs in a window ahead of the results, folds the
+// outcomes strictly in trace-index order into the query's estimator
+// (buffering early arrivals, dropping duplicates), and stops when the
+// estimator's rule does.
+type TraceRunner struct{}
+
+// Check implements Runner.
+func (TraceRunner) Check(q *query.Query, _ *jobs.Experiment) error {
+	_, err := newFolder(q, 0)
+	return err
+}
+
+// Run implements Runner.
+func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
+	exp, q := s.Exp, s.Query
+	f, err := newFolder(q, exp.Seed)
+	if err != nil {
+		return nil, err
+	}
+	em := s.Metrics()
+	start := time.Now()
+	// Results already in the stream (a resumed experiment) are folded first;
+	// the jobs still queued are dropped and planned again from scratch.
+	s.PurgeJobs(ctx)
+	results := make(chan *jobs.Result, 64)
+	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
+		select {
+		case results <- r:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+
+	planned, limit := f.planned(), f.limit()
+	jobSize := uint64(exp.JobSize)
+	var next uint64                       // first trace index not yet planned
+	outstanding := map[uint64]time.Time{} // jobs published, no result yet
+	buffer := map[uint64]jobs.Outcome{}   // early outcomes, by index
+	states := map[[2]uint64]struct{}{}    // EnumStatesSMC
+	workers := map[string]bool{}
+	var dups uint64
+	publish := func(first uint64) error {
+		n := jobSize
+		if limit > 0 && first+n > limit {
+			n = limit - first
+		}
+		if err := s.PublishJob(ctx, strconv.FormatUint(first, 10), jobs.TraceRange{First: first, Count: n}); err != nil {
+			return err
+		}
+		outstanding[first] = time.Now()
+		if em != nil {
+			em.JobsPublished(1)
+		}
+		return nil
+	}
+	progress := time.NewTicker(500 * time.Millisecond)
+	defer progress.Stop()
+	for !f.done {
+		window := 8 + 4*s.Workers()
+		// Jobs keep flowing until the rule stops, up to its limit: a
+		// sequential test that needs more runs than expected gets them.
+		for len(outstanding) < window && (limit == 0 || next < limit) {
+			if err := publish(next); err != nil {
+				return nil, err
+			}
+			next += jobSize
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case why := <-s.Failed():
+			return nil, errors.New(why)
+		case err := <-intake:
+			return nil, err
+		case <-progress.C:
+			lo, hi := f.interval()
+			p := jobs.Progress{Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned, Expected: f.sprt != nil,
+				Workers: s.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
+			s.Progress(p)
+			if em != nil {
+				em.Progress(metrics.Progress{Runs: f.runs, Satisfied: f.sat, Planned: planned, Steps: f.steps,
+					Estimate: f.estimate(), Lo: lo, Hi: hi, RunsPerSec: p.RunsPerS})
+				if f.sprt != nil {
+					sr := f.sprt.Result()
+					em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
+				}
+			}
+		case m := <-results:
+			if m.Error != "" {
+				return nil, fmt.Errorf("worker %s could not run %s: %s", m.Worker, exp.ProgramName, m.Error)
+			}
+			var r jobs.TraceOutcomes
+			if err := decodePayload(m, &r); err != nil {
+				return nil, err
+			}
+			delete(outstanding, r.First)
+			workers[m.Worker] = true
+			if r.First+r.Count > next { // planned by an earlier coordinator
+				next = r.First + r.Count
+			}
+			before := dups
+			for _, o := range r.Outcomes {
+				if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
+					dups++
+					continue
+				}
+				buffer[o.Index] = o
+			}
+			if em != nil && dups > before {
+				em.Duplicates(int(dups - before))
+			}
+			for _, h := range r.States {
+				states[h] = struct{}{}
+			}
+			for !f.done {
+				o, ok := buffer[f.runs]
+				if !ok {
+					break
+				}
+				delete(buffer, f.runs)
+				f.add(o)
+			}
+		}
+	}
+	res := f.result()
+	res.Experiment, res.Program = exp.ID, exp.ProgramName
+	if q.Kind == query.EnumStatesSMC {
+		res.States = len(states)
+	}
+	el := time.Since(start).Seconds()
+	res.Stats = Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}
+	for w := range workers {
+		res.Stats.Workers = append(res.Stats.Workers, w)
+	}
+	s.Progress(jobs.Progress{Runs: f.runs, Satisfied: f.sat, Lo: res.Lo, Hi: res.Hi, Done: true})
+	if em != nil && f.sprt != nil {
+		sr := f.sprt.Result()
+		em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
+	}
+	return &res, nil
+}
+
+// decodePayload decodes a result's payload into the kind's result type.
+func decodePayload(r *jobs.Result, v any) error {
+	if err := json.Unmarshal(r.Payload, v); err != nil {
+		return fmt.Errorf("%s result %s/%s from worker %s: %w", r.Kind, r.Experiment, r.Part, r.Worker, err)
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package simulator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/worker"
+)
+
+// TraceHandler runs KindTrace jobs: a range of trace indices of one
+// experiment, each trace's outcome in the result. It keeps a Tracer per
+// (program, query) it has seen; one handler serves one job loop.
+type TraceHandler struct {
+	tracers map[string]*Tracer
+}
+
+// NewTraceHandler is the worker.Factory of KindTrace.
+func NewTraceHandler() worker.Handler { return &TraceHandler{tracers: map[string]*Tracer{}} }
+
+// Handle implements worker.Handler.
+func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
+	var job jobs.TraceRange
+	if err := json.Unmarshal(j.Payload, &job); err != nil {
+		return j.Fail(ctx, fmt.Errorf("trace job %s: %w", j.ID(), err))
+	}
+	key := j.Program + "\x00" + j.Query
+	tr, ok := h.tracers[key]
+	if !ok {
+		c, err := j.Compile(ctx)
+		if err != nil {
+			return j.Fail(ctx, err)
+		}
+		tr = NewTracer(c)
+		h.tracers[key] = tr
+	}
+	res := jobs.TraceOutcomes{First: job.First, Count: job.Count, Outcomes: make([]jobs.Outcome, 0, job.Count)}
+	if tr.States != nil {
+		clear(tr.States)
+	}
+	var sat uint64
+	for i := uint64(0); i < job.Count; i++ {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		out, _ := tr.Trace(j.Seed, job.First+i)
+		res.Outcomes = append(res.Outcomes, out)
+		res.Steps += out.Steps
+		if out.Sat {
+			sat++
+		}
+	}
+	for s := range tr.States {
+		res.States = append(res.States, [2]uint64{s[0], s[1]})
+	}
+	j.Count(job.Count, res.Steps, sat)
+	return j.Publish(ctx, &res)
+}

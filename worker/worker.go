@@ -1,0 +1,382 @@
+// Package worker is the generic NATS job loop every job kind runs in: it
+// fetches jobs from the shared durable consumer, skips those of stopped
+// experiments, keeps a running job from being redelivered, hands the job
+// to the handler registered for its kind, publishes the results the
+// handler produces, acknowledges (or, when the worker stops mid-job,
+// returns) the job, sends heartbeats and reports metrics. Programs are
+// fetched once by content hash and cached compiled.
+//
+// A job kind plugs in with a Handler (one per job loop, so it may cache
+// compiled queries) registered under the kind's name; see
+// docs/architecture.md.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Handler runs the jobs of one kind. Handle decodes j.Payload, runs the
+// job and publishes its result(s) with j.Publish, or j.Fail when the job
+// can never run (the loop acknowledges it either way). It returns an error
+// only when the job must be delivered again: the context ended, or a
+// result could not be published.
+type Handler interface {
+	Handle(ctx context.Context, j *Job) error
+}
+
+// Factory makes a handler for one job loop: a handler is used by one
+// goroutine at a time.
+type Factory func() Handler
+
+// DefaultMaxResultBytes bounds a result message (NATS's default payload
+// limit is 1 MiB); handlers with large results send them in several
+// messages (Job.MaxResultBytes).
+const DefaultMaxResultBytes = 512 << 10
+
+// Worker serves jobs of the registered kinds.
+type Worker struct {
+	NC    *nats.Conn
+	ID    string
+	Slots int // concurrent jobs (goroutines); default 1
+	// MaxResultBytes bounds a result message (default
+	// DefaultMaxResultBytes).
+	MaxResultBytes int
+	// Metrics, when set, receives the worker's job starts and ends
+	// (traces, steps, satisfying traces, time per job); nil: no metrics.
+	Metrics *metrics.Set
+
+	kinds map[string]Factory
+
+	traces, steps atomic.Uint64
+	wm            *metrics.Worker // from Metrics, set by Run
+
+	mu       sync.Mutex
+	machines map[string]*machineEntry // by program hash
+}
+
+type machineEntry struct {
+	once sync.Once
+	m    *vm.Machine
+	err  error
+}
+
+// Register makes the worker run jobs of kind with handlers from f.
+func (w *Worker) Register(kind string, f Factory) {
+	if w.kinds == nil {
+		w.kinds = map[string]Factory{}
+	}
+	w.kinds[kind] = f
+}
+
+// Traces reports the worker's total of traces (or segments) run.
+func (w *Worker) Traces() uint64 { return w.traces.Load() }
+
+// Steps reports the total steps simulated.
+func (w *Worker) Steps() uint64 { return w.steps.Load() }
+
+// Run serves jobs until ctx is cancelled.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Slots <= 0 {
+		w.Slots = 1
+	}
+	if len(w.kinds) == 0 {
+		return fmt.Errorf("worker %s: no job kinds registered", w.ID)
+	}
+	w.machines = map[string]*machineEntry{}
+	if w.Metrics != nil {
+		w.wm = w.Metrics.Worker(w.ID)
+	}
+	js, err := jetstream.New(w.NC)
+	if err != nil {
+		return fmt.Errorf("worker %s: jetstream: %w", w.ID, err)
+	}
+	cons, err := waitConsumer(ctx, js)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
+	kv, err := waitBucket(ctx, js)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
+	// Heartbeats only while the job loops run: a worker that stopped serving
+	// must not look alive.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go w.heartbeat(ctx)
+	var wg sync.WaitGroup
+	errs := make(chan error, w.Slots)
+	for i := 0; i < w.Slots; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.loop(ctx, js, cons, kv); err != nil {
+				errs <- err
+				stop()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// waitConsumer waits for the coordinator to have created the job stream.
+func waitConsumer(ctx context.Context, js jetstream.JetStream) (jetstream.Consumer, error) {
+	for {
+		cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+		if err == nil {
+			return cons, nil
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return nil, fmt.Errorf("job consumer: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// waitBucket waits for the experiments bucket.
+func waitBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	for {
+		kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
+		if err == nil {
+			return kv, nil
+		}
+		if !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return nil, fmt.Errorf("experiments bucket: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (w *Worker) heartbeat(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		hb := jobs.Heartbeat{Version: jobs.Version, Worker: w.ID, Slots: w.Slots, Traces: w.Traces(),
+			Steps: w.Steps(), Time: float64(time.Now().UnixNano()) / 1e9}
+		b, _ := json.Marshal(hb)
+		w.NC.Publish(jobs.HeartbeatSubject(w.ID), b)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, kv jetstream.KeyValue) error {
+	handlers := map[string]Handler{} // this loop's, made on first use
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		for msg := range batch.Messages() {
+			w.handle(ctx, js, kv, msg, handlers)
+		}
+	}
+	return nil
+}
+
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, handlers map[string]Handler) {
+	j := &Job{w: w, js: js, start: time.Now()}
+	if err := jobs.Decode(msg.Data(), &j.Job); err != nil {
+		msg.Term() // a message no worker of this version can run
+		return
+	}
+	// Skip jobs of experiments that have already stopped.
+	if e, err := kv.Get(ctx, j.Experiment); err == nil {
+		var st jobs.Status
+		if jobs.Decode(e.Value(), &st) == nil && st.State != jobs.StateRunning {
+			msg.Ack()
+			return
+		}
+	}
+	h, ok := handlers[j.Kind]
+	if !ok {
+		f := w.kinds[j.Kind]
+		if f == nil {
+			// A kind this worker does not run: fail the job (every worker
+			// of a deployment runs the same kinds).
+			if j.Fail(ctx, fmt.Errorf("worker %s does not run %q jobs", w.ID, j.Kind)) == nil {
+				msg.Ack()
+			} else {
+				msg.Nak()
+			}
+			return
+		}
+		h = f()
+		handlers[j.Kind] = h
+	}
+	if w.wm != nil {
+		w.wm.JobStarted()
+	}
+	done := keepAlive(msg)
+	err := h.Handle(ctx, j)
+	close(done)
+	if err != nil || ctx.Err() != nil {
+		if w.wm != nil {
+			w.wm.JobAbandoned()
+		}
+		msg.Nak() // shutting down, or the result did not reach the stream: another delivery tries
+		return
+	}
+	if w.wm != nil {
+		w.wm.JobDone(j.traces, j.steps, j.sat, time.Since(j.start))
+	}
+	msg.Ack()
+}
+
+// keepAlive tells JetStream every 2 s that msg's job is still running,
+// until the returned channel is closed.
+func keepAlive(msg jetstream.Msg) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	return done
+}
+
+// Job is a job being run, with what a handler needs from the worker.
+type Job struct {
+	jobs.Job
+	w             *Worker
+	js            jetstream.JetStream
+	start         time.Time
+	traces, steps uint64
+	sat           uint64
+}
+
+// Worker is the running worker's id.
+func (j *Job) Worker() string { return j.w.ID }
+
+// Compile loads the job's program (once per worker process) and compiles
+// its query for this job loop.
+func (j *Job) Compile(ctx context.Context) (*query.Compiled, error) {
+	m, err := j.Machine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := query.Parse(j.Query)
+	if err != nil {
+		return nil, err
+	}
+	return query.Compile(q, m)
+}
+
+// Machine returns the job's program, loaded once per worker process.
+func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
+	w := j.w
+	w.mu.Lock()
+	e, ok := w.machines[j.Program]
+	if !ok {
+		e = &machineEntry{}
+		w.machines[j.Program] = e
+	}
+	w.mu.Unlock()
+	e.once.Do(func() {
+		obs, err := j.js.ObjectStore(ctx, jobs.BucketPrograms)
+		if err != nil {
+			e.err = fmt.Errorf("programs bucket: %w", err)
+			return
+		}
+		ll, err := obs.GetBytes(ctx, j.Program)
+		if err != nil {
+			e.err = fmt.Errorf("fetch program %s: %w", j.ProgramName, err)
+			return
+		}
+		prog, err := ir.ParseLL(j.ProgramName, ll)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.m = vm.NewMachine(prog)
+	})
+	return e.m, e.err
+}
+
+// Publish sends one result message with payload (the kind's result type).
+func (j *Job) Publish(ctx context.Context, payload any) error {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("encode result of %s: %w", j.ID(), err)
+	}
+	return j.publish(ctx, jobs.Result{Payload: b})
+}
+
+// Fail publishes that the job can never run, and why.
+func (j *Job) Fail(ctx context.Context, why error) error {
+	return j.publish(ctx, jobs.Result{Error: why.Error()})
+}
+
+func (j *Job) publish(ctx context.Context, r jobs.Result) error {
+	r.Version, r.Kind, r.Experiment, r.Part, r.Worker = jobs.Version, j.Kind, j.Experiment, j.Part, j.w.ID
+	r.Elapsed = time.Since(j.start).Seconds()
+	b, _ := json.Marshal(r)
+	if _, err := j.js.Publish(ctx, jobs.ResultSubject(j.Experiment), b); err != nil {
+		return fmt.Errorf("publish result of %s: %w", j.ID(), err)
+	}
+	return nil
+}
+
+// Progress publishes a progress report for the job's experiment (core
+// NATS, not stored).
+func (j *Job) Progress(p jobs.Progress) {
+	p.Version, p.Kind = jobs.Version, j.Kind
+	b, _ := json.Marshal(p)
+	j.w.NC.Publish(jobs.ProgressSubject(j.Experiment), b)
+}
+
+// Count adds runs (traces or segments), steps and satisfying runs to the
+// worker's totals and the job's metrics.
+func (j *Job) Count(runs, steps, sat uint64) {
+	j.traces += runs
+	j.steps += steps
+	j.sat += sat
+	j.w.traces.Add(runs)
+	j.w.steps.Add(steps)
+}
+
+// MaxResultBytes bounds one result message.
+func (j *Job) MaxResultBytes() int {
+	if j.w.MaxResultBytes > 0 {
+		return j.w.MaxResultBytes
+	}
+	return DefaultMaxResultBytes
+}
