@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/internal/kinds"
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
@@ -25,15 +25,7 @@ import (
 	"github.com/wyvernmc/wyvern/worker"
 )
 
-func needClang(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("clang-14 not found: run scripts/install-deps.sh")
-		}
-		t.Skip("clang-14 not installed")
-	}
-}
+func needClang(t testing.TB) { t.Helper(); testutil.NeedClang(t) }
 
 // cluster is an in-process NATS server with a coordinator and n workers.
 type cluster struct {

@@ -143,8 +143,6 @@ type folder struct {
 	values    []float64
 }
 
-var endNames = [...]string{"stopped-at-property", "exited", "deadlock", "assume-failed", "error", "step-bound"}
-
 func newFolder(q *query.Query, seed uint64) (*folder, error) {
 	f := &folder{q: q, seed: seed, ends: map[string]uint64{}}
 	// Options were checked against the query kind's schema when the query
@@ -217,9 +215,7 @@ func (f *folder) add(o jobs.Outcome) {
 	}
 	f.runs++
 	f.steps += o.Steps
-	if int(o.End) < len(endNames) {
-		f.ends[endNames[o.End]]++
-	}
+	f.ends[o.End.String()]++
 	if o.Sat {
 		f.sat++
 		f.satLens = append(f.satLens, o.Steps)
@@ -418,9 +414,9 @@ func (r *Result) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "warning: %s\n", msg)
 	}
 	ends := make([]string, 0, len(r.Ends))
-	for _, n := range endNames {
-		if c, ok := r.Ends[n]; ok {
-			ends = append(ends, fmt.Sprintf("%s %d", n, c))
+	for _, e := range jobs.Ends {
+		if c, ok := r.Ends[e.String()]; ok {
+			ends = append(ends, fmt.Sprintf("%s %d", e, c))
 		}
 	}
 	fmt.Fprintf(w, "Runs ended: %s\n", strings.Join(ends, ", "))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -213,7 +214,7 @@ func TestExactBenchmarkPrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
-	needClang(t)
+	testutil.NeedClang(t)
 	f, err := os.Open("../testdata/smc/expected.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -179,7 +180,7 @@ func shrunk(t *testing.T, dir, path string) string {
 // same verdict for reachability of deadlocks, errors and data races, and
 // the reduced searches visit no more states than the unreduced one.
 func TestReductionsKeepVerdicts(t *testing.T) {
-	needClang(t)
+	testutil.NeedClang(t)
 	dir := t.TempDir()
 	programs := []string{peterson, petersonBug}
 	for _, f := range []string{"atomic.c", "counter_mutex.c", "counter_race.c", "deadlock.c", "join_values.c", "once.c"} {
@@ -239,7 +240,7 @@ func TestReductionsOnLargerPrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
-	needClang(t)
+	testutil.NeedClang(t)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		file  string

@@ -216,8 +216,36 @@ type Segment struct {
 	PreSat    int64  `json:"pre_sat,omitempty"`
 	Decreased bool   `json:"decreased,omitempty"`
 	Steps     uint64 `json:"steps"` // steps executed by this segment
-	End       uint8  `json:"end"`   // vm.Status at the end
+	End       End    `json:"end"`   // how the segment ended
 	Nanos     int64  `json:"nanos"`
+}
+
+// End is how a run (or a splitting segment) ended. Its values are those
+// of vm.Status, in the same order (a test checks it), named here so that
+// the protocol does not depend on the interpreter.
+type End uint8
+
+// How runs end.
+const (
+	EndProperty     End = iota // stopped where the property held (the run was still going)
+	EndExited                  // main returned or exit() was called
+	EndDeadlock                // no process enabled, main not finished
+	EndAssumeFailed            // __VERIFIER_assume(0)
+	EndError                   // an error was detected
+	EndStepBound               // the step bound was reached
+)
+
+// Ends lists every End in order.
+var Ends = [...]End{EndProperty, EndExited, EndDeadlock, EndAssumeFailed, EndError, EndStepBound}
+
+var endNames = [...]string{"stopped-at-property", "exited", "deadlock", "assume-failed", "error", "step-bound"}
+
+// String names an End as results report it.
+func (e End) String() string {
+	if int(e) < len(endNames) {
+		return endNames[e]
+	}
+	return fmt.Sprintf("end(%d)", e)
 }
 
 // Outcome is one trace's result.
@@ -225,7 +253,7 @@ type Outcome struct {
 	Index uint64  `json:"i"`
 	Sat   bool    `json:"s,omitempty"`
 	Steps uint64  `json:"n"`           // steps to the first satisfying state, else the run's length
-	End   uint8   `json:"e"`           // vm.Status the run ended with
+	End   End     `json:"e"`           // how the run ended
 	Value float64 `json:"v,omitempty"` // Estimate: the run's max/min/avg
 }
 

@@ -1,9 +1,9 @@
 package simulator_test
 
 import (
-	"os/exec"
 	"testing"
 
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
@@ -14,9 +14,7 @@ import (
 // benchmark programs (seed 003, Table 1), with the property observed at every
 // state as in an experiment.
 func BenchmarkTrace(b *testing.B) {
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		b.Skip("clang-14 not installed")
-	}
+	testutil.NeedClang(b)
 	for _, c := range []struct{ name, q string }{
 		{"petersonsBug", "Pr[<=5000](<> ([1.crit] && [2.crit]))"},
 		{"fib_8", "Pr[<=5000](<> [0.VERIFIER_error])"},

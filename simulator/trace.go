@@ -96,6 +96,6 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 		tr.States[st.Hash()] = struct{}{}
 	}
 	out.Steps = st.Steps
-	out.End = uint8(st.Status)
+	out.End = jobs.End(st.Status)
 	return out, st
 }

@@ -157,7 +157,7 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 		}
 	}
 	seg.Steps = st.Steps - steps0
-	seg.End = uint8(st.Status)
+	seg.End = jobs.End(st.Status)
 	seg.Nanos = time.Since(t0).Nanoseconds()
 	return seg, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -12,37 +11,25 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
 )
-
-func needClang(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("clang-14 not found in PATH (required when CI=true): %v", err)
-		}
-		t.Skip("clang-14 not found in PATH")
-	}
-}
 
 var (
 	machMu   sync.Mutex
 	machines = map[string]*vm.Machine{}
 )
 
+// machine returns one machine per program, shared by the tests (machines
+// are safe for concurrent use).
 func machine(t testing.TB, path string) *vm.Machine {
 	t.Helper()
-	needClang(t)
+	p := testutil.Program(t, path)
 	machMu.Lock()
 	defer machMu.Unlock()
 	if m, ok := machines[path]; ok {
 		return m
-	}
-	p, err := ir.Load(path, ir.Options{})
-	if err != nil {
-		t.Fatalf("load %s: %v", path, err)
 	}
 	m := vm.NewMachine(p)
 	machines[path] = m

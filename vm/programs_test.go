@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -29,15 +29,7 @@ const stepBound = 2_000_000
 
 // needClang skips the test when clang-14 is not installed, except in CI
 // (CI=true) where a missing compiler is a failure.
-func needClang(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("clang-14"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("clang-14 not found in PATH (required when CI=true): %v", err)
-		}
-		t.Skip("clang-14 not found in PATH; skipping tests that compile C programs")
-	}
-}
+func needClang(t *testing.T) { t.Helper(); testutil.NeedClang(t) }
 
 var (
 	progMu    sync.Mutex

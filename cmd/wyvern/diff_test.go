@@ -11,21 +11,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
 )
 
 // requireClang skips when clang-14 is missing on a developer machine; in CI
 // (CI=true) a missing clang is a failure, never a silent skip.
-func requireClang(t testing.TB) string {
-	t.Helper()
-	p, err := exec.LookPath("clang-14")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("clang-14 not found: run scripts/install-deps.sh")
-		}
-		t.Skip("clang-14 not installed")
-	}
-	return p
-}
+func requireClang(t testing.TB) string { t.Helper(); return testutil.NeedClang(t) }
 
 // TestDifferential compiles every program of testdata/diff natively with
 // clang-14 and runs it with `wyvern run` at -O0 and -O1: stdout and exit
