@@ -1,7 +1,11 @@
-// Package coordinator runs experiments: it plans trace jobs on a JetStream
-// work queue, folds the workers' results strictly in trace-index order into
-// the estimators, stops and cancels when the estimator is done, and keeps
-// experiment state in JetStream so that a restarted coordinator resumes.
+// Package coordinator runs experiments: it accepts submissions, keeps each
+// experiment's state in JetStream (so that a restarted coordinator
+// resumes), fails experiments whose jobs workers cannot finish, and hands
+// each experiment to the Runner of its job kind (Register): TraceRunner
+// plans trace jobs and folds their outcomes strictly in trace-index order
+// into the estimators; SplitRunner drives importance splitting through
+// segment jobs; ExplicitRunner runs a search as one job. Results, their
+// text and JSON forms, and the client (Submit) live here too.
 package coordinator
 
 import (
@@ -30,7 +34,7 @@ type Coordinator struct {
 	Log        *log.Logger   // nil: quiet
 	// Metrics, when set, receives the workers' heartbeats, the job queue's
 	// state and every experiment's progress; nil: no metrics.
-	Metrics *metrics.Set
+	Metrics *metrics.Coordinator
 
 	js  jetstream.JetStream
 	kv  jetstream.KeyValue

@@ -68,13 +68,13 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: m})).Serve(ctx)
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: m.Coordinator})).Serve(ctx)
 	for i := 0; i < 2; i++ {
 		wnc, err := emb.Connect("worker")
 		if err != nil {
 			t.Fatal(err)
 		}
-		go (kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1, Metrics: m})).Run(ctx)
+		go (kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("w%d", i), Slots: 1, Metrics: m.Workers})).Run(ctx)
 	}
 	c := &cluster{emb: emb, cancel: cancel, ctx: ctx}
 

@@ -11,7 +11,7 @@
 // every outcome of the choices that process's step makes (see choose.go for
 // the enumeration rule). States are identified by their canonical encoding
 // (vm.Machine.AppendKey): the step counter and the captured output are not
-// part of a state.
+// part of a state. Handler is the explicit job kind's worker-side handler.
 package explicit
 
 import (

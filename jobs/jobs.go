@@ -1,7 +1,8 @@
 // Package jobs is Wyvern's wire protocol: the NATS subjects, JetStream
 // streams and buckets, and the messages that coordinators, workers and
-// clients exchange. Every message carries Version; a peer rejects messages
-// of another version with a clear error.
+// clients exchange — jobs and results in kind-tagged envelopes, with every
+// kind's payload defined here. Every message carries Version; a peer
+// rejects messages of another version with a clear error.
 package jobs
 
 import (

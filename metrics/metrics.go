@@ -6,22 +6,27 @@
 // Go runtime and process collectors. Labels are bounded: series carry at most
 // an experiment id or a worker id, and an experiment's series are deleted
 // shortly after it finishes (Experiment.Finish, SetKeepFinished), a worker's
-// when it is forgotten
-// (Set.ForgetWorker), so a long-lived coordinator does not accumulate them.
+// when it is forgotten (ForgetWorker), so a long-lived coordinator does not
+// accumulate them.
 //
-// A Set serves both roles, so that `wyvern check` (coordinator and workers in
-// one process) exports them on one endpoint:
+// Each component has its own collectors, registered on a
+// prometheus.Registerer: Workers (the simulator workers' job counters) and
+// Coordinator (the job queue, the workers' heartbeats, the experiments). A
+// Set puts both on one registry, for `wyvern check`, which runs the
+// coordinator and the workers in one process:
 //
-//	m := metrics.New()
-//	addr, err := metrics.Serve(ctx, ":9090", m.Registry())
-//
-//	w := m.Worker("host-1234")            // in the worker
+//	reg := metrics.NewRegistry()
+//	ws := metrics.NewWorkers(reg)           // in a worker process
+//	w := ws.Worker("host-1234")
 //	w.JobStarted()
 //	w.JobDone(traces, steps, satisfying, elapsed)
 //
-//	e := m.Experiment(id)                 // in the coordinator
+//	co := metrics.NewCoordinator(reg)       // in the coordinator process
+//	e := co.Experiment(id)
 //	e.Progress(metrics.Progress{Runs: ..., Estimate: ..., Lo: ..., Hi: ...})
-//	e.Finish(err == nil)                  // counts it; its series go 15 s later
+//	e.Finish(err == nil)                    // counts it; its series go 15 s later
+//
+//	addr, err := metrics.Serve(ctx, ":9090", reg)
 //
 // All methods are safe for concurrent use.
 package metrics
@@ -40,21 +45,55 @@ const (
 	LabelWorker     = "worker"
 )
 
-// Set is Wyvern's metrics on their own registry.
+// Set is both components' metrics on one registry.
 type Set struct {
-	reg  *prometheus.Registry
-	now  func() time.Time // the clock (tests replace it)
-	keep time.Duration    // how long a finished experiment's series stay
+	*Workers
+	*Coordinator
+	reg *prometheus.Registry
+}
 
-	// Worker side, by worker id.
+// New returns a Set on a fresh registry (NewRegistry) with the workers'
+// and the coordinator's collectors.
+func New() *Set {
+	reg := NewRegistry()
+	return &Set{Workers: NewWorkers(reg), Coordinator: NewCoordinator(reg), reg: reg}
+}
+
+// Registry is the Set's registry, for Serve or to register more collectors.
+func (s *Set) Registry() *prometheus.Registry { return s.reg }
+
+// ForgetWorker deletes every series of a worker, on both sides.
+func (s *Set) ForgetWorker(worker string) {
+	s.Workers.ForgetWorker(worker)
+	s.Coordinator.ForgetWorker(worker)
+}
+
+// NewRegistry returns a fresh registry with the Go runtime collector
+// (go_*) and the process collector (process_*).
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// Workers are the simulator workers' metrics, by worker id.
+type Workers struct {
 	traces     *prometheus.CounterVec
 	steps      *prometheus.CounterVec
 	satisfying *prometheus.CounterVec
 	jobsDone   *prometheus.CounterVec
 	jobsActive *prometheus.GaugeVec
 	jobSeconds *prometheus.HistogramVec
+	vecs       []deleter // every vector, all labelled by worker
+}
 
-	// Coordinator side: the job queue.
+// Coordinator is the coordinator's metrics: the job queue, the workers as
+// seen through their heartbeats, and the experiments.
+type Coordinator struct {
+	now  func() time.Time // the clock (tests replace it)
+	keep time.Duration    // how long a finished experiment's series stay
+
+	// The job queue.
 	jobsQueued      prometheus.Gauge
 	jobsInFlight    prometheus.Gauge
 	jobsRedelivered prometheus.Gauge
@@ -62,13 +101,13 @@ type Set struct {
 	jobsExhausted   prometheus.Counter
 	duplicates      *prometheus.CounterVec
 
-	// Coordinator side: workers as seen through their heartbeats.
+	// Workers as seen through their heartbeats.
 	lastSeen       *prometheus.GaugeVec
 	workerRate     *prometheus.GaugeVec
 	workerStepRate *prometheus.GaugeVec
 	workersAlive   prometheus.Gauge
 
-	// Coordinator side: experiments.
+	// Experiments.
 	running     prometheus.Gauge
 	completed   prometheus.Counter
 	failed      prometheus.Counter
@@ -114,75 +153,85 @@ type stateCount struct {
 	states uint64
 }
 
-// New returns a Set on a fresh registry holding Wyvern's metrics, the Go
-// runtime collector (go_*) and the process collector (process_*).
-func New() *Set {
-	s := &Set{
-		reg:         prometheus.NewRegistry(),
+// NewWorkers registers the workers' collectors on reg.
+func NewWorkers(reg prometheus.Registerer) *Workers {
+	s := &Workers{}
+	byWorker := []string{LabelWorker}
+	wc := func(name, help string) *prometheus.CounterVec {
+		v := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, byWorker)
+		reg.MustRegister(v)
+		s.vecs = append(s.vecs, v)
+		return v
+	}
+	s.traces = wc("wyvern_worker_traces_total", "Traces simulated by the worker.")
+	s.steps = wc("wyvern_worker_steps_total", "Steps (LLVM instructions) simulated by the worker.")
+	s.satisfying = wc("wyvern_worker_satisfying_traces_total", "Traces simulated by the worker that satisfied their query.")
+	s.jobsDone = wc("wyvern_worker_jobs_total", "Jobs the worker has finished.")
+	s.jobsActive = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "wyvern_worker_jobs_running", Help: "Jobs the worker is running now."}, byWorker)
+	reg.MustRegister(s.jobsActive)
+	s.jobSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "wyvern_worker_job_duration_seconds",
+		Help:    "Time the worker took to run a job.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10), // 1 ms .. 262 s
+	}, byWorker)
+	reg.MustRegister(s.jobSeconds)
+	s.vecs = append(s.vecs, s.jobsActive, s.jobSeconds)
+	return s
+}
+
+// ForgetWorker deletes the worker's series.
+func (s *Workers) ForgetWorker(worker string) {
+	for _, v := range s.vecs {
+		v.DeleteLabelValues(worker)
+	}
+}
+
+// NewCoordinator registers the coordinator's collectors on reg.
+func NewCoordinator(reg prometheus.Registerer) *Coordinator {
+	s := &Coordinator{
 		now:         time.Now,
 		keep:        DefaultKeepFinished,
 		beats:       map[string]beat{},
 		explicitAt:  map[string]stateCount{},
 		experiments: map[string]*Experiment{},
 	}
-	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-
 	byWorker := []string{LabelWorker}
 	byExp := []string{LabelExperiment}
-	wc := func(name, help string) *prometheus.CounterVec {
-		v := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, byWorker)
-		s.reg.MustRegister(v)
-		s.workerVecs = append(s.workerVecs, v)
-		return v
-	}
 	wg := func(name, help string) *prometheus.GaugeVec {
 		v := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, byWorker)
-		s.reg.MustRegister(v)
+		reg.MustRegister(v)
 		s.workerVecs = append(s.workerVecs, v)
 		return v
 	}
 	eg := func(name, help string) *prometheus.GaugeVec {
 		v := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, byExp)
-		s.reg.MustRegister(v)
+		reg.MustRegister(v)
+		s.expVecs = append(s.expVecs, v)
+		return v
+	}
+	ec := func(name, help string) *prometheus.CounterVec {
+		v := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, byExp)
+		reg.MustRegister(v)
 		s.expVecs = append(s.expVecs, v)
 		return v
 	}
 	g := func(name, help string) prometheus.Gauge {
 		v := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
-		s.reg.MustRegister(v)
+		reg.MustRegister(v)
 		return v
 	}
 	c := func(name, help string) prometheus.Counter {
 		v := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
-		s.reg.MustRegister(v)
+		reg.MustRegister(v)
 		return v
 	}
-
-	s.traces = wc("wyvern_worker_traces_total", "Traces simulated by the worker.")
-	s.steps = wc("wyvern_worker_steps_total", "Steps (LLVM instructions) simulated by the worker.")
-	s.satisfying = wc("wyvern_worker_satisfying_traces_total", "Traces simulated by the worker that satisfied their query.")
-	s.jobsDone = wc("wyvern_worker_jobs_total", "Jobs the worker has finished.")
-	s.jobsActive = wg("wyvern_worker_jobs_running", "Jobs the worker is running now.")
-	s.jobSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "wyvern_worker_job_duration_seconds",
-		Help:    "Time the worker took to run a job.",
-		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10), // 1 ms .. 262 s
-	}, byWorker)
-	s.reg.MustRegister(s.jobSeconds)
-	s.workerVecs = append(s.workerVecs, s.jobSeconds)
 
 	s.jobsQueued = g("wyvern_jobs_queued", "Jobs waiting in the work queue, not yet delivered to a worker.")
 	s.jobsInFlight = g("wyvern_jobs_in_flight", "Jobs delivered to a worker and not yet acknowledged.")
 	s.jobsRedelivered = g("wyvern_jobs_redelivered", "Jobs delivered more than once and not yet acknowledged.")
-	s.jobsPublished = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "wyvern_experiment_jobs_published_total",
-		Help: "Jobs the coordinator has published for the experiment."}, byExp)
-	s.reg.MustRegister(s.jobsPublished)
-	s.expVecs = append(s.expVecs, s.jobsPublished)
+	s.jobsPublished = ec("wyvern_experiment_jobs_published_total", "Jobs the coordinator has published for the experiment.")
 	s.jobsExhausted = c("wyvern_jobs_max_deliveries_total", "Jobs that reached the maximum number of deliveries without a result.")
-	s.duplicates = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "wyvern_experiment_duplicate_results_total",
-		Help: "Trace outcomes received more than once (redeliveries) and dropped."}, byExp)
-	s.reg.MustRegister(s.duplicates)
-	s.expVecs = append(s.expVecs, s.duplicates)
+	s.duplicates = ec("wyvern_experiment_duplicate_results_total", "Trace outcomes received more than once (redeliveries) and dropped.")
 
 	s.lastSeen = wg("wyvern_worker_last_seen_timestamp_seconds", "Unix time of the worker's last heartbeat.")
 	s.workerRate = wg("wyvern_worker_throughput_traces_per_second", "Worker throughput between its last two heartbeats.")
@@ -195,7 +244,7 @@ func New() *Set {
 	s.expStart = eg("wyvern_experiment_start_timestamp_seconds", "Unix time the experiment started.")
 	s.runs = eg("wyvern_experiment_runs", "Runs folded into the estimator so far (in trace-index order).")
 	s.satRuns = eg("wyvern_experiment_satisfying_runs", "Folded runs that satisfied the query.")
-	s.planned = eg("wyvern_experiment_planned_runs", "Runs the experiment may need at most (0: not known in advance).")
+	s.planned = eg("wyvern_experiment_planned_runs", "Runs the experiment is expected to need (a bound, except for hypothesis tests; 0: not known in advance).")
 	s.expSteps = eg("wyvern_experiment_steps", "Steps of the folded runs.")
 	s.estimate = eg("wyvern_experiment_estimate", "Current estimate (probability or mean).")
 	s.lower = eg("wyvern_experiment_interval_lower", "Lower bound of the current confidence interval.")
@@ -215,19 +264,16 @@ func New() *Set {
 	return s
 }
 
-// Registry is the Set's registry, for Serve or to register more collectors.
-func (s *Set) Registry() *prometheus.Registry { return s.reg }
-
 // ---- Worker side ----
 
 // Worker is one simulator worker's metrics.
 type Worker struct {
-	s  *Set
+	s  *Workers
 	id string
 }
 
 // Worker returns the metrics of worker id, creating its series at 0.
-func (s *Set) Worker(id string) *Worker {
+func (s *Workers) Worker(id string) *Worker {
 	for _, v := range []*prometheus.CounterVec{s.traces, s.steps, s.satisfying, s.jobsDone} {
 		v.WithLabelValues(id)
 	}
@@ -260,19 +306,19 @@ func (w *Worker) JobAbandoned() { w.s.jobsActive.WithLabelValues(w.id).Dec() }
 // Jobs sets the work queue's state: jobs waiting, delivered but not
 // acknowledged, and redelivered but not acknowledged (e.g. from the job
 // consumer's info: NumPending, NumAckPending, NumRedelivered).
-func (s *Set) Jobs(queued, inFlight, redelivered int) {
+func (s *Coordinator) Jobs(queued, inFlight, redelivered int) {
 	s.jobsQueued.Set(float64(queued))
 	s.jobsInFlight.Set(float64(inFlight))
 	s.jobsRedelivered.Set(float64(redelivered))
 }
 
 // JobExhausted counts a job that reached its maximum number of deliveries.
-func (s *Set) JobExhausted() { s.jobsExhausted.Inc() }
+func (s *Coordinator) JobExhausted() { s.jobsExhausted.Inc() }
 
 // Heartbeat records a worker's heartbeat: when it was sent and the worker's
 // totals then. The worker's throughput is computed from consecutive
 // heartbeats; a restarted worker (totals going down) starts afresh.
-func (s *Set) Heartbeat(worker string, at time.Time, traces, steps uint64) {
+func (s *Coordinator) Heartbeat(worker string, at time.Time, traces, steps uint64) {
 	s.mu.Lock()
 	prev, ok := s.beats[worker]
 	s.beats[worker] = beat{at: at, traces: traces, steps: steps}
@@ -289,10 +335,10 @@ func (s *Set) Heartbeat(worker string, at time.Time, traces, steps uint64) {
 }
 
 // WorkersAlive sets the number of workers heard from recently.
-func (s *Set) WorkersAlive(n int) { s.workersAlive.Set(float64(n)) }
+func (s *Coordinator) WorkersAlive(n int) { s.workersAlive.Set(float64(n)) }
 
-// ForgetWorker deletes every series of a worker (gone for good).
-func (s *Set) ForgetWorker(worker string) {
+// ForgetWorker deletes the series of a worker gone for good.
+func (s *Coordinator) ForgetWorker(worker string) {
 	s.mu.Lock()
 	delete(s.beats, worker)
 	s.mu.Unlock()
@@ -305,7 +351,7 @@ func (s *Set) ForgetWorker(worker string) {
 
 // Experiment is one experiment's metrics.
 type Experiment struct {
-	s  *Set
+	s  *Coordinator
 	id string
 
 	mu   sync.RWMutex // updates hold it shared, Finish exclusively
@@ -314,7 +360,7 @@ type Experiment struct {
 
 // update runs f unless the experiment has finished, so that a late update
 // cannot bring back series Finish deleted.
-func (e *Experiment) update(f func(s *Set, id string)) {
+func (e *Experiment) update(f func(s *Coordinator, id string)) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if !e.done {
@@ -325,7 +371,7 @@ func (e *Experiment) update(f func(s *Set, id string)) {
 // Experiment returns the metrics of experiment id. The first call for an id
 // counts it as running and records its start time; later calls (until
 // Finish) return the same handle.
-func (s *Set) Experiment(id string) *Experiment {
+func (s *Coordinator) Experiment(id string) *Experiment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.experiments[id]; ok {
@@ -353,7 +399,7 @@ type Progress struct {
 
 // Progress records the experiment's progress.
 func (e *Experiment) Progress(p Progress) {
-	e.update(func(s *Set, id string) {
+	e.update(func(s *Coordinator, id string) {
 		s.runs.WithLabelValues(id).Set(float64(p.Runs))
 		s.satRuns.WithLabelValues(id).Set(float64(p.Satisfied))
 		s.planned.WithLabelValues(id).Set(float64(p.Planned))
@@ -368,7 +414,7 @@ func (e *Experiment) Progress(p Progress) {
 // SPRT records a hypothesis test's log-likelihood ratio and its two
 // decision bounds (H0 accepted at or below lower, rejected at or above upper).
 func (e *Experiment) SPRT(llr, lower, upper float64) {
-	e.update(func(s *Set, id string) {
+	e.update(func(s *Coordinator, id string) {
 		s.llr.WithLabelValues(id).Set(llr)
 		s.llrLower.WithLabelValues(id).Set(lower)
 		s.llrUpper.WithLabelValues(id).Set(upper)
@@ -377,12 +423,12 @@ func (e *Experiment) SPRT(llr, lower, upper float64) {
 
 // JobsPublished counts n jobs published for the experiment.
 func (e *Experiment) JobsPublished(n int) {
-	e.update(func(s *Set, id string) { s.jobsPublished.WithLabelValues(id).Add(float64(n)) })
+	e.update(func(s *Coordinator, id string) { s.jobsPublished.WithLabelValues(id).Add(float64(n)) })
 }
 
 // Duplicates counts n trace outcomes dropped as duplicates.
 func (e *Experiment) Duplicates(n int) {
-	e.update(func(s *Set, id string) { s.duplicates.WithLabelValues(id).Add(float64(n)) })
+	e.update(func(s *Coordinator, id string) { s.duplicates.WithLabelValues(id).Add(float64(n)) })
 }
 
 // SplittingLevel records that importance splitting reached level index
@@ -390,7 +436,7 @@ func (e *Experiment) Duplicates(n int) {
 // from the previous level and product the running product of the
 // conditional probabilities (the estimate so far).
 func (e *Experiment) SplittingLevel(index int, threshold, condProb, product float64) {
-	e.update(func(s *Set, id string) {
+	e.update(func(s *Coordinator, id string) {
 		s.level.WithLabelValues(id).Set(float64(index))
 		s.threshold.WithLabelValues(id).Set(threshold)
 		s.condProb.WithLabelValues(id).Set(condProb)
@@ -402,7 +448,7 @@ func (e *Experiment) SplittingLevel(index int, threshold, condProb, product floa
 // states waiting in the queue, and the depth reached. States per second are
 // computed from the previous report.
 func (e *Experiment) Explicit(states, queue uint64, depth int) {
-	e.update(func(s *Set, id string) {
+	e.update(func(s *Coordinator, id string) {
 		now := s.now()
 		s.mu.Lock()
 		prev, ok := s.explicitAt[id]
@@ -454,7 +500,7 @@ func (e *Experiment) Finish(ok bool) {
 }
 
 // deleteSeries deletes the series of experiment id unless it runs again.
-func (s *Set) deleteSeries(id string) {
+func (s *Coordinator) deleteSeries(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, again := s.experiments[id]; again {
@@ -471,7 +517,7 @@ const DefaultKeepFinished = 15 * time.Second
 
 // SetKeepFinished sets how long a finished experiment's series stay before
 // Finish deletes them (0: at once).
-func (s *Set) SetKeepFinished(d time.Duration) {
+func (s *Coordinator) SetKeepFinished(d time.Duration) {
 	s.mu.Lock()
 	s.keep = d
 	s.mu.Unlock()

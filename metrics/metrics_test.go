@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -408,5 +409,44 @@ func TestServe(t *testing.T) {
 			t.Fatal("metrics server still answering 5 s after its context ended")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestComponentsRegisterSeparately: a worker process registers only the
+// workers' collectors, a coordinator only its own; a Set has both.
+func TestComponentsRegisterSeparately(t *testing.T) {
+	names := func(reg *prometheus.Registry) map[string]bool {
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, mf := range mfs {
+			out[mf.GetName()] = true
+		}
+		return out
+	}
+	wreg := NewRegistry()
+	NewWorkers(wreg).Worker("w1").JobStarted()
+	creg := NewRegistry()
+	NewCoordinator(creg).Experiment("e1")
+	set := New()
+	set.Worker("w1")
+	w, c, both := names(wreg), names(creg), names(set.Registry())
+	for _, n := range []string{"wyvern_worker_traces_total", "go_goroutines"} {
+		if !w[n] {
+			t.Errorf("worker registry lacks %s", n)
+		}
+	}
+	for _, n := range []string{"wyvern_experiments_running", "wyvern_experiment_runs", "go_goroutines"} {
+		if !c[n] {
+			t.Errorf("coordinator registry lacks %s", n)
+		}
+	}
+	if w["wyvern_experiments_running"] || c["wyvern_worker_traces_total"] {
+		t.Errorf("a component's registry holds the other's metrics")
+	}
+	if !both["wyvern_experiments_running"] || !both["wyvern_worker_jobs_running"] {
+		t.Errorf("a Set lacks one component's metrics")
 	}
 }

@@ -1,6 +1,6 @@
 // Package simulator generates traces: one run of a program under the seeded
-// scheduler, observed by a compiled query; and the worker loop that pulls
-// trace jobs from NATS and publishes their outcomes.
+// scheduler, observed by a compiled query; and the handler of the trace job
+// kind (TraceHandler), which runs a range of trace indices on a worker.
 package simulator
 
 import (

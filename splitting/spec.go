@@ -6,7 +6,8 @@
 // at a level crossing or at the end of the run; an Executor runs batches of
 // segments locally or on NATS workers, and everything random derives from
 // (seed, replication, level, replica), so results do not depend on where or
-// in which order segments ran.
+// in which order segments ran. SegmentHandler is the splitting job kind's
+// worker-side handler.
 package splitting
 
 import (

@@ -58,7 +58,7 @@ type Worker struct {
 	MaxResultBytes int
 	// Metrics, when set, receives the worker's job starts and ends
 	// (traces, steps, satisfying traces, time per job); nil: no metrics.
-	Metrics *metrics.Set
+	Metrics *metrics.Workers
 
 	kinds map[string]Factory
 

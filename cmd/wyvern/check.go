@@ -250,7 +250,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer cnc.Close()
-	co := kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: ms.Set()})
+	co := kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Metrics: ms.Coordinator()})
 	go func() {
 		if err := co.Serve(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -264,7 +264,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer wnc.Close()
-		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Set()})
+		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Workers()})
 		go func() {
 			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -456,7 +456,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
-	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Set()})
+	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers()})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -487,7 +487,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
 	}
-	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Set(),
+	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Coordinator(),
 		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)})
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, *url)
 	if err := co.Serve(ctx); err != nil {

@@ -9,16 +9,21 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/wyvernmc/wyvern/metrics"
 )
 
-// metricsServer is a metrics.Set served on /metrics, counting scrapes.
+// metricsServer is a metrics registry served on /metrics, counting
+// scrapes. The components running in the process register their
+// collectors on it (Workers, Coordinator).
 type metricsServer struct {
-	set *metrics.Set
+	reg *prometheus.Registry
 
 	mu       sync.Mutex
+	workers  *metrics.Workers
+	coord    *metrics.Coordinator
 	started  int // scrapes started
 	finished int // index (1-based) of the latest scrape finished
 }
@@ -29,7 +34,7 @@ func (s *metricsServer) Gather() ([]*dto.MetricFamily, error) {
 	s.started++
 	n := s.started
 	s.mu.Unlock()
-	mfs, err := s.set.Registry().Gather()
+	mfs, err := s.reg.Gather()
 	s.mu.Lock()
 	s.finished = max(s.finished, n)
 	s.mu.Unlock()
@@ -61,22 +66,42 @@ func (s *metricsServer) linger(max time.Duration) {
 	}
 }
 
-// Set is the served Set, nil when metrics are off.
-func (s *metricsServer) Set() *metrics.Set {
+// Workers returns the workers' collectors, registered on first use; nil
+// when metrics are off.
+func (s *metricsServer) Workers() *metrics.Workers {
 	if s == nil {
 		return nil
 	}
-	return s.set
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.workers == nil {
+		s.workers = metrics.NewWorkers(s.reg)
+	}
+	return s.workers
 }
 
-// serveMetrics serves a fresh metrics.Set on addr ("": none, nil result)
+// Coordinator returns the coordinator's collectors, registered on first
+// use; nil when metrics are off.
+func (s *metricsServer) Coordinator() *metrics.Coordinator {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.coord == nil {
+		s.coord = metrics.NewCoordinator(s.reg)
+	}
+	return s.coord
+}
+
+// serveMetrics serves a fresh metrics registry on addr ("": none, nil result)
 // until ctx ends. When addr picks a free port (ends in ":0") the bound
 // address is printed to stderr.
 func serveMetrics(ctx context.Context, addr string, stderr io.Writer) (*metricsServer, error) {
 	if addr == "" {
 		return nil, nil
 	}
-	s := &metricsServer{set: metrics.New()}
+	s := &metricsServer{reg: metrics.NewRegistry()}
 	bound, err := metrics.Serve(ctx, addr, s)
 	if err != nil {
 		return nil, err
