@@ -10,111 +10,72 @@ import (
 // Choices inside a step. Every probabilistic or nondeterministic choice a
 // step makes goes through vm.Chooser.Choose(n). A step is one instruction
 // and only platform calls choose (wyvern_coin, wyvern_uniform,
-// __VERIFIER_nondet_*), so before the step we know from the instruction
-// which function draws and with what arguments. The scripted chooser
-// enumerates the outcomes of the step's choices depth-first: it replays a
-// prefix of values, records the range of each new choice, and backtracks.
-//
-// Enumeration rule (what one choice may branch into):
-//
-//   - wyvern_coin(num, den) draws Choose(den) and compares with num: two
-//     outcomes, value 0 with probability num/den and value num with
-//     probability (den-num)/den (one outcome when num is 0 or den);
-//   - __VERIFIER_nondet_T draws Choose(0) (64 random bits) masked to the
-//     width w of T: 2^w outcomes of probability 2^-w;
-//   - any other Choose(n), n > 0 (wyvern_uniform): n outcomes of probability
-//     1/n.
+// __VERIFIER_nondet_*), so before the step the vm tells from the
+// instruction and its arguments which distribution it draws from
+// (Machine.NextChoice, a vm.Choice defined once by the function's platform
+// table entry). The scripted chooser enumerates the outcomes of the step's
+// choices depth-first: it replays a prefix of values, records each new
+// choice with its outcomes (vm.Choice.Outcomes and Outcome: the draws and
+// their probabilities), and backtracks. For example wyvern_coin(num, den)
+// has two outcomes, the draws 0 (probability num/den) and num; a nondet of
+// width w has 2^w; wyvern_uniform(lo, hi) has hi-lo+1. A draw the vm did
+// not announce (none is known) is taken as uniform over its range.
 //
 // A choice with more outcomes than Options.MaxBranching (default 1024: bool,
 // char and unsigned char nondet and small uniform ranges pass; int, long
 // and short nondet do not) is an error that names the function, process and
 // source location: such inputs cannot be enumerated (__VERIFIER_assume does
 // not help, it filters after the draw); use a narrower type or a small
-// wyvern_uniform range, or raise MaxBranching.
+// wyvern_uniform range, or raise MaxBranching. A coin's (at most) two
+// outcomes are always enumerated.
 
 // hint describes the choice the next instruction of a process may make.
 type hint struct {
-	fn       string // the called platform function, "" when none
-	builtin  ir.Builtin
-	width    uint8 // nondet: result width in bits
-	num, den uint64
-	loc      ir.SrcLoc
-	thread   int32
+	fn     string    // the called platform function, "" when none
+	choice vm.Choice // Kind NoChoice when none
+	loc    ir.SrcLoc
+	thread int32
 }
 
-// hintFor inspects thread t's next instruction.
-func hintFor(m *vm.Machine, t *vm.Thread) hint {
+// hintFor inspects thread t's next instruction in st.
+func hintFor(m *vm.Machine, st *vm.State, t *vm.Thread) hint {
 	h := hint{thread: t.ID}
-	fn, in := m.Next(t)
-	if in == nil {
+	c, ok := m.NextChoice(st, t)
+	if !ok {
 		return h
 	}
-	var b ir.Builtin
-	switch in.Op {
-	case ir.OpCallB:
-		b = ir.Builtin(in.B)
-	case ir.OpCallInd:
-		name := m.NextCallee(t)
-		i, ok := m.Prog.FuncIdx[name]
-		if !ok || !m.Prog.Funcs[i].External {
-			return h
-		}
-		b = m.Prog.Funcs[i].Builtin
-	default:
-		return h
-	}
-	if b != ir.BNondet && b != ir.BCoin && b != ir.BUniform {
-		return h
-	}
-	cs := &fn.Calls[in.Imm]
-	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
-	h.fn, h.builtin, h.loc = m.NextCallee(t), b, m.Loc(t)
-	switch b {
-	case ir.BNondet:
-		h.width = cs.RetBits
-		if h.width == 0 {
-			h.width = 64
-		}
-	case ir.BCoin:
-		if len(cs.Args) >= 2 {
-			h.num, h.den = uint64(uint32(r[cs.Args[0]])), uint64(uint32(r[cs.Args[1]]))
-		}
-	}
+	h.fn, h.choice, h.loc = m.NextCallee(t), c, m.Loc(t)
 	return h
 }
 
-// point is one choice of a step: its alternatives and the current one.
+// point is one choice of a step: its distribution, number of outcomes and
+// the current one.
 type point struct {
-	n     uint64 // the range asked (0: 64 bits)
-	count uint64 // number of alternatives
-	idx   uint64 // current alternative
-	coin  bool   // alternatives are {0, num}
-	num   uint64
-	den   uint64
-	width uint8 // nondet width (n == 0)
+	c     vm.Choice
+	count uint64 // number of outcomes
+	idx   uint64 // current outcome
 }
 
 func (p *point) value() uint64 {
-	if p.coin && p.idx == 1 {
-		return p.num
-	}
-	return p.idx
+	d, _ := p.c.Outcome(p.idx)
+	return d
 }
 
 func (p *point) prob() float64 {
+	_, q := p.c.Outcome(p.idx)
+	return q
+}
+
+// outcomesText writes the number of outcomes of c for BranchError.
+func outcomesText(c vm.Choice) string {
+	n := c.Outcomes()
 	switch {
-	case p.coin:
-		if p.count == 1 {
-			return 1
-		}
-		if p.idx == 0 {
-			return float64(p.num) / float64(p.den)
-		}
-		return float64(p.den-p.num) / float64(p.den)
-	case p.n == 0:
-		return 1 / float64(uint64(1)<<p.width)
+	case c.Kind == vm.Bits:
+		return fmt.Sprintf("2^%d", c.Width())
+	case n == 0:
+		return "2^64"
 	}
-	return 1 / float64(p.n)
+	return fmt.Sprint(n)
 }
 
 // BranchError reports a choice with too many outcomes to enumerate.
@@ -157,31 +118,14 @@ func (c *scripted) Choose(n uint64) uint64 {
 		c.pos++
 		return p.value()
 	}
-	p := point{n: n}
-	h := &c.h
-	switch {
-	case h.builtin == ir.BCoin && n == h.den && n > 0:
-		p.coin, p.num, p.den = true, h.num, h.den
-		p.count = 2
-		if h.num == 0 || h.num >= h.den {
-			p.count = 1
-		}
-	case n == 0:
-		w := h.width
-		if h.builtin != ir.BNondet || w == 0 {
-			w = 64
-		}
-		if w >= 64 || uint64(1)<<w > c.max {
-			c.fail(fmt.Sprintf("2^%d", w))
-			return 0
-		}
-		p.width, p.count = w, uint64(1)<<w
-	default:
-		if n > c.max {
-			c.fail(fmt.Sprint(n))
-			return 0
-		}
-		p.count = n
+	p := point{c: c.h.choice}
+	if p.c.Kind == vm.NoChoice || p.c.Range() != n {
+		p.c = vm.UniformDraw(n)
+	}
+	p.count = p.c.Outcomes()
+	if p.c.Kind != vm.Coin && (p.count == 0 || p.count > c.max) {
+		c.fail(outcomesText(p.c))
+		return 0
 	}
 	c.pts = append(c.pts, p)
 	c.pos++

@@ -47,7 +47,7 @@ var errInvisibleChoice = errors.New("explicit: internal error: an invisible step
 // exact-probability layer at the step bound leaves them running instead.
 func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 	for _, tid := range en {
-		g.sc.start(hintFor(g.m, s.Threads[tid]), g.maxBranch)
+		g.sc.start(hintFor(g.m, s, s.Threads[tid]), g.maxBranch)
 		for {
 			g.m.CopyInto(g.scr, s)
 			g.sc.begin()

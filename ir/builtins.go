@@ -2,8 +2,12 @@ package ir
 
 import "strings"
 
-// Platform functions. The vm implements each of these; a call to any other
-// external function is rejected at load time.
+// Platform functions: identifiers and names only. The vm implements each in
+// one entry of its platform table (vm/platform.go: implementation, when it
+// blocks, whether it yields, the choice it draws); a call to any other
+// external function is rejected at load time. To add one, add its
+// identifier before NumBuiltins, its name(s) to builtinNames, and its vm
+// table entry.
 const (
 	BNone Builtin = iota
 	// pthreads
@@ -64,6 +68,8 @@ const (
 	// wyvern.h
 	BCoin
 	BUniform
+
+	NumBuiltins // the number of identifiers (the vm table's size)
 )
 
 var builtinNames = map[string]Builtin{
@@ -114,16 +120,7 @@ func LookupBuiltin(name string) (Builtin, bool) {
 	return BNone, false
 }
 
-// Blocking reports whether a builtin may leave its process disabled.
-func (b Builtin) Blocking() bool {
-	switch b {
-	case BPthreadJoin, BMutexLock, BCondWait, BRwlockRdlock, BRwlockWrlock, BOnce:
-		return true
-	}
-	return false
-}
-
-// BuiltinName returns a readable name.
+// String returns the function's name (the smallest of its names).
 func (b Builtin) String() string {
 	best := ""
 	for n, v := range builtinNames {

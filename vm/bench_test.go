@@ -163,3 +163,65 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPlatform measures steps dominated by platform calls: two
+// processes taking a mutex and drawing a coin and a nondet value in a loop
+// (scheduler choice, Enabled, the platform table and the choices).
+func BenchmarkPlatform(b *testing.B) {
+	const src = `
+@m = global i32 0
+@g = global i64 0
+declare i32 @pthread_mutex_lock(i32*)
+declare i32 @pthread_mutex_unlock(i32*)
+declare i32 @wyvern_coin(i32, i32)
+declare i32 @__VERIFIER_nondet_int()
+declare i32 @pthread_create(i64*, i8*, i8* (i8*)*, i8*)
+
+define i8* @worker(i8* %a) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %n, %loop ]
+  %l = call i32 @pthread_mutex_lock(i32* @m)
+  %v = load i64, i64* @g
+  %c = call i32 @wyvern_coin(i32 1, i32 3)
+  %d = call i32 @__VERIFIER_nondet_int()
+  %e = add i32 %c, %d
+  %f = sext i32 %e to i64
+  %x = add i64 %v, %f
+  store i64 %x, i64* @g
+  %u = call i32 @pthread_mutex_unlock(i32* @m)
+  %n = add i64 %i, 1
+  %cc = icmp slt i64 %n, 1000000000000
+  br i1 %cc, label %loop, label %done
+done:
+  ret i8* null
+}
+
+define i32 @main() {
+entry:
+  %t = alloca i64
+  %r = call i32 @pthread_create(i64* %t, i8* null, i8* (i8*)* @worker, i8* null)
+  %w = call i8* @worker(i8* null)
+  ret i32 0
+}
+`
+	p, err := ir.ParseLL("platform.ll", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := vm.NewMachine(p)
+	st := m.NewState()
+	rng := vm.NewRand(1, 0)
+	m.Run(st, 1000, rng) // warm
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	m.Run(st, st.Steps+uint64(b.N), rng)
+	el := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/el.Seconds()/1e6, "Minstr/s")
+	if st.Status != vm.StepBound {
+		b.Fatalf("unexpected end: %s", st.Describe())
+	}
+}

@@ -354,7 +354,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 						return n
 					}
 					pc++
-					if callee.Builtin.Blocking() || yieldsAfter(callee.Builtin) {
+					if platform[callee.Builtin].yields {
 						fr.PC = pc
 						return n
 					}
@@ -410,7 +410,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			switch res {
 			case bNext:
 				pc++
-				if b.Blocking() || yieldsAfter(b) {
+				if platform[b].yields {
 					fr.PC = pc
 					return n
 				}

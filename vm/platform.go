@@ -6,6 +6,30 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 )
 
+// Platform functions.
+//
+// Every platform function (pthreads, __VERIFIER_*, the libc subset, LLVM
+// memory intrinsics, wyvern.h) is one entry of the table platform, indexed
+// by its ir.Builtin. ir holds only the identifier and the name(s), so the
+// loader can reject unknown external functions; an entry holds the rest:
+//
+//   - run executes the call atomically, in one step, and returns one of the
+//     results below;
+//   - enabled, set for blocking functions only, tells the scheduler whether
+//     the calling process may step now (its run returns bBlock exactly
+//     when enabled is false);
+//   - yields makes the call a scheduling point: the interpreter returns to
+//     the scheduler after it (every blocking function yields);
+//   - choice, set for probabilistic or nondeterministic functions only,
+//     computes from the call's arguments the Choice it draws from (an error
+//     for invalid arguments fails the call with ErrBadArg). Such a function
+//     has no run: the interpreter samples the Choice (Choice.Sample, one
+//     Chooser draw) and returns the result, and explicit-state search
+//     enumerates it (Machine.NextChoice, Choice.Outcome), so each
+//     distribution is defined once, in choice.go.
+//
+// A test checks that every ir.Builtin has an entry.
+
 // Results of a platform call.
 const (
 	bNext  = iota // done: advance past the call
@@ -22,17 +46,666 @@ const (
 	eDeadlk  = 35 // EDEADLK
 )
 
-// yieldsAfter reports platform functions after which the scheduler must look
-// at the processes again.
-func yieldsAfter(b ir.Builtin) bool {
-	switch b {
-	case ir.BPthreadCreate, ir.BPthreadJoin, ir.BPthreadExit, ir.BMutexLock, ir.BMutexTrylock,
-		ir.BMutexUnlock, ir.BCondWait, ir.BCondSignal, ir.BCondBroadcast, ir.BRwlockRdlock,
-		ir.BRwlockWrlock, ir.BRwlockTryrdlock, ir.BRwlockTrywrlock, ir.BRwlockUnlock, ir.BOnce,
-		ir.BAtomicBegin, ir.BAtomicEnd, ir.BMutexInit, ir.BMutexDestroy:
-		return true
+// platformFunc is one platform function: see the comment above.
+type platformFunc struct {
+	run     func(c call, a args) int
+	enabled func(c call, a args) bool
+	yields  bool
+	choice  func(a args) (Choice, error)
+}
+
+// call is a platform call being executed (or, for enabled, inspected): the
+// calling thread t, whose top frame's PC is the call instruction, and the
+// function called. args are the call's arguments and result. Both are
+// small enough (four words) for the compiler to keep them in registers:
+// passing them costs no memory traffic and the hot path allocates nothing.
+type call struct {
+	m  *Machine
+	st *State
+	t  *Thread
+	b  ir.Builtin
+}
+
+// args gives access to a call's arguments and result: the call site and
+// the calling frame's registers.
+type args struct {
+	cs *ir.CallSite
+	r  []uint64
+}
+
+// arg returns argument i (0 if absent).
+func (a args) arg(i int) uint64 { return arg(a.cs, a.r, i) }
+
+// argInt returns argument i sign-extended from its size.
+func (a args) argInt(i int) int64 { return argInt(a.cs, a.r, i) }
+
+// ret sets the call's result.
+func (a args) ret(v uint64) { setRet(a.cs, a.r, v) }
+
+// fail ends the run with an error state at the call and returns bEnd.
+func (c call) fail(k ErrKind, format string, v ...any) int {
+	c.m.fail(c.st, c.t, c.t.Frames[len(c.t.Frames)-1].PC, k, fmt.Sprintf(format, v...))
+	return bEnd
+}
+
+// builtin executes platform function b for thread t. The calling frame's PC
+// is the call instruction.
+func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) int {
+	p := &platform[b]
+	if p.choice == nil {
+		return p.run(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r})
 	}
-	return false
+	k, err := p.choice(args{cs: cs, r: r})
+	if err != nil {
+		return call{m: m, st: st, t: t, b: b}.fail(ErrBadArg, "%s", err)
+	}
+	setRet(cs, r, k.Result(ch.Choose(k.Range()))) // k.Sample(ch), inlined
+	return bNext
+}
+
+// platform is the table of platform functions.
+var platform = [ir.NumBuiltins]platformFunc{
+	ir.BNone: {run: func(c call, a args) int {
+		return c.fail(ErrInvalidCall, "platform function %s is not implemented", c.b)
+	}},
+
+	// pthreads
+	ir.BPthreadCreate: {yields: true, run: func(c call, a args) int {
+		fn := c.m.funcOf(a.arg(2))
+		if fn == nil || fn.External {
+			return c.fail(ErrInvalidCall, "pthread_create: start routine is not a function of the program")
+		}
+		nt := c.st.newThread()
+		if !c.m.pushFrame(c.st, nt, fn, -1, 0) {
+			return c.fail(ErrStackOverflow, "")
+		}
+		if len(fn.Params) > 0 {
+			nt.Regs[fn.Params[0]] = a.arg(3)
+		}
+		if p := a.arg(0); p != 0 {
+			if e := c.st.Mem.Store(p, 8, uint64(nt.ID)); e != ErrNone {
+				return c.fail(e, "pthread_create: thread id")
+			}
+		}
+		a.ret(0)
+		return bNext
+	}},
+	ir.BPthreadJoin: {
+		yields: true,
+		enabled: func(c call, a args) bool {
+			o := c.st.Thread(int32(a.arg(0)))
+			return o == nil || o == c.t || o.Done
+		},
+		run: func(c call, a args) int {
+			target := c.st.Thread(int32(a.arg(0)))
+			if target == nil || target == c.t {
+				return c.fail(ErrPthread, "pthread_join of an invalid thread %d", int64(a.arg(0)))
+			}
+			if !target.Done {
+				return bBlock
+			}
+			if p := a.arg(1); p != 0 {
+				if e := c.st.Mem.Store(p, 8, target.RetVal); e != ErrNone {
+					return c.fail(e, "pthread_join: result")
+				}
+			}
+			a.ret(0)
+			return bNext
+		},
+	},
+	ir.BPthreadExit: {yields: true, run: func(c call, a args) int {
+		t := c.t
+		c.m.popAllocas(c.st, t, 0)
+		t.Frames = t.Frames[:0]
+		t.Regs = t.Regs[:0]
+		t.Done, t.RetVal, t.Atomic = true, a.arg(0), 0
+		return bEnd
+	}},
+	ir.BPthreadSelf: {run: func(c call, a args) int {
+		a.ret(uint64(c.t.ID))
+		return bNext
+	}},
+	ir.BPthreadEqual: {run: func(c call, a args) int {
+		a.ret(b2u(a.arg(0) == a.arg(1)))
+		return bNext
+	}},
+	ir.BMutexInit:    {yields: true, run: initWord},
+	ir.BMutexDestroy: {yields: true, run: destroyWord},
+	ir.BMutexLock: {
+		yields:  true,
+		enabled: func(c call, a args) bool { v, e := c.st.Mem.Load(a.arg(0), 4); return e != ErrNone || v == 0 },
+		run:     mutexLock,
+	},
+	ir.BMutexTrylock: {yields: true, run: mutexLock},
+	ir.BMutexUnlock: {yields: true, run: func(c call, a args) int {
+		v, e := c.st.Mem.Load(a.arg(0), 4)
+		if e != ErrNone {
+			return c.fail(e, "pthread_mutex_unlock")
+		}
+		if v != uint64(c.t.ID)+1 {
+			return c.fail(ErrPthread, "pthread_mutex_unlock of a mutex not held by process %d", c.t.ID)
+		}
+		c.st.Mem.Store(a.arg(0), 4, 0)
+		a.ret(0)
+		return bNext
+	}},
+	ir.BCondInit:    {run: ret0},
+	ir.BCondDestroy: {run: ret0},
+	ir.BCondWait: {
+		yields: true,
+		enabled: func(c call, a args) bool {
+			// a process waiting to be signalled (waitCond) is disabled
+			// whatever its next instruction: see Enabled
+			if c.t.Wait != waitRelock {
+				return true
+			}
+			v, e := c.st.Mem.Load(a.arg(1), 4)
+			return e != ErrNone || v == 0
+		},
+		run: condWait,
+	},
+	ir.BCondSignal:    {yields: true, run: condWake},
+	ir.BCondBroadcast: {yields: true, run: condWake},
+	ir.BRwlockInit:    {run: initWord},
+	ir.BRwlockDestroy: {run: destroyWord},
+	ir.BRwlockRdlock: {
+		yields:  true,
+		enabled: func(c call, a args) bool { v, e := c.st.Mem.Load(a.arg(0), 4); return e != ErrNone || int32(v) >= 0 },
+		run:     rdlock,
+	},
+	ir.BRwlockTryrdlock: {yields: true, run: rdlock},
+	ir.BRwlockWrlock: {
+		yields:  true,
+		enabled: func(c call, a args) bool { v, e := c.st.Mem.Load(a.arg(0), 4); return e != ErrNone || v == 0 },
+		run:     wrlock,
+	},
+	ir.BRwlockTrywrlock: {yields: true, run: wrlock},
+	ir.BRwlockUnlock: {yields: true, run: func(c call, a args) int {
+		p := a.arg(0)
+		v, e := c.st.Mem.Load(p, 4)
+		if e != ErrNone {
+			return c.fail(e, "pthread_rwlock_unlock")
+		}
+		switch {
+		case v == 0:
+			return c.fail(ErrPthread, "pthread_rwlock_unlock of an unlocked rwlock")
+		case int32(v) < 0:
+			c.st.Mem.Store(p, 4, 0)
+		default:
+			c.st.Mem.Store(p, 4, v-1)
+		}
+		a.ret(0)
+		return bNext
+	}},
+	ir.BOnce: {
+		yields: true,
+		// 1: another process runs the init routine
+		enabled: func(c call, a args) bool { v, e := c.st.Mem.Load(a.arg(0), 4); return e != ErrNone || v != 1 },
+		run:     once,
+	},
+	ir.BAttrInit: {run: ret0},
+
+	// SV-COMP
+	ir.BNondet: {choice: func(a args) (Choice, error) {
+		w := a.cs.RetBits
+		if w == 0 {
+			w = 64
+		}
+		return BitsChoice(w), nil
+	}},
+	ir.BAssume: {run: func(c call, a args) int {
+		if a.arg(0) == 0 {
+			c.st.Status = AssumeFailed
+			return bEnd
+		}
+		return bNext
+	}},
+	ir.BVerifierError: {run: func(c call, a args) int { return c.fail(ErrVerifierErr, "") }},
+	ir.BAtomicBegin: {yields: true, run: func(c call, a args) int {
+		c.t.Atomic++
+		return bNext
+	}},
+	ir.BAtomicEnd: {yields: true, run: func(c call, a args) int {
+		if c.t.Atomic > 0 {
+			c.t.Atomic--
+		}
+		return bNext
+	}},
+	ir.BReachError: {run: func(c call, a args) int { return c.fail(ErrReachError, "") }},
+	ir.BAssertFail: {run: func(c call, a args) int {
+		expr, _ := c.m.cstring(c.st, a.arg(0), 200)
+		return c.fail(ErrAssertFail, "assertion `%s` failed", expr)
+	}},
+	ir.BAbort: {run: func(c call, a args) int { return c.fail(ErrAbort, "") }},
+	ir.BExit: {run: func(c call, a args) int {
+		c.st.Status = Exited
+		c.st.ExitCode = int32(a.arg(0))
+		return bEnd
+	}},
+
+	// memory
+	ir.BMalloc: {run: func(c call, a args) int {
+		a.ret(c.m.malloc(c.st, a.arg(0)))
+		return bNext
+	}},
+	ir.BCalloc: {run: func(c call, a args) int {
+		k, n := a.arg(0), a.arg(1)
+		if n != 0 && k > (1<<31)/n {
+			a.ret(0)
+		} else {
+			a.ret(c.m.malloc(c.st, k*n))
+		}
+		return bNext
+	}},
+	ir.BRealloc: {run: realloc},
+	ir.BFree: {run: func(c call, a args) int {
+		if e := c.st.Mem.free(a.arg(0)); e != ErrNone {
+			return c.fail(e, "free")
+		}
+		return bNext
+	}},
+	ir.BMemcpy:  {run: memcpy},
+	ir.BMemmove: {run: memcpy},
+	ir.BMemset: {run: func(c call, a args) int {
+		d, v, n := a.arg(0), byte(a.arg(1)), a.arg(2)
+		if n > 1<<31 {
+			return c.fail(ErrOutOfBounds, "memset of %d bytes", n)
+		}
+		buf := c.st.scratchBuf(int(n))
+		for i := range buf {
+			buf[i] = v
+		}
+		if e := c.st.Mem.Write(d, buf); e != ErrNone {
+			return c.fail(e, "memset")
+		}
+		a.ret(d)
+		return bNext
+	}},
+	ir.BMemcmp: {run: func(c call, a args) int {
+		mem := &c.st.Mem
+		p, q, n := a.arg(0), a.arg(1), a.arg(2)
+		res := int64(0)
+		for i := uint64(0); i < n; i++ {
+			x, e1 := mem.ByteAt(p + i)
+			y, e2 := mem.ByteAt(q + i)
+			if e1 != ErrNone {
+				return c.fail(e1, "memcmp")
+			}
+			if e2 != ErrNone {
+				return c.fail(e2, "memcmp")
+			}
+			if x != y {
+				res = int64(x) - int64(y)
+				break
+			}
+		}
+		a.ret(uint64(res))
+		return bNext
+	}},
+
+	// strings
+	ir.BStrlen: {run: func(c call, a args) int {
+		n, e := c.m.strlen(c.st, a.arg(0))
+		if e != ErrNone {
+			return c.fail(e, "strlen")
+		}
+		a.ret(n)
+		return bNext
+	}},
+	ir.BStrcmp:  {run: strcmp},
+	ir.BStrncmp: {run: strcmp},
+	ir.BStrcpy: {run: func(c call, a args) int {
+		d, s := a.arg(0), a.arg(1)
+		n, e := c.m.strlen(c.st, s)
+		if e != ErrNone {
+			return c.fail(e, "strcpy source")
+		}
+		buf := c.st.scratchBuf(int(n + 1))
+		c.st.Mem.Read(s, buf)
+		if e := c.st.Mem.Write(d, buf); e != ErrNone {
+			return c.fail(e, "strcpy destination")
+		}
+		a.ret(d)
+		return bNext
+	}},
+	ir.BStrncpy: {run: strncpy},
+	ir.BStrchr: {run: func(c call, a args) int {
+		s, ch := a.arg(0), byte(a.arg(1))
+		for i := uint64(0); ; i++ {
+			x, e := c.st.Mem.ByteAt(s + i)
+			if e != ErrNone {
+				return c.fail(e, "strchr")
+			}
+			if x == ch {
+				a.ret(s + i)
+				return bNext
+			}
+			if x == 0 {
+				a.ret(0)
+				return bNext
+			}
+		}
+	}},
+
+	// output
+	ir.BPrintf: {run: func(c call, a args) int {
+		n, err := c.m.printf(c.st, a.cs, a.r)
+		if err != nil {
+			return c.fail(err.kind, "printf: %s", err.msg)
+		}
+		a.ret(uint64(n))
+		return bNext
+	}},
+	ir.BPuts: {run: func(c call, a args) int {
+		s, e := c.m.cstring(c.st, a.arg(0), 1<<30)
+		if e != ErrNone {
+			return c.fail(e, "puts")
+		}
+		c.st.Out = append(c.st.Out, s...)
+		c.st.Out = append(c.st.Out, '\n')
+		a.ret(uint64(len(s) + 1))
+		return bNext
+	}},
+	ir.BPutchar: {run: func(c call, a args) int {
+		ch := byte(a.arg(0))
+		c.st.Out = append(c.st.Out, ch)
+		a.ret(uint64(ch))
+		return bNext
+	}},
+
+	// wyvern.h
+	ir.BCoin: {choice: func(a args) (Choice, error) {
+		num, den := uint64(uint32(a.arg(0))), uint64(uint32(a.arg(1)))
+		if den == 0 || num > den {
+			return Choice{}, fmt.Errorf("wyvern_coin(%d, %d): need 0 <= num <= den and den > 0", num, den)
+		}
+		return CoinChoice(num, den), nil
+	}},
+	ir.BUniform: {choice: func(a args) (Choice, error) {
+		lo, hi := a.argInt(0), a.argInt(1)
+		if lo > hi {
+			return Choice{}, fmt.Errorf("wyvern_uniform(%d, %d): lo > hi", lo, hi)
+		}
+		return UniformChoice(lo, hi), nil
+	}},
+}
+
+// Implementations shared by several entries.
+
+func ret0(c call, a args) int {
+	a.ret(0)
+	return bNext
+}
+
+// initWord initializes a mutex or rwlock (unlocked).
+func initWord(c call, a args) int {
+	if e := c.st.Mem.Store(a.arg(0), 4, 0); e != ErrNone {
+		return c.fail(e, "%s", c.b)
+	}
+	a.ret(0)
+	return bNext
+}
+
+// destroyWord destroys a mutex or rwlock, which must be unlocked.
+func destroyWord(c call, a args) int {
+	v, e := c.st.Mem.Load(a.arg(0), 4)
+	if e != ErrNone {
+		return c.fail(e, "%s", c.b)
+	}
+	if v != 0 {
+		return c.fail(ErrPthread, "%s of a locked object", c.b)
+	}
+	a.ret(0)
+	return bNext
+}
+
+// mutexLock is pthread_mutex_lock and pthread_mutex_trylock. A mutex word
+// holds 0 (unlocked) or the owner's id + 1.
+func mutexLock(c call, a args) int {
+	v, e := c.st.Mem.Load(a.arg(0), 4)
+	if e != ErrNone {
+		return c.fail(e, "%s", c.b)
+	}
+	if v != 0 {
+		if c.b == ir.BMutexTrylock {
+			a.ret(eBusy)
+			return bNext
+		}
+		return bBlock
+	}
+	c.st.Mem.Store(a.arg(0), 4, uint64(c.t.ID)+1)
+	a.ret(0)
+	return bNext
+}
+
+// rdlock is pthread_rwlock_rdlock and pthread_rwlock_tryrdlock. An rwlock
+// word holds the number of readers, or 0xffffffff when a writer holds it.
+func rdlock(c call, a args) int {
+	v, e := c.st.Mem.Load(a.arg(0), 4)
+	if e != ErrNone {
+		return c.fail(e, "%s", c.b)
+	}
+	if int32(v) < 0 {
+		if c.b == ir.BRwlockTryrdlock {
+			a.ret(eBusy)
+			return bNext
+		}
+		return bBlock
+	}
+	c.st.Mem.Store(a.arg(0), 4, v+1)
+	a.ret(0)
+	return bNext
+}
+
+// wrlock is pthread_rwlock_wrlock and pthread_rwlock_trywrlock.
+func wrlock(c call, a args) int {
+	v, e := c.st.Mem.Load(a.arg(0), 4)
+	if e != ErrNone {
+		return c.fail(e, "%s", c.b)
+	}
+	if v != 0 {
+		if c.b == ir.BRwlockTrywrlock {
+			a.ret(eBusy)
+			return bNext
+		}
+		return bBlock
+	}
+	c.st.Mem.Store(a.arg(0), 4, 0xffffffff)
+	a.ret(0)
+	return bNext
+}
+
+// condWait is pthread_cond_wait, in two steps: the first releases the mutex
+// and waits (waitCond); once signalled (waitRelock) the second reacquires
+// the mutex and returns.
+func condWait(c call, a args) int {
+	t := c.t
+	mp := a.arg(1)
+	switch t.Wait {
+	case waitNone:
+		v, e := c.st.Mem.Load(mp, 4)
+		if e != ErrNone {
+			return c.fail(e, "pthread_cond_wait: mutex")
+		}
+		if v != uint64(t.ID)+1 {
+			return c.fail(ErrPthread, "pthread_cond_wait with a mutex not held by process %d", t.ID)
+		}
+		c.st.Mem.Store(mp, 4, 0)
+		c.st.condSeq++
+		t.Wait, t.WaitOn, t.WaitSeq = waitCond, a.arg(0), c.st.condSeq
+		return bStay
+	case waitRelock:
+		v, e := c.st.Mem.Load(mp, 4)
+		if e != ErrNone {
+			return c.fail(e, "pthread_cond_wait: mutex")
+		}
+		if v != 0 {
+			return bBlock
+		}
+		c.st.Mem.Store(mp, 4, uint64(t.ID)+1)
+		t.Wait, t.WaitOn = waitNone, 0
+		a.ret(0)
+		return bNext
+	}
+	return bBlock
+}
+
+// condWake is pthread_cond_signal (wakes the longest waiter) and
+// pthread_cond_broadcast (wakes all).
+func condWake(c call, a args) int {
+	cv, all := a.arg(0), c.b == ir.BCondBroadcast
+	var first *Thread
+	for _, o := range c.st.Threads {
+		if o.Wait != waitCond || o.WaitOn != cv {
+			continue
+		}
+		if all {
+			o.Wait = waitRelock
+		} else if first == nil || o.WaitSeq < first.WaitSeq {
+			first = o
+		}
+	}
+	if first != nil {
+		first.Wait = waitRelock
+	}
+	a.ret(0)
+	return bNext
+}
+
+// once is pthread_once: the control word is 0 (not run), 1 (the init
+// routine runs: others block) or onceDone.
+func once(c call, a args) int {
+	p := a.arg(0)
+	v, e := c.st.Mem.Load(p, 4)
+	if e != ErrNone {
+		return c.fail(e, "pthread_once")
+	}
+	switch v {
+	case 0:
+		fn := c.m.funcOf(a.arg(1))
+		if fn == nil || fn.External {
+			return c.fail(ErrInvalidCall, "pthread_once: init routine is not a function of the program")
+		}
+		c.st.Mem.Store(p, 4, 1)
+		a.ret(0)
+		t := c.t
+		fr := &t.Frames[len(t.Frames)-1]
+		fr.PC++ // return past the call
+		if !c.m.pushFrame(c.st, t, fn, -1, 0) {
+			fr.PC-- // nothing was pushed
+			return c.fail(ErrStackOverflow, "")
+		}
+		t.Frames[len(t.Frames)-1].OnceAddr = p
+		return bFrame
+	case 1:
+		return bBlock
+	}
+	a.ret(0)
+	return bNext
+}
+
+func realloc(c call, a args) int {
+	mem := &c.st.Mem
+	p, n := a.arg(0), a.arg(1)
+	if p == 0 {
+		a.ret(c.m.malloc(c.st, n))
+		return bNext
+	}
+	old, live := mem.BlockSize(p)
+	id := uint32(p >> ir.PtrBlockShift)
+	if !live || uint32(p) != 0 || mem.blk(id).kind != blkHeap {
+		if id < mem.n && mem.blk(id).kind == blkFreed {
+			return c.fail(ErrUseAfterFree, "realloc of a freed pointer")
+		}
+		return c.fail(ErrInvalidFree, "realloc of a pointer not returned by malloc")
+	}
+	if n == 0 {
+		mem.free(p)
+		a.ret(0)
+		return bNext
+	}
+	q := c.m.malloc(c.st, n)
+	if q == 0 {
+		a.ret(0)
+		return bNext
+	}
+	k := min(uint64(old), n)
+	buf := c.st.scratchBuf(int(k))
+	mem.Read(p, buf)
+	mem.Write(q, buf)
+	mem.free(p)
+	a.ret(q)
+	return bNext
+}
+
+// memcpy is memcpy and memmove (the copy goes through a buffer).
+func memcpy(c call, a args) int {
+	d, s, n := a.arg(0), a.arg(1), a.arg(2)
+	if n > 1<<31 {
+		return c.fail(ErrOutOfBounds, "%s of %d bytes", c.b, n)
+	}
+	buf := c.st.scratchBuf(int(n))
+	if e := c.st.Mem.Read(s, buf); e != ErrNone {
+		return c.fail(e, "%s source", c.b)
+	}
+	if e := c.st.Mem.Write(d, buf); e != ErrNone {
+		return c.fail(e, "%s destination", c.b)
+	}
+	a.ret(d)
+	return bNext
+}
+
+// strcmp is strcmp and strncmp.
+func strcmp(c call, a args) int {
+	mem := &c.st.Mem
+	p, q := a.arg(0), a.arg(1)
+	limit := ^uint64(0)
+	if c.b == ir.BStrncmp {
+		limit = a.arg(2)
+	}
+	res := int64(0)
+	for i := uint64(0); i < limit; i++ {
+		x, e1 := mem.ByteAt(p + i)
+		if e1 != ErrNone {
+			return c.fail(e1, "%s", c.b)
+		}
+		y, e2 := mem.ByteAt(q + i)
+		if e2 != ErrNone {
+			return c.fail(e2, "%s", c.b)
+		}
+		if x != y || x == 0 {
+			res = int64(x) - int64(y)
+			break
+		}
+	}
+	a.ret(uint64(res))
+	return bNext
+}
+
+func strncpy(c call, a args) int {
+	d, s, n := a.arg(0), a.arg(1), a.arg(2)
+	if n > 1<<31 {
+		return c.fail(ErrOutOfBounds, "strncpy of %d bytes", n)
+	}
+	buf := c.st.scratchBuf(int(n))
+	done := false
+	for i := range buf {
+		if done {
+			buf[i] = 0
+			continue
+		}
+		ch, e := c.st.Mem.ByteAt(s + uint64(i))
+		if e != ErrNone {
+			return c.fail(e, "strncpy source")
+		}
+		buf[i] = ch
+		done = ch == 0
+	}
+	if e := c.st.Mem.Write(d, buf); e != ErrNone {
+		return c.fail(e, "strncpy destination")
+	}
+	a.ret(d)
+	return bNext
 }
 
 func arg(cs *ir.CallSite, r []uint64, i int) uint64 {
@@ -62,448 +735,6 @@ func setRet(cs *ir.CallSite, r []uint64, v uint64) {
 		}
 		r[cs.Ret] = v & ir.Mask(w)
 	}
-}
-
-// builtin executes a platform function for thread t. The calling frame's PC
-// is the call instruction.
-func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) int {
-	fr := &t.Frames[len(t.Frames)-1]
-	pc := fr.PC
-	failf := func(k ErrKind, format string, args ...any) int {
-		m.fail(st, t, pc, k, fmt.Sprintf(format, args...))
-		return bEnd
-	}
-	mem := &st.Mem
-	switch b {
-	case ir.BPthreadCreate:
-		fn := m.funcOf(arg(cs, r, 2))
-		if fn == nil || fn.External {
-			return failf(ErrInvalidCall, "pthread_create: start routine is not a function of the program")
-		}
-		nt := st.newThread()
-		if !m.pushFrame(st, nt, fn, -1, 0) {
-			return failf(ErrStackOverflow, "")
-		}
-		if len(fn.Params) > 0 {
-			nt.Regs[fn.Params[0]] = arg(cs, r, 3)
-		}
-		if p := arg(cs, r, 0); p != 0 {
-			if e := mem.Store(p, 8, uint64(nt.ID)); e != ErrNone {
-				return failf(e, "pthread_create: thread id")
-			}
-		}
-		setRet(cs, r, 0)
-	case ir.BPthreadJoin:
-		target := st.Thread(int32(arg(cs, r, 0)))
-		if target == nil || target == t {
-			return failf(ErrPthread, "pthread_join of an invalid thread %d", int64(arg(cs, r, 0)))
-		}
-		if !target.Done {
-			return bBlock
-		}
-		if p := arg(cs, r, 1); p != 0 {
-			if e := mem.Store(p, 8, target.RetVal); e != ErrNone {
-				return failf(e, "pthread_join: result")
-			}
-		}
-		setRet(cs, r, 0)
-	case ir.BPthreadExit:
-		m.popAllocas(st, t, 0)
-		t.Frames = t.Frames[:0]
-		t.Regs = t.Regs[:0]
-		t.Done, t.RetVal, t.Atomic = true, arg(cs, r, 0), 0
-		return bEnd
-	case ir.BPthreadSelf:
-		setRet(cs, r, uint64(t.ID))
-	case ir.BPthreadEqual:
-		setRet(cs, r, b2u(arg(cs, r, 0) == arg(cs, r, 1)))
-	case ir.BMutexInit, ir.BMutexDestroy, ir.BRwlockInit, ir.BRwlockDestroy:
-		p := arg(cs, r, 0)
-		if b == ir.BMutexDestroy || b == ir.BRwlockDestroy {
-			v, e := mem.Load(p, 4)
-			if e != ErrNone {
-				return failf(e, "%s", b)
-			}
-			if v != 0 {
-				return failf(ErrPthread, "%s of a locked object", b)
-			}
-		} else if e := mem.Store(p, 4, 0); e != ErrNone {
-			return failf(e, "%s", b)
-		}
-		setRet(cs, r, 0)
-	case ir.BMutexLock, ir.BMutexTrylock:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "%s", b)
-		}
-		if v != 0 {
-			if b == ir.BMutexTrylock {
-				setRet(cs, r, eBusy)
-				return bNext
-			}
-			return bBlock
-		}
-		mem.Store(p, 4, uint64(t.ID)+1)
-		setRet(cs, r, 0)
-	case ir.BMutexUnlock:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "pthread_mutex_unlock")
-		}
-		if v != uint64(t.ID)+1 {
-			return failf(ErrPthread, "pthread_mutex_unlock of a mutex not held by process %d", t.ID)
-		}
-		mem.Store(p, 4, 0)
-		setRet(cs, r, 0)
-	case ir.BCondInit, ir.BCondDestroy, ir.BAttrInit:
-		setRet(cs, r, 0)
-	case ir.BCondWait:
-		mp := arg(cs, r, 1)
-		switch t.Wait {
-		case waitNone:
-			v, e := mem.Load(mp, 4)
-			if e != ErrNone {
-				return failf(e, "pthread_cond_wait: mutex")
-			}
-			if v != uint64(t.ID)+1 {
-				return failf(ErrPthread, "pthread_cond_wait with a mutex not held by process %d", t.ID)
-			}
-			mem.Store(mp, 4, 0)
-			st.condSeq++
-			t.Wait, t.WaitOn, t.WaitSeq = waitCond, arg(cs, r, 0), st.condSeq
-			return bStay
-		case waitRelock:
-			v, e := mem.Load(mp, 4)
-			if e != ErrNone {
-				return failf(e, "pthread_cond_wait: mutex")
-			}
-			if v != 0 {
-				return bBlock
-			}
-			mem.Store(mp, 4, uint64(t.ID)+1)
-			t.Wait, t.WaitOn = waitNone, 0
-			setRet(cs, r, 0)
-		default:
-			return bBlock
-		}
-	case ir.BCondSignal, ir.BCondBroadcast:
-		c := arg(cs, r, 0)
-		var first *Thread
-		for _, o := range st.Threads {
-			if o.Wait != waitCond || o.WaitOn != c {
-				continue
-			}
-			if b == ir.BCondBroadcast {
-				o.Wait = waitRelock
-			} else if first == nil || o.WaitSeq < first.WaitSeq {
-				first = o
-			}
-		}
-		if first != nil {
-			first.Wait = waitRelock
-		}
-		setRet(cs, r, 0)
-	case ir.BRwlockRdlock, ir.BRwlockTryrdlock:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "%s", b)
-		}
-		if int32(v) < 0 {
-			if b == ir.BRwlockTryrdlock {
-				setRet(cs, r, eBusy)
-				return bNext
-			}
-			return bBlock
-		}
-		mem.Store(p, 4, v+1)
-		setRet(cs, r, 0)
-	case ir.BRwlockWrlock, ir.BRwlockTrywrlock:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "%s", b)
-		}
-		if v != 0 {
-			if b == ir.BRwlockTrywrlock {
-				setRet(cs, r, eBusy)
-				return bNext
-			}
-			return bBlock
-		}
-		mem.Store(p, 4, 0xffffffff)
-		setRet(cs, r, 0)
-	case ir.BRwlockUnlock:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "pthread_rwlock_unlock")
-		}
-		switch {
-		case v == 0:
-			return failf(ErrPthread, "pthread_rwlock_unlock of an unlocked rwlock")
-		case int32(v) < 0:
-			mem.Store(p, 4, 0)
-		default:
-			mem.Store(p, 4, v-1)
-		}
-		setRet(cs, r, 0)
-	case ir.BOnce:
-		p := arg(cs, r, 0)
-		v, e := mem.Load(p, 4)
-		if e != ErrNone {
-			return failf(e, "pthread_once")
-		}
-		switch v {
-		case 0:
-			fn := m.funcOf(arg(cs, r, 1))
-			if fn == nil || fn.External {
-				return failf(ErrInvalidCall, "pthread_once: init routine is not a function of the program")
-			}
-			mem.Store(p, 4, 1)
-			setRet(cs, r, 0)
-			fr.PC = pc + 1
-			if !m.pushFrame(st, t, fn, -1, 0) {
-				return failf(ErrStackOverflow, "")
-			}
-			t.Frames[len(t.Frames)-1].OnceAddr = p
-			return bFrame
-		case 1:
-			return bBlock
-		}
-		setRet(cs, r, 0)
-	case ir.BNondet:
-		w := cs.RetBits
-		if w == 0 {
-			w = 64
-		}
-		setRet(cs, r, ch.Choose(0)&ir.Mask(w))
-	case ir.BCoin:
-		num, den := uint64(uint32(arg(cs, r, 0))), uint64(uint32(arg(cs, r, 1)))
-		if den == 0 || num > den {
-			return failf(ErrBadArg, "wyvern_coin(%d, %d): need 0 <= num <= den and den > 0", num, den)
-		}
-		setRet(cs, r, b2u(ch.Choose(den) < num))
-	case ir.BUniform:
-		lo, hi := argInt(cs, r, 0), argInt(cs, r, 1)
-		if lo > hi {
-			return failf(ErrBadArg, "wyvern_uniform(%d, %d): lo > hi", lo, hi)
-		}
-		setRet(cs, r, uint64(lo+int64(ch.Choose(uint64(hi-lo)+1))))
-	case ir.BAssume:
-		if arg(cs, r, 0) == 0 {
-			st.Status = AssumeFailed
-			return bEnd
-		}
-	case ir.BVerifierError:
-		return failf(ErrVerifierErr, "")
-	case ir.BReachError:
-		return failf(ErrReachError, "")
-	case ir.BAbort:
-		return failf(ErrAbort, "")
-	case ir.BAssertFail:
-		expr, _ := m.cstring(st, arg(cs, r, 0), 200)
-		return failf(ErrAssertFail, "assertion `%s` failed", expr)
-	case ir.BAtomicBegin:
-		t.Atomic++
-	case ir.BAtomicEnd:
-		if t.Atomic > 0 {
-			t.Atomic--
-		}
-	case ir.BExit:
-		st.Status = Exited
-		st.ExitCode = int32(arg(cs, r, 0))
-		return bEnd
-	case ir.BMalloc:
-		setRet(cs, r, m.malloc(st, arg(cs, r, 0)))
-	case ir.BCalloc:
-		a, c := arg(cs, r, 0), arg(cs, r, 1)
-		if c != 0 && a > (1<<31)/c {
-			setRet(cs, r, 0)
-		} else {
-			setRet(cs, r, m.malloc(st, a*c))
-		}
-	case ir.BRealloc:
-		p, n := arg(cs, r, 0), arg(cs, r, 1)
-		if p == 0 {
-			setRet(cs, r, m.malloc(st, n))
-			break
-		}
-		old, live := mem.BlockSize(p)
-		id := uint32(p >> ir.PtrBlockShift)
-		if !live || uint32(p) != 0 || mem.blk(id).kind != blkHeap {
-			if id < mem.n && mem.blk(id).kind == blkFreed {
-				return failf(ErrUseAfterFree, "realloc of a freed pointer")
-			}
-			return failf(ErrInvalidFree, "realloc of a pointer not returned by malloc")
-		}
-		if n == 0 {
-			mem.free(p)
-			setRet(cs, r, 0)
-			break
-		}
-		q := m.malloc(st, n)
-		if q == 0 {
-			setRet(cs, r, 0)
-			break
-		}
-		k := min(uint64(old), n)
-		buf := st.scratchBuf(int(k))
-		mem.Read(p, buf)
-		mem.Write(q, buf)
-		mem.free(p)
-		setRet(cs, r, q)
-	case ir.BFree:
-		if e := mem.free(arg(cs, r, 0)); e != ErrNone {
-			return failf(e, "free")
-		}
-	case ir.BMemcpy, ir.BMemmove:
-		d, s, n := arg(cs, r, 0), arg(cs, r, 1), arg(cs, r, 2)
-		if n > 1<<31 {
-			return failf(ErrOutOfBounds, "%s of %d bytes", b, n)
-		}
-		buf := st.scratchBuf(int(n))
-		if e := mem.Read(s, buf); e != ErrNone {
-			return failf(e, "%s source", b)
-		}
-		if e := mem.Write(d, buf); e != ErrNone {
-			return failf(e, "%s destination", b)
-		}
-		setRet(cs, r, d)
-	case ir.BMemset:
-		d, c, n := arg(cs, r, 0), byte(arg(cs, r, 1)), arg(cs, r, 2)
-		if n > 1<<31 {
-			return failf(ErrOutOfBounds, "memset of %d bytes", n)
-		}
-		buf := st.scratchBuf(int(n))
-		for i := range buf {
-			buf[i] = c
-		}
-		if e := mem.Write(d, buf); e != ErrNone {
-			return failf(e, "memset")
-		}
-		setRet(cs, r, d)
-	case ir.BMemcmp:
-		a, c, n := arg(cs, r, 0), arg(cs, r, 1), arg(cs, r, 2)
-		res := int64(0)
-		for i := uint64(0); i < n; i++ {
-			x, e1 := mem.ByteAt(a + i)
-			y, e2 := mem.ByteAt(c + i)
-			if e1 != ErrNone {
-				return failf(e1, "memcmp")
-			}
-			if e2 != ErrNone {
-				return failf(e2, "memcmp")
-			}
-			if x != y {
-				res = int64(x) - int64(y)
-				break
-			}
-		}
-		setRet(cs, r, uint64(res))
-	case ir.BStrlen:
-		n, e := m.strlen(st, arg(cs, r, 0))
-		if e != ErrNone {
-			return failf(e, "strlen")
-		}
-		setRet(cs, r, n)
-	case ir.BStrcmp, ir.BStrncmp:
-		a, c := arg(cs, r, 0), arg(cs, r, 1)
-		limit := ^uint64(0)
-		if b == ir.BStrncmp {
-			limit = arg(cs, r, 2)
-		}
-		res := int64(0)
-		for i := uint64(0); i < limit; i++ {
-			x, e1 := mem.ByteAt(a + i)
-			if e1 != ErrNone {
-				return failf(e1, "%s", b)
-			}
-			y, e2 := mem.ByteAt(c + i)
-			if e2 != ErrNone {
-				return failf(e2, "%s", b)
-			}
-			if x != y || x == 0 {
-				res = int64(x) - int64(y)
-				break
-			}
-		}
-		setRet(cs, r, uint64(res))
-	case ir.BStrcpy:
-		d, s := arg(cs, r, 0), arg(cs, r, 1)
-		n, e := m.strlen(st, s)
-		if e != ErrNone {
-			return failf(e, "strcpy source")
-		}
-		buf := st.scratchBuf(int(n + 1))
-		mem.Read(s, buf)
-		if e := mem.Write(d, buf); e != ErrNone {
-			return failf(e, "strcpy destination")
-		}
-		setRet(cs, r, d)
-	case ir.BStrncpy:
-		d, s, n := arg(cs, r, 0), arg(cs, r, 1), arg(cs, r, 2)
-		if n > 1<<31 {
-			return failf(ErrOutOfBounds, "strncpy of %d bytes", n)
-		}
-		buf := st.scratchBuf(int(n))
-		done := false
-		for i := range buf {
-			if done {
-				buf[i] = 0
-				continue
-			}
-			c, e := mem.ByteAt(s + uint64(i))
-			if e != ErrNone {
-				return failf(e, "strncpy source")
-			}
-			buf[i] = c
-			done = c == 0
-		}
-		if e := mem.Write(d, buf); e != ErrNone {
-			return failf(e, "strncpy destination")
-		}
-		setRet(cs, r, d)
-	case ir.BStrchr:
-		s, c := arg(cs, r, 0), byte(arg(cs, r, 1))
-		for i := uint64(0); ; i++ {
-			x, e := mem.ByteAt(s + i)
-			if e != ErrNone {
-				return failf(e, "strchr")
-			}
-			if x == c {
-				setRet(cs, r, s+i)
-				break
-			}
-			if x == 0 {
-				setRet(cs, r, 0)
-				break
-			}
-		}
-	case ir.BPrintf:
-		n, err := m.printf(st, cs, r)
-		if err != nil {
-			return failf(err.kind, "printf: %s", err.msg)
-		}
-		setRet(cs, r, uint64(n))
-	case ir.BPuts:
-		s, e := m.cstring(st, arg(cs, r, 0), 1<<30)
-		if e != ErrNone {
-			return failf(e, "puts")
-		}
-		st.Out = append(st.Out, s...)
-		st.Out = append(st.Out, '\n')
-		setRet(cs, r, uint64(len(s)+1))
-	case ir.BPutchar:
-		c := byte(arg(cs, r, 0))
-		st.Out = append(st.Out, c)
-		setRet(cs, r, uint64(c))
-	default:
-		return failf(ErrInvalidCall, "platform function %s is not implemented", b)
-	}
-	return bNext
 }
 
 func (st *State) scratchBuf(n int) []byte {

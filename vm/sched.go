@@ -61,7 +61,7 @@ func (r *Rand) Choose(n uint64) uint64 {
 
 // Enabled reports whether thread t can take a step in st: it is not finished,
 // not waiting on a condition variable, and its next instruction is not a
-// blocking platform call whose condition fails.
+// blocking platform call whose condition (its table entry's enabled) fails.
 func (m *Machine) Enabled(st *State, t *Thread) bool {
 	if st.Status != Running && st.Status != StepBound {
 		return false // the run has ended: nobody steps
@@ -74,36 +74,12 @@ func (m *Machine) Enabled(st *State, t *Thread) bool {
 	if in.Op != ir.OpCallB {
 		return true
 	}
-	b := ir.Builtin(in.B)
-	if !b.Blocking() {
+	p := &platform[in.B]
+	if p.enabled == nil {
 		return true
 	}
-	cs := &fr.Fn.Calls[in.Imm]
-	r := t.Regs[fr.Base:]
-	switch b {
-	case ir.BMutexLock:
-		v, e := st.Mem.Load(arg(cs, r, 0), 4)
-		return e != ErrNone || v == 0
-	case ir.BCondWait:
-		if t.Wait != waitRelock {
-			return true
-		}
-		v, e := st.Mem.Load(arg(cs, r, 1), 4)
-		return e != ErrNone || v == 0
-	case ir.BPthreadJoin:
-		o := st.Thread(int32(arg(cs, r, 0)))
-		return o == nil || o == t || o.Done
-	case ir.BRwlockRdlock:
-		v, e := st.Mem.Load(arg(cs, r, 0), 4)
-		return e != ErrNone || int32(v) >= 0
-	case ir.BRwlockWrlock:
-		v, e := st.Mem.Load(arg(cs, r, 0), 4)
-		return e != ErrNone || v == 0
-	case ir.BOnce:
-		v, e := st.Mem.Load(arg(cs, r, 0), 4)
-		return e != ErrNone || v != 1
-	}
-	return true
+	return p.enabled(call{m: m, st: st, t: t, b: ir.Builtin(in.B)},
+		args{cs: &fr.Fn.Calls[in.Imm], r: t.Regs[fr.Base:]})
 }
 
 // EnabledThreads appends the ids of the enabled threads to buf. While a

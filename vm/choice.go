@@ -1,0 +1,168 @@
+package vm
+
+import (
+	"math/bits"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// ChoiceKind names a distribution a platform function draws from.
+type ChoiceKind uint8
+
+// The distributions of platform functions (see Choice for their parameters).
+const (
+	NoChoice ChoiceKind = iota
+	Uniform             // wyvern_uniform
+	Coin                // wyvern_coin
+	Bits                // __VERIFIER_nondet_*
+)
+
+var choiceKindNames = [...]string{NoChoice: "none", Uniform: "uniform", Coin: "coin", Bits: "bits"}
+
+func (k ChoiceKind) String() string {
+	if int(k) < len(choiceKindNames) {
+		return choiceKindNames[k]
+	}
+	return "choice?"
+}
+
+// A Choice is the probabilistic choice a platform call makes, computed from
+// the call's arguments by its table entry (platform.go). It is the one
+// definition of the call's distribution: the interpreter samples it (Sample,
+// one Chooser draw), explicit-state search enumerates it (Outcomes, Outcome)
+// and a symbolic encoding can read it as a free variable of the given kind
+// and range.
+//
+//   - Uniform: Lo plus a value uniform in [0, N), N = hi-lo+1 (0: 2^64);
+//   - Coin: 1 with probability Num/N, else 0 (0 <= Num <= N, N > 0);
+//   - Bits: a value uniform over the N = 2^w values of w bits (0: 64 bits).
+//
+// A draw is the value the Chooser returns for Choose(Range()); Result maps
+// it to the call's return value. (Four word-sized fields: a Choice stays in
+// registers on the interpreter's hot path.)
+type Choice struct {
+	Kind ChoiceKind
+	N    uint64
+	Num  uint64 // Coin
+	Lo   int64  // Uniform
+}
+
+// UniformChoice is the choice of a value uniform in [lo, hi], lo <= hi.
+func UniformChoice(lo, hi int64) Choice {
+	return Choice{Kind: Uniform, N: uint64(hi-lo) + 1, Lo: lo}
+}
+
+// CoinChoice is the choice of 1 with probability num/den, else 0.
+func CoinChoice(num, den uint64) Choice {
+	return Choice{Kind: Coin, N: den, Num: num}
+}
+
+// BitsChoice is the choice of w uniformly random bits, 1 <= w <= 64.
+func BitsChoice(w uint8) Choice {
+	if w >= 64 {
+		return Choice{Kind: Bits}
+	}
+	return Choice{Kind: Bits, N: uint64(1) << w}
+}
+
+// Width is the number of bits of a Bits choice.
+func (c Choice) Width() int {
+	if c.N == 0 {
+		return 64
+	}
+	return bits.TrailingZeros64(c.N)
+}
+
+// Range is the argument of the Chooser draw: draws are uniform in
+// [0, Range()), and 0 means any 64-bit value.
+func (c Choice) Range() uint64 {
+	if c.Kind == Bits {
+		return 0 // 64 bits, masked by Result
+	}
+	return c.N
+}
+
+// Result is the call's return value for a draw.
+func (c Choice) Result(draw uint64) uint64 {
+	switch c.Kind {
+	case Coin:
+		return b2u(draw < c.Num)
+	case Uniform:
+		return uint64(c.Lo + int64(draw))
+	case Bits:
+		return draw & (c.N - 1) // N = 0: all 64 bits
+	}
+	return draw
+}
+
+// Sample draws the choice from ch and returns the call's result.
+func (c Choice) Sample(ch Chooser) uint64 {
+	return c.Result(ch.Choose(c.Range()))
+}
+
+// Outcomes is the number of distinguishable outcomes, 0 meaning 2^64 (too
+// many to enumerate): 1 or 2 for a coin, N otherwise.
+func (c Choice) Outcomes() uint64 {
+	if c.Kind == Coin {
+		if c.Num == 0 || c.Num >= c.N {
+			return 1
+		}
+		return 2
+	}
+	return c.N
+}
+
+// Outcome returns outcome i < Outcomes(): a draw that produces it and its
+// probability. A coin's outcomes are the draws 0 (result 1, probability
+// Num/N) and Num (result 0, probability (N-Num)/N); a coin that cannot fail
+// or cannot succeed has the single outcome 0 of probability 1. The other
+// kinds' outcomes are the draws 0..N-1, each of probability 1/N.
+func (c Choice) Outcome(i uint64) (draw uint64, p float64) {
+	if c.Kind == Coin {
+		switch {
+		case c.Outcomes() == 1:
+			return 0, 1
+		case i == 0:
+			return 0, float64(c.Num) / float64(c.N)
+		}
+		return c.Num, float64(c.N-c.Num) / float64(c.N)
+	}
+	return i, 1 / float64(c.N)
+}
+
+// UniformDraw is the choice of a bare Choose(n): uniform over [0, n), or
+// 64 random bits when n is 0.
+func UniformDraw(n uint64) Choice {
+	return Choice{Kind: Uniform, N: n}
+}
+
+// NextChoice returns the choice thread t's next step makes: the
+// distribution of the platform function its next instruction calls. ok is
+// false when that is no call of a choosing platform function, or when the
+// call's arguments are invalid (the call then fails without drawing).
+func (m *Machine) NextChoice(st *State, t *Thread) (c Choice, ok bool) {
+	fn, in := m.Next(t)
+	if in == nil {
+		return Choice{}, false
+	}
+	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+	var b ir.Builtin
+	switch in.Op {
+	case ir.OpCallB:
+		b = ir.Builtin(in.B)
+	case ir.OpCallInd:
+		f := m.funcOf(r[fn.Calls[in.Imm].FnSlot])
+		if f == nil || !f.External {
+			return Choice{}, false
+		}
+		b = f.Builtin
+	default:
+		return Choice{}, false
+	}
+	p := &platform[b]
+	if p.choice == nil {
+		return Choice{}, false
+	}
+	c, err := p.choice(args{cs: &fn.Calls[in.Imm], r: r})
+	return c, err == nil
+}
