@@ -12,8 +12,8 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
-// Exact probabilities. The semantics are the simulator's (simulator.Tracer
-// and vm.Machine.RunObserved), run by run:
+// Exact probabilities. The semantics are the simulator's (vm.Machine.Observe,
+// the one rule of which states a run observes), run by run:
 //
 //   - P is checked at s0 and before every step; a run stops at the first
 //     state satisfying P (satisfaction absorbs);

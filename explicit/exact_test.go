@@ -167,12 +167,7 @@ func simulate(t *testing.T, m *vm.Machine, prop func(*vm.State) bool, bound uint
 	sat := 0
 	for i := 0; i < runs; i++ {
 		st := m.NewState()
-		ok := prop(st)
-		if !ok {
-			m.RunObserved(st, bound, vm.NewRand(7, uint64(i)), func(st *vm.State, _ *vm.Thread) bool { return prop(st) })
-			ok = st.Status == vm.Running || prop(st)
-		}
-		if ok {
+		if m.Observe(st, bound, vm.NewRand(7, uint64(i)), func(st *vm.State, _ *vm.Thread) bool { return prop(st) }) {
 			sat++
 		}
 	}

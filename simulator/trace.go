@@ -48,18 +48,11 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 	switch q.Kind {
 	case query.Probability, query.Hypothesis:
 		prop := c.Prop
-		if prop(st) {
-			out.Sat = true
-		} else {
-			m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-				return prop(st)
-			})
-			out.Sat = st.Status == vm.Running || prop(st)
-		}
+		out.Sat = m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool { return prop(st) })
 	case query.Estimate:
 		expr := c.Expr
 		var acc, n float64
-		see := func(st *vm.State) {
+		m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
 			x := float64(expr(st))
 			switch {
 			case n == 0:
@@ -72,28 +65,17 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 				acc += x
 			}
 			n++
-		}
-		see(st) // s0
-		m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-			if st.Steps > 0 { // s1 .. s(last-1); s0 was seen above
-				see(st)
-			}
 			return false
 		})
-		see(st) // the final state
 		if q.Agg == "avg" {
 			acc /= n
 		}
 		out.Value = acc
 	case query.EnumStatesSMC:
-		tr.States[st.Hash()] = struct{}{}
-		m.RunObserved(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-			if st.Steps > 0 {
-				tr.States[st.Hash()] = struct{}{}
-			}
+		m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
+			tr.States[st.Hash()] = struct{}{}
 			return false
 		})
-		tr.States[st.Hash()] = struct{}{}
 	}
 	out.Steps = st.Steps
 	out.End = jobs.End(st.Status)

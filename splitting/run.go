@@ -150,12 +150,7 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 		first = false
 		return seg.Crossed
 	}
-	if !see(st) {
-		m.RunObserved(st, q.Bound, &r.rng, func(st *vm.State, _ *vm.Thread) bool { return see(st) })
-		if st.Status != vm.Running {
-			see(st) // the final state
-		}
-	}
+	m.Observe(st, q.Bound, &r.rng, func(st *vm.State, _ *vm.Thread) bool { return see(st) })
 	seg.Steps = st.Steps - steps0
 	seg.End = jobs.End(st.Status)
 	seg.Nanos = time.Since(t0).Nanoseconds()

@@ -130,7 +130,10 @@ func TestMTAtomicSections(t *testing.T) {
 		st := m.NewState()
 		var prev *vm.Thread
 		interleaved := 0
-		m.RunObserved(st, stepBound, vm.NewRand(seed, 0), func(st *vm.State, th *vm.Thread) bool {
+		m.Observe(st, stepBound, vm.NewRand(seed, 0), func(st *vm.State, th *vm.Thread) bool {
+			if th == nil {
+				return false // the final state
+			}
 			if prev != nil && prev != th && !prev.Done && prev.Atomic > 0 {
 				interleaved++
 			}
@@ -140,6 +143,45 @@ func TestMTAtomicSections(t *testing.T) {
 		expectExit(t, path, seed, st, 120, strp("a=60 b=60\n"))
 		if interleaved != 0 {
 			t.Fatalf("%s: %d steps of another process inside an atomic section", replay(path, seed, 0), interleaved)
+		}
+	}
+}
+
+// TestObserveEveryStateOnce: Observe shows every state of a run exactly
+// once — steps+1 states for a run that ends, the bound's state included —
+// with the stepping process before each step and nil at the end, stops
+// where the visitor says (status still Running), and draws exactly as Run.
+func TestObserveEveryStateOnce(t *testing.T) {
+	needClang(t)
+	path := filepath.Join(mtDir, "counter_race.c")
+	m := vm.NewMachine(loadProg(t, path))
+	for seed := uint64(1); seed <= 20; seed++ {
+		for _, bound := range []uint64{stepBound, 25} {
+			st := m.NewState()
+			visits, finals := uint64(0), 0
+			stopped := m.Observe(st, bound, vm.NewRand(seed, 0), func(s *vm.State, th *vm.Thread) bool {
+				if s.Steps != visits {
+					t.Fatalf("seed %d: visit %d sees the state after %d steps", seed, visits, s.Steps)
+				}
+				visits++
+				if th == nil {
+					finals++
+				}
+				return false
+			})
+			ref := m.NewState()
+			m.Run(ref, bound, vm.NewRand(seed, 0))
+			if stopped || st.Status == vm.Running || visits != st.Steps+1 || finals != 1 {
+				t.Fatalf("seed %d bound %d: stopped %v, status %s, %d visits for %d steps, %d final visits", seed, bound, stopped, st.Status, visits, st.Steps, finals)
+			}
+			if ref.Steps != st.Steps || ref.Status != st.Status || string(ref.Out) != string(st.Out) {
+				t.Fatalf("seed %d bound %d: Observe ran %d steps (%s), Run %d (%s)", seed, bound, st.Steps, st.Status, ref.Steps, ref.Status)
+			}
+		}
+		st := m.NewState()
+		n := 0
+		if !m.Observe(st, stepBound, vm.NewRand(seed, 0), func(*vm.State, *vm.Thread) bool { n++; return n == 5 }) || st.Steps != 4 || st.Status != vm.Running {
+			t.Fatalf("seed %d: a visitor stopping at the fifth state leaves %d steps, status %s", seed, st.Steps, st.Status)
 		}
 	}
 }

@@ -103,16 +103,40 @@ func (m *Machine) EnabledThreads(st *State, buf []int32) []int32 {
 // each step the process is chosen uniformly among the enabled ones with ch;
 // while only one process is enabled it runs without drawing.
 func (m *Machine) Run(st *State, maxSteps uint64, ch Chooser) {
-	m.RunObserved(st, maxSteps, ch, nil)
+	m.runObserved(st, maxSteps, ch, nil)
 }
 
-// Observer is called before each step with the process about to step; if
-// it returns true the run stops there (the status stays Running).
-type Observer func(st *State, t *Thread) bool
+// Visitor sees one state of a run: t is the process the scheduler picked to
+// step from it, nil for the state the run ended in. Returning true stops
+// the run there (its status stays Running).
+type Visitor func(st *State, t *Thread) bool
 
-// RunObserved is Run with an observer called before every step.
-// A state stopped at an earlier step bound resumes.
-func (m *Machine) RunObserved(st *State, maxSteps uint64, ch Chooser, obs Observer) {
+// Observe runs st until it ends, has taken maxSteps steps in total, or
+// visit stops it, and shows visit every state of the run exactly once, in
+// order: each state a step is taken from (after the scheduler's draw, with
+// the process that steps), then — unless visit stopped the run — the state
+// the run ended in (exit, deadlock, error, failed assumption, step bound),
+// with a nil process. The start state is the first one seen (or, for a run
+// that cannot take a step, the final one). It reports whether visit
+// stopped the run.
+//
+// This is the one rule of which states a run observes: Pr, Estimate and
+// EnumStatesSMC traces, splitting segments and replays all use it, and
+// explicit's exact probabilities follow it layer by layer. A state stopped
+// at an earlier step bound resumes.
+func (m *Machine) Observe(st *State, maxSteps uint64, ch Chooser, visit Visitor) (stopped bool) {
+	m.runObserved(st, maxSteps, ch, func(st *State, t *Thread) bool {
+		stopped = visit(st, t)
+		return stopped
+	})
+	if !stopped && st.Status != Running {
+		stopped = visit(st, nil)
+	}
+	return stopped
+}
+
+// runObserved is Run with obs called before every step (nil: none).
+func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visitor) {
 	if st.Status == StepBound {
 		st.Status = Running
 	}

@@ -86,23 +86,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			printed = len(st.Out)
 		}
 	}
-	if prop != nil && prop(st) {
-		sat = true
-	} else {
-		m.RunObserved(st, bound, vm.NewRand(*seed, *index), func(st *vm.State, t *vm.Thread) bool {
-			flush()
-			if st.Steps > 0 && prop != nil && prop(st) {
-				sat = true
-				return true
-			}
-			traceLine(stdout, m, st, t)
-			return false
-		})
+	m.Observe(st, bound, vm.NewRand(*seed, *index), func(st *vm.State, t *vm.Thread) bool {
 		flush()
-		if prop != nil && !sat && prop(st) {
+		if prop != nil && prop(st) {
 			sat = true
+			return true
 		}
-	}
+		if t != nil {
+			traceLine(stdout, m, st, t)
+		}
+		return false
+	})
+	flush()
 	if sat {
 		fmt.Fprintf(stdout, "property satisfied after %d steps\n", st.Steps)
 	} else if prop != nil {

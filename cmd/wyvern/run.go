@@ -68,17 +68,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	rng := vm.NewRand(*seed, *index)
 	if *trace {
 		printed := 0
-		m.RunObserved(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) bool {
+		m.Observe(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) bool {
 			if len(st.Out) > printed {
 				writeIndented(stdout, st.Out[printed:])
 				printed = len(st.Out)
 			}
-			traceLine(stdout, m, st, t)
+			if t != nil {
+				traceLine(stdout, m, st, t)
+			}
 			return false
 		})
-		if len(st.Out) > printed {
-			writeIndented(stdout, st.Out[printed:])
-		}
 	} else {
 		m.Run(st, *maxSteps, rng)
 		stdout.Write(st.Out)
