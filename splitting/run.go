@@ -34,14 +34,8 @@ type Batch struct {
 // trace index under it.
 func SegmentSeed(seed uint64, rep, stage int) uint64 {
 	z := seed ^ 0x5851f42d4c957f2d
-	z = mixSeed(z ^ uint64(rep)*0x9e3779b97f4a7c15)
-	return mixSeed(z ^ uint64(stage+1)*0xd1b54a32d192ed03)
-}
-
-func mixSeed(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	z = vm.Mix64(z ^ uint64(rep)*0x9e3779b97f4a7c15)
+	return vm.Mix64(z ^ uint64(stage+1)*0xd1b54a32d192ed03)
 }
 
 // Runner executes segments of one compiled query. Not safe for concurrent

@@ -21,6 +21,11 @@ func mix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
+// Mix64 is the SplitMix64 finaliser every seed derivation uses (trace
+// generators here, splitting's (replication, stage) seeds): one mixer, so
+// that every derived stream is as independent as the others.
+func Mix64(z uint64) uint64 { return mix64(z) }
+
 // NewRand returns the generator of trace index under seed.
 func NewRand(seed, index uint64) *Rand {
 	r := &Rand{}
