@@ -320,6 +320,15 @@ func TestBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "column") {
 		t.Errorf("want a syntax error with a column, got %v", err)
 	}
+	// A type of infinite size used to crash every worker given it (a Go
+	// stack overflow) and leave the experiment running: it fails cleanly.
+	rec := []byte("%s = type { %s, i32 }\n@g = global %s zeroinitializer\ndefine i32 @main() {\nentry:\n  ret i32 0\n}\n")
+	for _, q := range []string{"Pr[<=100](<> [0.main])", "E<> [0.main]"} {
+		_, err = c.submit(t, rec, "rec.ll", q, 1)
+		if err == nil || !strings.Contains(err.Error(), "contains itself by value") {
+			t.Errorf("%s on a recursive type: want a failed experiment naming the type, got %v", q, err)
+		}
+	}
 }
 
 // TestCoordinatorRestart stops the coordinator in the middle of an

@@ -14,6 +14,7 @@ func FuzzParseLL(f *testing.F) {
 	f.Add([]byte("define i32 @main() {\nentry:\n  br label %l\nl:\n  %i = phi i32 [0, %entry], [%n, %l]\n  %n = add nsw i32 %i, 1\n  %c = icmp slt i32 %n, 10\n  br i1 %c, label %l, label %e\ne:\n  ret i32 %n\n}\n"))
 	f.Add([]byte("define i32 @main() {\nentry:\n  %x = alloca bfloat\n  ret i32 0\n}\n"))
 	f.Add([]byte("define i32 @main() {\nentry:\n  switch i32 1, label %a [ i32 0, label %b ]\na:\n  ret i32 1\nb:\n  ret i32 2\n}\n"))
+	f.Add([]byte("%s = type { %s, i32 }\ndefine i32 @main() {\nentry:\n  ret i32 0\n}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := ParseLL("fuzz.ll", src)
 		if err == nil && p == nil {
@@ -39,5 +40,26 @@ func TestPrepassStripsReturnAlign(t *testing.T) {
 		if got := string(Prepass([]byte(c.in))); got != c.want {
 			t.Errorf("Prepass(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestRecursiveTypes: a type that contains itself by value is refused at
+// load time with the cycle named (it used to overflow the Go stack, a fatal
+// error that killed the loader and every worker given the program); a type
+// that refers to itself through a pointer is fine.
+func TestRecursiveTypes(t *testing.T) {
+	const main = "define i32 @main() {\nentry:\n  ret i32 0\n}\n"
+	for _, c := range []struct{ src, want string }{
+		{"%s = type { %s, i32 }\n" + main, "type s contains itself by value (s -> s)"},
+		{"%a = type { [2 x %b] }\n%b = type { i8*, %a }\n" + main, "type a contains itself by value (a -> b -> a)"},
+		{"%v = type { <2 x i32>, [3 x %v] }\n" + main, "type v contains itself by value"},
+	} {
+		_, err := ParseLL("rec.ll", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+	if _, err := ParseLL("list.ll", []byte("%n = type { %n*, i32 }\n@g = global %n zeroinitializer\n"+main)); err != nil {
+		t.Errorf("a list node type: %v", err)
 	}
 }

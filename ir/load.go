@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/asm"
 	lir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
 )
 
 // LoadError is a load-time rejection naming the place and the cause.
@@ -49,7 +50,56 @@ func ParseLL(name string, src []byte) (prog *Program, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, trimParseErr(err))
 	}
+	if err := checkTypeDefs(mod.TypeDefs); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	return Compile(name, mod)
+}
+
+// checkTypeDefs rejects types that contain themselves by value (a struct
+// among its own fields, directly or through arrays and other structs):
+// they have no finite size, and every walk over them (layout, zero values)
+// would recurse without end — a Go stack overflow is fatal, not a panic a
+// recover could turn into an error.
+func checkTypeDefs(defs []types.Type) error {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[types.Type]int{}
+	var path []string
+	var walk func(t types.Type) error
+	walk = func(t types.Type) error {
+		switch t := t.(type) {
+		case *types.ArrayType:
+			return walk(t.ElemType)
+		case *types.VectorType:
+			return walk(t.ElemType)
+		case *types.StructType:
+			switch state[t] {
+			case visiting:
+				return fmt.Errorf("type %s contains itself by value (%s): it would have infinite size", t.Name(), strings.Join(append(path, t.Name()), " -> "))
+			case done:
+				return nil
+			}
+			state[t] = visiting
+			path = append(path, t.Name())
+			for _, f := range t.Fields {
+				if err := walk(f); err != nil {
+					return err
+				}
+			}
+			path = path[:len(path)-1]
+			state[t] = done
+		}
+		return nil // pointers, scalars, functions: no containment by value
+	}
+	for _, t := range defs {
+		if err := walk(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func trimParseErr(err error) error {
