@@ -230,6 +230,10 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 	if exp.JobSize <= 0 {
 		exp.JobSize = 64
 	}
+	if exp.JobSize > jobs.MaxTraceJob {
+		reply(jobs.SubmitReply{Error: fmt.Sprintf("job size %d is above the maximum of %d traces per job", exp.JobSize, jobs.MaxTraceJob)})
+		return
+	}
 	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateRunning, Updated: time.Now()}
 	b, _ := json.Marshal(st)
 	if _, err := c.kv.Create(ctx, exp.ID, b); err != nil {

@@ -62,3 +62,20 @@ func TestResultWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestJobSizeBounded: a job size beyond jobs.MaxTraceJob is refused at
+// submission (a huge job once grew a worker to gigabytes and was never
+// redelivered).
+func TestJobSizeBounded(t *testing.T) {
+	c := startCluster(t, 1)
+	nc, err := c.emb.Connect("client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ll := []byte("define i32 @main() {\nentry:\n  ret i32 0\n}\n")
+	_, err = coordinator.Submit(c.ctx, nc, coordinator.Submission{LL: ll, Name: "p.ll", Query: "Pr[<=10](<> [0.main])", Seed: 1, JobSize: jobs.MaxTraceJob + 1})
+	if err == nil || !strings.Contains(err.Error(), "above the maximum") {
+		t.Errorf("oversized jobs: error %v", err)
+	}
+}

@@ -127,6 +127,11 @@ type Result struct {
 	Payload    json.RawMessage `json:"payload,omitempty"`
 }
 
+// MaxTraceJob bounds the traces of one trace job: a worker keeps their
+// outcomes until it publishes the job's result, which must fit one NATS
+// message. Coordinators refuse larger job sizes; workers refuse larger jobs.
+const MaxTraceJob = 1 << 14
+
 // TraceRange is a KindTrace job: traces [First, First+Count).
 type TraceRange struct {
 	First uint64 `json:"first"`

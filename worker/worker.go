@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,9 @@ type Worker struct {
 	// Metrics, when set, receives the worker's job starts and ends
 	// (traces, steps, satisfying traces, time per job); nil: no metrics.
 	Metrics *metrics.Workers
+	// Log, when set, receives what the worker drops or refuses (messages
+	// it cannot decode, jobs of kinds it does not run); nil: quiet.
+	Log *log.Logger
 
 	kinds map[string]Factory
 
@@ -208,6 +212,7 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, handlers map[string]Handler) {
 	j := &Job{w: w, js: js, start: time.Now()}
 	if err := jobs.Decode(msg.Data(), &j.Job); err != nil {
+		w.logf("dropping an undecodable job message (%d bytes): %v", len(msg.Data()), err)
 		msg.Term() // a message no worker of this version can run
 		return
 	}
@@ -225,6 +230,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		if f == nil {
 			// A kind this worker does not run: fail the job (every worker
 			// of a deployment runs the same kinds).
+			w.logf("job %s: kind %q is not registered here", j.ID(), j.Kind)
 			if j.Fail(ctx, fmt.Errorf("worker %s does not run %q jobs", w.ID, j.Kind)) == nil {
 				msg.Ack()
 			} else {
@@ -252,6 +258,12 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		w.wm.JobDone(j.traces, j.steps, j.sat, time.Since(j.start))
 	}
 	msg.Ack()
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Log != nil {
+		w.Log.Printf(format, args...)
+	}
 }
 
 // keepAlive tells JetStream every 2 s that msg's job is still running,

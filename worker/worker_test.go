@@ -9,9 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -143,5 +147,57 @@ func TestUnknownKind(t *testing.T) {
 	_, err := submit(t, emb, 1)
 	if err == nil || !strings.Contains(err.Error(), `does not run "double" jobs`) {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestOversizedTraceJob: a trace job asking for more traces than a job may
+// hold (a forged or corrupted job) fails at once with the reason, instead
+// of growing the worker without bound; an undecodable message is dropped.
+func TestOversizedTraceJob(t *testing.T) {
+	emb := cluster(t)
+	nc, err := emb.Connect("forger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	wnc, err := emb.Connect("worker2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &worker.Worker{NC: wnc, ID: "w-trace", Slots: 1}
+	w.Register(jobs.KindTrace, simulator.NewTraceHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	results := make(chan *nats.Msg, 4)
+	sub, err := nc.ChanSubscribe(jobs.ResultSubject("forged"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, jobs.JobSubject("forged"), []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(jobs.TraceRange{First: 0, Count: 1_000_000_000_000})
+	job, _ := json.Marshal(jobs.Job{Version: jobs.Version, Kind: jobs.KindTrace, Experiment: "forged", Part: "0",
+		Program: "none", Query: "Pr[<=10](<> [0.main])", Payload: payload})
+	if _, err := js.Publish(ctx, jobs.JobSubject("forged"), job); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-results:
+		var r jobs.Result
+		if err := jobs.Decode(m.Data, &r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Error, "at most") {
+			t.Errorf("result of an oversized job: %+v", r)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no result for an oversized job")
 	}
 }

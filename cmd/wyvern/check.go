@@ -456,7 +456,8 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
-	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers()})
+	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(),
+		Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
