@@ -374,10 +374,13 @@ func (c *Coordinator) run(ctx context.Context, s *Session) (*Result, error) {
 
 // reportResult sets an experiment's metrics to its final result.
 func reportResult(em *metrics.Experiment, res *Result) {
-	p := metrics.Progress{Runs: res.Runs, Satisfied: res.Satisfied, Steps: res.Steps, Estimate: res.Estimate,
+	p := metrics.Progress{Runs: res.Runs, Steps: res.Steps, Estimate: res.Estimate,
 		Lo: res.Lo, Hi: res.Hi, RunsPerSec: res.Stats.RunsPerSec, Planned: res.Runs}
+	if d := res.Trace(); d != nil {
+		p.Satisfied = d.Satisfied
+	}
 	em.Progress(p)
-	if res.Split != nil {
-		splitLevel(em, res.Split.Levels)
+	if s := res.Split(); s != nil {
+		splitLevel(em, s.Levels)
 	}
 }

@@ -89,32 +89,32 @@ func (ExplicitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			if err := decodePayload(r, &x); err != nil {
 				return nil, err
 			}
-			res.Kind, res.Exact = "exact", &x
+			res.Kind, res.Detail = "exact", &ExactDetail{Exact: &x}
 			res.Estimate, res.Lo, res.Hi = x.Probability, x.Lower, x.Upper
 		} else {
 			var x explicit.Result
 			if err := decodePayload(r, &x); err != nil {
 				return nil, err
 			}
-			res.Kind, res.Explicit = "explicit", &x
+			res.Kind, res.Detail = "explicit", &ExplicitDetail{Explicit: &x}
 		}
 		el := time.Since(start).Seconds()
 		res.Stats = Stats{Seconds: el, Workers: []string{r.Worker}}
-		if res.Explicit != nil {
+		if x := res.Explicit(); x != nil {
 			mu.Lock()
-			res.Stats.Exploration = append(curve, ExplorePoint{Seconds: el, States: res.Explicit.States})
+			res.Stats.Exploration = append(curve, ExplorePoint{Seconds: el, States: x.States})
 			mu.Unlock()
 			if em != nil {
-				em.Explicit(uint64(res.Explicit.States), 0, res.Explicit.MaxDepth)
+				em.Explicit(uint64(x.States), 0, x.MaxDepth)
 			}
 		}
 		return res, nil
 	}
 }
 
-// writeExplicit prints an explicit-state or exact result.
-func (r *Result) writeExplicit(w io.Writer) {
-	if x := r.Exact; x != nil {
+// WriteText implements Detail.
+func (d *ExactDetail) WriteText(w io.Writer, r *Result) {
+	if x := d.Exact; x != nil {
 		if x.Complete {
 			fmt.Fprintf(w, "Exact probability: %.12g\n", x.Probability)
 		} else {
@@ -125,9 +125,12 @@ func (r *Result) writeExplicit(w io.Writer) {
 		}
 		fmt.Fprintf(w, "States (state, step): %d, transitions: %d, largest layer: %d, steps: %d, %.2f s\n",
 			x.States, x.Transitions, x.MaxLayer, x.Steps, x.ElapsedSec)
-		return
 	}
-	x := r.Explicit
+}
+
+// WriteText implements Detail.
+func (d *ExplicitDetail) WriteText(w io.Writer, r *Result) {
+	x := d.Explicit
 	if x == nil {
 		return
 	}

@@ -41,7 +41,7 @@ func TestExplicitJobs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", red, err)
 		}
-		x := r.Explicit
+		x := r.Explicit()
 		if r.Kind != "explicit" || x == nil || x.Verdict != explicit.Satisfied {
 			t.Fatalf("%s: result %+v", red, r)
 		}
@@ -56,7 +56,7 @@ func TestExplicitJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := r.Explicit
+	x := r.Explicit()
 	if x == nil || x.Verdict != explicit.NotSatisfied || x.Trace == nil {
 		t.Fatalf("buggy Peterson: %+v", r)
 	}
@@ -102,8 +102,8 @@ func TestExactAgreesWithSMC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s exact: %v", name, err)
 		}
-		if ex.Exact == nil || !ex.Exact.Complete {
-			t.Fatalf("%s: exact result %+v", name, ex.Exact)
+		if ex.Exact() == nil || !ex.Exact().Complete {
+			t.Fatalf("%s: exact result %+v", name, ex.Exact())
 		}
 		smc, err := c.submit(t, ll, name, m.q+" {Alpha=0.01, Epsilon=0.01}", 5)
 		if err != nil {

@@ -99,8 +99,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if v, _ := gauge(t, m, "wyvern_worker_traces_total", ""); v < float64(res.Runs) {
 		t.Errorf("workers simulated %v traces, fewer than the %d runs", v, res.Runs)
 	}
-	if v, _ := gauge(t, m, "wyvern_worker_satisfying_traces_total", ""); v < float64(res.Satisfied) {
-		t.Errorf("workers found %v satisfying traces, fewer than %d", v, res.Satisfied)
+	if v, _ := gauge(t, m, "wyvern_worker_satisfying_traces_total", ""); v < float64(res.Trace().Satisfied) {
+		t.Errorf("workers found %v satisfying traces, fewer than %d", v, res.Trace().Satisfied)
 	}
 	if v, _ := gauge(t, m, "wyvern_worker_jobs_running", ""); v != 0 {
 		t.Errorf("%v jobs running after the experiment", v)
@@ -108,8 +108,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if v, _ := gauge(t, m, "wyvern_experiments_completed_total", ""); v != 1 {
 		t.Errorf("%v experiments completed", v)
 	}
-	if len(res.Convergence) == 0 || res.Convergence[len(res.Convergence)-1].Runs != res.Runs {
-		t.Errorf("convergence checkpoints %v do not end at %d runs", res.Convergence, res.Runs)
+	if len(res.Trace().Convergence) == 0 || res.Trace().Convergence[len(res.Trace().Convergence)-1].Runs != res.Runs {
+		t.Errorf("convergence checkpoints %v do not end at %d runs", res.Trace().Convergence, res.Runs)
 	}
 
 	// A hypothesis test reports its log-likelihood ratio and bounds.
@@ -117,8 +117,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := gauge(t, m, "wyvern_experiment_sprt_log_likelihood_ratio", res.Experiment); !ok || v != res.LLR {
-		t.Errorf("SPRT metric %v (present %v), result LLR %v", v, ok, res.LLR)
+	if v, ok := gauge(t, m, "wyvern_experiment_sprt_log_likelihood_ratio", res.Experiment); !ok || v != res.Trace().LLR {
+		t.Errorf("SPRT metric %v (present %v), result LLR %v", v, ok, res.Trace().LLR)
 	}
 	if lo, _ := gauge(t, m, "wyvern_experiment_sprt_lower_bound", res.Experiment); lo >= 0 {
 		t.Errorf("SPRT lower bound %v, want < 0", lo)
@@ -130,7 +130,7 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	levels := res.Split.Levels
+	levels := res.Split().Levels
 	if v, _ := gauge(t, m, "wyvern_splitting_level", res.Experiment); int(v) != levels[len(levels)-1].Index {
 		t.Errorf("splitting level metric %v, deepest level %d", v, levels[len(levels)-1].Index)
 	}

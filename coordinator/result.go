@@ -1,10 +1,12 @@
 package coordinator
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/wyvernmc/wyvern/estimator"
 	"github.com/wyvernmc/wyvern/explicit"
@@ -13,22 +15,110 @@ import (
 	"github.com/wyvernmc/wyvern/splitting"
 )
 
-// Result is an experiment's answer. Everything in it except Stats is a
-// function of (program, query, seed, options) alone: it does not depend on
-// the number of workers, their speed, or redeliveries.
+// Result is an experiment's answer: the fields every kind of result has,
+// and Detail, the result kind's own part (TraceDetail, SplitDetail,
+// ExplicitDetail, ExactDetail, or a new kind's type registered with
+// RegisterDetail). In JSON the detail's fields stand beside the common ones.
+// Everything in it except Stats is a function of (program, query, seed,
+// options) alone: it does not depend on the number of workers, their
+// speed, or redeliveries.
 type Result struct {
 	Experiment string  `json:"experiment"`
 	Program    string  `json:"program"`
 	Query      string  `json:"query"`
-	Kind       string  `json:"kind"`
+	Kind       string  `json:"kind"` // the result kind: probability, hypothesis, estimate, enum-states-smc, splitting, explicit, exact, ...
 	Seed       uint64  `json:"seed"`
 	Runs       uint64  `json:"runs"`
-	Satisfied  uint64  `json:"satisfied,omitempty"`
 	Estimate   float64 `json:"estimate"`
 	Lo         float64 `json:"lo"`
 	Hi         float64 `json:"hi"`
 	Confidence float64 `json:"confidence,omitempty"`
-	Rule       string  `json:"rule,omitempty"`
+	Steps      uint64  `json:"steps"`
+	// Ends counts how runs ended.
+	Ends map[string]uint64 `json:"ends"`
+	// Warnings say what could make the answer misleading (an interval
+	// that did not reach Epsilon, a skewed or constant sample, a test
+	// that did not decide).
+	Warnings []string `json:"warnings,omitempty"`
+	Stats    Stats    `json:"stats"`
+	Detail   Detail   `json:"-"`
+}
+
+// Detail is a result kind's own part of a Result: its fields (encoded
+// beside the common ones) and the text that follows the common header.
+type Detail interface {
+	WriteText(w io.Writer, r *Result)
+}
+
+var (
+	detailMu sync.RWMutex
+	details  = map[string]func() Detail{}
+)
+
+// RegisterDetail makes results of kind decode their detail into a value
+// made by f (the trace, splitting and explicit kinds are registered by this
+// package; a job kind with a result of its own registers it).
+func RegisterDetail(kind string, f func() Detail) {
+	detailMu.Lock()
+	defer detailMu.Unlock()
+	details[kind] = f
+}
+
+func init() {
+	for _, k := range []string{"probability", "hypothesis", "estimate", "enum-states-smc"} {
+		RegisterDetail(k, func() Detail { return &TraceDetail{} })
+	}
+	RegisterDetail("splitting", func() Detail { return &SplitDetail{} })
+	RegisterDetail("explicit", func() Detail { return &ExplicitDetail{} })
+	RegisterDetail("exact", func() Detail { return &ExactDetail{} })
+}
+
+// resultFields is Result without its methods, for encoding its common part.
+type resultFields Result
+
+// MarshalJSON encodes the common fields and the detail's side by side.
+func (r Result) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(resultFields(r))
+	if err != nil || r.Detail == nil {
+		return b, err
+	}
+	d, err := json.Marshal(r.Detail)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s result: %w", r.Kind, err)
+	}
+	if len(d) <= 2 { // {}
+		return b, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	return append(out, d[1:]...), nil
+}
+
+// UnmarshalJSON decodes the common fields, then the detail registered for
+// the result's kind (none for an unknown kind).
+func (r *Result) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, (*resultFields)(r)); err != nil {
+		return err
+	}
+	detailMu.RLock()
+	f := details[r.Kind]
+	detailMu.RUnlock()
+	if f == nil {
+		r.Detail = nil
+		return nil
+	}
+	d := f()
+	if err := json.Unmarshal(b, d); err != nil {
+		return fmt.Errorf("decode %s result: %w", r.Kind, err)
+	}
+	r.Detail = d
+	return nil
+}
+
+// TraceDetail is the detail of the results of trace experiments
+// (probabilities, hypothesis tests, Estimate and EnumStatesSMC queries).
+type TraceDetail struct {
+	Satisfied uint64 `json:"satisfied,omitempty"`
+	Rule      string `json:"rule,omitempty"`
 	// Hypothesis tests: Decision is the SPRT's on H0: p >= θ (accept or
 	// reject); Verdict answers the query as asked (holds, fails, undecided),
 	// so for `Pr(...) <= θ` a rejected H0 means the query holds.
@@ -61,19 +151,54 @@ type Result struct {
 	Convergence []ConvPoint `json:"convergence,omitempty"`
 	// Values are an Estimate query's per-run values, in trace-index order
 	// (the first MaxValues of them).
-	Values []float64         `json:"values,omitempty"`
-	Steps  uint64            `json:"steps"`
-	Ends   map[string]uint64 `json:"ends"` // how runs ended
-	// Warnings say what could make the answer misleading (an interval
-	// that did not reach Epsilon, a skewed or constant sample, a test
-	// that did not decide).
-	Warnings []string `json:"warnings,omitempty"`
-	// Importance splitting: the full report (Runs counts run segments).
-	Split *splitting.Result `json:"split,omitempty"`
-	// Explicit-state search (E<>, A[], EnumStates) and exact probabilities.
-	Explicit *explicit.Result      `json:"explicit,omitempty"`
-	Exact    *explicit.ExactResult `json:"exact,omitempty"`
-	Stats    Stats                 `json:"stats"`
+	Values []float64 `json:"values,omitempty"`
+}
+
+// SplitDetail is an importance-splitting result's detail: the full report
+// (the common Runs counts run segments).
+type SplitDetail struct {
+	Split *splitting.Result `json:"split"`
+}
+
+// ExplicitDetail is an explicit-state search's result (E<>, A[],
+// EnumStates).
+type ExplicitDetail struct {
+	Explicit *explicit.Result `json:"explicit"`
+}
+
+// ExactDetail is an exact probability's result.
+type ExactDetail struct {
+	Exact *explicit.ExactResult `json:"exact"`
+}
+
+// Trace returns a trace experiment's detail (nil for other kinds).
+func (r *Result) Trace() *TraceDetail {
+	d, _ := r.Detail.(*TraceDetail)
+	return d
+}
+
+// Split returns a splitting result's report (nil for other kinds).
+func (r *Result) Split() *splitting.Result {
+	if d, ok := r.Detail.(*SplitDetail); ok {
+		return d.Split
+	}
+	return nil
+}
+
+// Explicit returns an explicit-state search's result (nil for other kinds).
+func (r *Result) Explicit() *explicit.Result {
+	if d, ok := r.Detail.(*ExplicitDetail); ok {
+		return d.Explicit
+	}
+	return nil
+}
+
+// Exact returns an exact probability's result (nil for other kinds).
+func (r *Result) Exact() *explicit.ExactResult {
+	if d, ok := r.Detail.(*ExactDetail); ok {
+		return d.Exact
+	}
+	return nil
 }
 
 // TraceRef names a trace.
@@ -292,49 +417,49 @@ func (f *folder) interval() (lo, hi float64) {
 
 func (f *folder) result() Result {
 	q := f.q
-	r := Result{Query: q.Text, Kind: q.Kind.String(), Seed: f.seed, Runs: f.runs, Satisfied: f.sat,
-		FirstSatisfying: f.first, Steps: f.steps, Ends: f.ends, Histogram: histogram(f.satLens)}
+	d := &TraceDetail{Satisfied: f.sat, FirstSatisfying: f.first, Histogram: histogram(f.satLens)}
+	r := Result{Query: q.Text, Kind: q.Kind.String(), Seed: f.seed, Runs: f.runs, Steps: f.steps, Ends: f.ends, Detail: d}
 	if f.runs > 0 {
 		f.checkpoint()
 	}
-	r.Convergence = append([]ConvPoint(nil), f.conv...)
+	d.Convergence = append([]ConvPoint(nil), f.conv...)
 	switch {
 	case f.prop != nil:
 		pr := f.prop.Result()
-		r.Estimate, r.Lo, r.Hi, r.Confidence, r.Rule = pr.Estimate, pr.Lo, pr.Hi, pr.Confidence, pr.Rule
+		r.Estimate, r.Lo, r.Hi, r.Confidence, d.Rule = pr.Estimate, pr.Lo, pr.Hi, pr.Confidence, pr.Rule
 		if pr.Stopped && !pr.EpsilonReached {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("the interval's half-width %.3g is above Epsilon = %g: MaxRuns = %d stopped the rule first", pr.HalfWidth(), pr.Epsilon, pr.N))
 		}
 	case f.sprt != nil:
 		sr := f.sprt.Result()
-		r.Decision, r.Theta, r.LLR, r.Cmp = sr.Decision, q.Theta, sr.LLR, q.Cmp
+		d.Decision, d.Theta, d.LLR, d.Cmp = sr.Decision, q.Theta, sr.LLR, q.Cmp
 		switch {
 		case sr.Decision == estimator.DecisionUndecided:
-			r.Verdict = "undecided"
+			d.Verdict = "undecided"
 			r.Warnings = append(r.Warnings, fmt.Sprintf("MaxRuns = %d reached without a decision: P is probably inside the indifference region [%g, %g]; raise MaxRuns or Delta",
 				f.sprt.MaxRuns(), q.Theta-f.delta, q.Theta+f.delta))
 		case (sr.Decision == estimator.DecisionAccept) == (q.Cmp == ">="):
-			r.Verdict = "holds"
+			d.Verdict = "holds"
 		default:
-			r.Verdict = "fails"
+			d.Verdict = "fails"
 		}
-		r.Delta, r.Alpha, r.Beta, r.MaxRuns = f.delta, f.alpha, f.beta, uint64(f.sprt.MaxRuns())
+		d.Delta, d.Alpha, d.Beta, d.MaxRuns = f.delta, f.alpha, f.beta, uint64(f.sprt.MaxRuns())
 		if f.runs > 0 {
 			r.Estimate = float64(f.sat) / float64(f.runs)
 		}
 	case q.Kind == query.Estimate:
 		mr, err := f.mean.Result(f.alpha)
 		if err == nil {
-			r.Estimate, r.Lo, r.Hi, r.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
+			r.Estimate, r.Lo, r.Hi, d.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
 			if mr.N < 2 {
 				r.Lo, r.Hi = mr.Mean, mr.Mean // ±Inf does not encode; the warning says there is no interval
 			}
 			r.Warnings = append(r.Warnings, mr.Warnings("values")...)
 		}
 		r.Confidence = 1 - f.alpha
-		r.Satisfied = 0
-		r.Histogram = nil
-		r.Values = append([]float64(nil), f.values...)
+		d.Satisfied = 0
+		d.Histogram = nil
+		d.Values = append([]float64(nil), f.values...)
 	}
 	return r
 }
@@ -363,49 +488,47 @@ func histogram(v []uint64) []Bin {
 	return bins
 }
 
-// WriteText prints a result in LODIN's style.
+// WriteText prints a result in LODIN's style: the query and program, then
+// the detail's text.
 func (r *Result) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "Query: %s\n", r.Query)
 	fmt.Fprintf(w, "Program: %s (seed %d)\n", r.Program, r.Seed)
+	if r.Detail != nil {
+		r.Detail.WriteText(w, r)
+	}
+}
+
+// WriteText implements Detail.
+func (d *TraceDetail) WriteText(w io.Writer, r *Result) {
 	switch r.Kind {
 	case "probability":
 		fmt.Fprintf(w, "Probability in [%s, %s] with confidence %g (estimate %s, rule %s)\n",
-			fmtP(r.Lo), fmtP(r.Hi), r.Confidence, fmtP(r.Estimate), r.Rule)
-		fmt.Fprintf(w, "Runs: %d, satisfying: %d\n", r.Runs, r.Satisfied)
+			fmtP(r.Lo), fmtP(r.Hi), r.Confidence, fmtP(r.Estimate), d.Rule)
+		fmt.Fprintf(w, "Runs: %d, satisfying: %d\n", r.Runs, d.Satisfied)
 	case "hypothesis":
 		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: P >= %g, log-likelihood ratio %.4g)\n",
-			r.Cmp, r.Theta, strings.ToUpper(r.Verdict), r.Runs, r.Satisfied, r.Decision, r.Theta, r.LLR)
+			d.Cmp, d.Theta, strings.ToUpper(d.Verdict), r.Runs, d.Satisfied, d.Decision, d.Theta, d.LLR)
 		fmt.Fprintf(w, "Test: indifference region [%g, %g], error bounds alpha %g, beta %g; observed frequency %s (not a confidence interval: the test stops on the data)\n",
-			r.Theta-r.Delta, r.Theta+r.Delta, r.Alpha, r.Beta, fmtP(r.Estimate))
-
+			d.Theta-d.Delta, d.Theta+d.Delta, d.Alpha, d.Beta, fmtP(r.Estimate))
 	case "estimate":
 		fmt.Fprintf(w, "Estimate: %.6g in [%.6g, %.6g] with confidence %g (std dev %.6g, %d runs)\n",
-			r.Estimate, r.Lo, r.Hi, r.Confidence, r.StdDev, r.Runs)
+			r.Estimate, r.Lo, r.Hi, r.Confidence, d.StdDev, r.Runs)
 	case "enum-states-smc":
-		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", r.States, r.Runs)
-	case "explicit", "exact":
-		r.writeExplicit(w)
-		return
-	case "splitting":
-		r.writeSplit(w)
-		fmt.Fprintf(w, "Time: %.2f s, %.0f run segments/s, %.3g steps/s, %d worker(s)\n",
-			r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
-		return
+		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", d.States, r.Runs)
 	}
-	if r.FirstSatisfying != nil {
+	if f := d.FirstSatisfying; f != nil {
 		fmt.Fprintf(w, "First satisfying trace: seed %d index %d (%d steps)\n  replay: wyvern replay %s --seed %d --index %d --query '%s'\n",
-			r.FirstSatisfying.Seed, r.FirstSatisfying.Index, r.FirstSatisfying.Steps, r.Program,
-			r.FirstSatisfying.Seed, r.FirstSatisfying.Index, r.Query)
+			f.Seed, f.Index, f.Steps, r.Program, f.Seed, f.Index, r.Query)
 	} else if r.Kind == "probability" || r.Kind == "hypothesis" {
 		fmt.Fprintln(w, "No satisfying run found.")
 	}
-	if len(r.Histogram) > 0 {
+	if len(d.Histogram) > 0 {
 		fmt.Fprintln(w, "Satisfying-run lengths (steps):")
 		var top uint64
-		for _, b := range r.Histogram {
+		for _, b := range d.Histogram {
 			top = max(top, b.Count)
 		}
-		for _, b := range r.Histogram {
+		for _, b := range d.Histogram {
 			bar := int(math.Round(40 * float64(b.Count) / float64(top)))
 			fmt.Fprintf(w, "  %7d-%-7d %8d %s\n", b.Lo, b.Hi, b.Count, strings.Repeat("#", bar))
 		}
@@ -424,9 +547,15 @@ func (r *Result) WriteText(w io.Writer) {
 		r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
 }
 
+// WriteText implements Detail.
+func (d *SplitDetail) WriteText(w io.Writer, r *Result) {
+	writeSplit(w, d.Split)
+	fmt.Fprintf(w, "Time: %.2f s, %.0f run segments/s, %.3g steps/s, %d worker(s)\n",
+		r.Stats.Seconds, r.Stats.RunsPerSec, r.Stats.StepsPerSec, len(r.Stats.Workers))
+}
+
 // writeSplit prints an importance-splitting result with its level report.
-func (r *Result) writeSplit(w io.Writer) {
-	s := r.Split
+func writeSplit(w io.Writer, s *splitting.Result) {
 	if s == nil {
 		return
 	}

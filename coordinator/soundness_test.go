@@ -97,10 +97,10 @@ func TestSoundnessSPRTTerminates(t *testing.T) {
 			switch {
 			case err != nil:
 				firstErr = fmt.Errorf("seed %d: %w (the coordinator hung or failed)", seed, err)
-			case got.Runs != want.Runs || got.Decision != want.Decision || got.Verdict != want.Verdict:
-				firstErr = fmt.Errorf("seed %d: cluster %d runs %s, reference %d runs %s", seed, got.Runs, got.Decision, want.Runs, want.Decision)
-			case got.Decision == "undecided":
-				firstErr = fmt.Errorf("seed %d: undecided after %d runs (cap %d)", seed, got.Runs, got.MaxRuns)
+			case got.Runs != want.Runs || got.Trace().Decision != want.Trace().Decision || got.Trace().Verdict != want.Trace().Verdict:
+				firstErr = fmt.Errorf("seed %d: cluster %d runs %s, reference %d runs %s", seed, got.Runs, got.Trace().Decision, want.Runs, want.Trace().Decision)
+			case got.Trace().Decision == "undecided":
+				firstErr = fmt.Errorf("seed %d: undecided after %d runs (cap %d)", seed, got.Runs, got.Trace().MaxRuns)
 			}
 			if got != nil && got.Runs > planned {
 				beyond++
@@ -124,8 +124,8 @@ func TestSoundnessSPRTTerminates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != "undecided" || r.Runs != 300 || !strings.Contains(strings.Join(r.Warnings, " "), "MaxRuns = 300 reached") {
-		t.Errorf("capped test: verdict %s after %d runs, warnings %q", r.Verdict, r.Runs, r.Warnings)
+	if r.Trace().Verdict != "undecided" || r.Runs != 300 || !strings.Contains(strings.Join(r.Warnings, " "), "MaxRuns = 300 reached") {
+		t.Errorf("capped test: verdict %s after %d runs, warnings %q", r.Trace().Verdict, r.Runs, r.Warnings)
 	}
 }
 
@@ -159,7 +159,7 @@ func TestSoundnessSPRTErrorRates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Decision == tc.wrong {
+			if r.Trace().Decision == tc.wrong {
 				wrong++
 			}
 		}

@@ -258,7 +258,7 @@ func (SplitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			sr := o.res
 			res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Kind: "splitting", Seed: exp.Seed,
 				Runs: uint64(sr.Segments), Steps: sr.Steps, Estimate: sr.Estimate, Lo: sr.Lo, Hi: sr.Hi,
-				Confidence: sr.Confidence, Split: sr}
+				Confidence: sr.Confidence, Detail: &SplitDetail{Split: sr}}
 			el := time.Since(start).Seconds()
 			x.mu.Lock()
 			res.Stats = Stats{Seconds: el, RunsPerSec: float64(sr.Segments) / el, StepsPerSec: float64(sr.Steps) / el, Duplicates: x.dups}

@@ -147,7 +147,7 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	res := f.result()
 	res.Experiment, res.Program = exp.ID, exp.ProgramName
 	if q.Kind == query.EnumStatesSMC {
-		res.States = len(states)
+		res.Trace().States = len(states)
 	}
 	el := time.Since(start).Seconds()
 	res.Stats = Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}

@@ -42,29 +42,31 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 		}
 		return nil
 	}
-	if len(res.Convergence) > 0 {
-		pts := make([]charts.ConvPoint, len(res.Convergence))
-		for i, c := range res.Convergence {
-			pts[i] = charts.ConvPoint{Runs: int(c.Runs), Estimate: c.Estimate, Lo: c.Lo, Hi: c.Hi}
+	if d := res.Trace(); d != nil {
+		if len(d.Convergence) > 0 {
+			pts := make([]charts.ConvPoint, len(d.Convergence))
+			for i, c := range d.Convergence {
+				pts[i] = charts.ConvPoint{Runs: int(c.Runs), Estimate: c.Estimate, Lo: c.Lo, Hi: c.Hi}
+			}
+			if err := draw("convergence", func(p string) error { return charts.Convergence(p, title, pts) }); err != nil {
+				return files, err
+			}
 		}
-		if err := draw("convergence", func(p string) error { return charts.Convergence(p, title, pts) }); err != nil {
-			return files, err
+		if len(d.Histogram) > 0 {
+			bins := make([]charts.Bin, len(d.Histogram))
+			for i, b := range d.Histogram {
+				bins[i] = charts.Bin{Lo: float64(b.Lo), Hi: float64(b.Hi) + 1, Count: b.Count} // [Lo, Hi] inclusive
+			}
+			if err := draw("run-lengths", func(p string) error { return charts.RunLengthBins(p, title, bins) }); err != nil {
+				return files, err
+			}
 		}
-	}
-	if len(res.Histogram) > 0 {
-		bins := make([]charts.Bin, len(res.Histogram))
-		for i, b := range res.Histogram {
-			bins[i] = charts.Bin{Lo: float64(b.Lo), Hi: float64(b.Hi) + 1, Count: b.Count} // [Lo, Hi] inclusive
-		}
-		if err := draw("run-lengths", func(p string) error { return charts.RunLengthBins(p, title, bins) }); err != nil {
-			return files, err
-		}
-	}
-	if len(res.Values) > 0 {
-		if err := draw("estimate-values", func(p string) error {
-			return charts.EstimateValues(p, title, res.Values, res.Estimate, res.Lo, res.Hi)
-		}); err != nil {
-			return files, err
+		if len(d.Values) > 0 {
+			if err := draw("estimate-values", func(p string) error {
+				return charts.EstimateValues(p, title, d.Values, res.Estimate, res.Lo, res.Hi)
+			}); err != nil {
+				return files, err
+			}
 		}
 	}
 	if ex := res.Stats.Exploration; len(ex) >= 2 {
@@ -76,7 +78,7 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 			return files, err
 		}
 	}
-	if s := res.Split; s != nil {
+	if s := res.Split(); s != nil {
 		var levels []charts.Level
 		for _, l := range s.Levels {
 			th, err := strconv.ParseFloat(l.Threshold, 64)

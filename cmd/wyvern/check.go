@@ -304,11 +304,11 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		return 1
 	}
 	if ef.emitLevels {
-		if res.Split == nil || res.Split.EmitLevels == "" {
+		if res.Split() == nil || res.Split().EmitLevels == "" {
 			fmt.Fprintln(stderr, "wyvern: --emit-levels needs an adaptive splitting query (Split=adaptive with Score=expr) whose run found levels")
 			return 1
 		}
-		fmt.Fprintln(stdout, res.Split.EmitLevels)
+		fmt.Fprintln(stdout, res.Split().EmitLevels)
 		return 0
 	}
 	if ef.asJSON {
@@ -317,7 +317,7 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
-		if x := res.Explicit; x != nil && x.Trace != nil {
+		if x := res.Explicit(); x != nil && x.Trace != nil {
 			fmt.Fprintln(stdout, "Trace:")
 			if err := explicit.WriteTrace(stdout, vm.NewMachine(p.prog), x.Trace.Steps); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)

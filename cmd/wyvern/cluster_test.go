@@ -192,10 +192,10 @@ func TestReplayFirstSatisfying(t *testing.T) {
 		t.Fatalf("check: %d %s", rc, errb.String())
 	}
 	var r coordinator.Result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.FirstSatisfying == nil {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Trace().FirstSatisfying == nil {
 		t.Fatalf("no first satisfying trace in %s (%v)", out.String(), err)
 	}
-	fs := r.FirstSatisfying
+	fs := r.Trace().FirstSatisfying
 	out.Reset()
 	errb.Reset()
 	rc := dispatch([]string{"replay", file, "--seed", fmt.Sprint(fs.Seed), "--index", fmt.Sprint(fs.Index), "--query", q}, &out, &errb)

@@ -34,7 +34,7 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 		t.Fatalf("check --json: %d %s", rc, errb.String())
 	}
 	var r coordinator.Result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Explicit == nil || r.Explicit.Trace == nil {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Explicit() == nil || r.Explicit().Trace == nil {
 		t.Fatalf("no counterexample in %s (%v)", out.String(), err)
 	}
 	saved := filepath.Join(t.TempDir(), "result.json")
@@ -45,8 +45,8 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 	if rc := dispatch([]string{"replay", file, "--counterexample", saved}, &out, &errb); rc != 0 {
 		t.Fatalf("replay: %d %s", rc, errb.String())
 	}
-	if n := strings.Count(out.String(), "peterson"); n < len(r.Explicit.Trace.Steps) {
-		t.Errorf("replay printed %d located steps for a %d-step trace:\n%s", n, len(r.Explicit.Trace.Steps), out.String())
+	if n := strings.Count(out.String(), "peterson"); n < len(r.Explicit().Trace.Steps) {
+		t.Errorf("replay printed %d located steps for a %d-step trace:\n%s", n, len(r.Explicit().Trace.Steps), out.String())
 	}
 	out.Reset()
 	if rc := dispatch([]string{"check", "--workers", "1", "--exact", "../../testdata/smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error])"}, &out, &errb); rc != 0 {

@@ -207,17 +207,17 @@ func TestWriteChartsAllKinds(t *testing.T) {
 		want []string
 	}{
 		{"estimate", coordinator.Result{Kind: "estimate", Program: "p.c", Query: "Estimate[<=10,5]{max x}", Runs: 5,
-			Estimate: 2.4, Lo: 1.1, Hi: 3.7, Values: []float64{1, 2, 3, 3, 3},
-			Convergence: []coordinator.ConvPoint{{Runs: 2, Estimate: 1.5, Lo: 0, Hi: 3}, {Runs: 4, Estimate: 2.25, Lo: 1, Hi: 3.5}, {Runs: 5, Estimate: 2.4, Lo: 1.1, Hi: 3.7}}},
+			Estimate: 2.4, Lo: 1.1, Hi: 3.7, Detail: &coordinator.TraceDetail{Values: []float64{1, 2, 3, 3, 3},
+				Convergence: []coordinator.ConvPoint{{Runs: 2, Estimate: 1.5, Lo: 0, Hi: 3}, {Runs: 4, Estimate: 2.25, Lo: 1, Hi: 3.5}, {Runs: 5, Estimate: 2.4, Lo: 1.1, Hi: 3.7}}}},
 			[]string{"convergence", "estimate-values"}},
 		{"splitting", coordinator.Result{Kind: "splitting", Program: "p.c", Query: "Pr[<=10](<> x == 3) {Split=fixed, Levels=[1, 2]}",
-			Split: &splitting.Result{Estimate: 0.01, Lo: 0.005, Hi: 0.015, Replications: []float64{0.008, 0.012, 0.01},
+			Detail: &coordinator.SplitDetail{Split: &splitting.Result{Estimate: 0.01, Lo: 0.005, Hi: 0.015, Replications: []float64{0.008, 0.012, 0.01},
 				Levels: []splitting.Level{{Index: 1, Threshold: "1", Runs: 30, Crossings: 9, CondProb: 0.3},
-					{Index: 2, Threshold: "2", Runs: 30, Crossings: 6, CondProb: 0.2}, {Index: 3, Threshold: "property", Runs: 30, Crossings: 5, CondProb: 1.0 / 6}}}},
+					{Index: 2, Threshold: "2", Runs: 30, Crossings: 6, CondProb: 0.2}, {Index: 3, Threshold: "property", Runs: 30, Crossings: 5, CondProb: 1.0 / 6}}}}},
 			[]string{"replications", "splitting-levels"}},
-		{"probability", coordinator.Result{Kind: "probability", Runs: 8, Satisfied: 2,
+		{"probability", coordinator.Result{Kind: "probability", Runs: 8, Detail: &coordinator.TraceDetail{Satisfied: 2,
 			Histogram:   []coordinator.Bin{{Lo: 3, Hi: 3, Count: 1}, {Lo: 4, Hi: 4, Count: 1}},
-			Convergence: []coordinator.ConvPoint{{Runs: 8, Estimate: 0.25, Lo: 0.03, Hi: 0.65}}},
+			Convergence: []coordinator.ConvPoint{{Runs: 8, Estimate: 0.25, Lo: 0.03, Hi: 0.65}}}},
 			[]string{"convergence", "run-lengths"}},
 	}
 	for _, c := range cases {

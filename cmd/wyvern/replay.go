@@ -118,7 +118,7 @@ func readCounterexample(path string) ([]explicit.Step, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a result: %w", path, err)
 	}
-	x := r.Explicit
+	x := r.Explicit()
 	if x == nil {
 		var bare explicit.Result
 		if json.Unmarshal(data, &bare) == nil && bare.Verdict != "" {

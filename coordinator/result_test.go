@@ -1,0 +1,67 @@
+package coordinator_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/splitting"
+)
+
+// customDetail is a result kind of the test's own, as a new job kind
+// would define one.
+type customDetail struct {
+	Answer int `json:"answer"`
+}
+
+func (d *customDetail) WriteText(w io.Writer, r *coordinator.Result) {
+	fmt.Fprintf(w, "The answer is %d\n", d.Answer)
+}
+
+// TestResultDetailsRoundTrip: every result kind's detail is encoded beside
+// the common fields and decoded back into its own type, including a kind
+// registered from outside the package; its text follows the common header.
+func TestResultDetailsRoundTrip(t *testing.T) {
+	coordinator.RegisterDetail("custom", func() coordinator.Detail { return &customDetail{} })
+	cases := []coordinator.Result{
+		{Kind: "probability", Runs: 10, Estimate: 0.3, Detail: &coordinator.TraceDetail{Satisfied: 3, Rule: "checkpoint"}},
+		{Kind: "hypothesis", Runs: 50, Detail: &coordinator.TraceDetail{Decision: "accept", Verdict: "holds", Cmp: ">=", Theta: 0.2}},
+		{Kind: "splitting", Runs: 400, Detail: &coordinator.SplitDetail{Split: &splitting.Result{Method: "fixed", N: 100, Estimate: 1e-5}}},
+		{Kind: "explicit", Detail: &coordinator.ExplicitDetail{Explicit: &explicit.Result{Kind: "reach", States: 12}}},
+		{Kind: "exact", Estimate: 0.5, Detail: &coordinator.ExactDetail{Exact: &explicit.ExactResult{Probability: 0.5, Complete: true}}},
+		{Kind: "custom", Detail: &customDetail{Answer: 42}},
+		{Kind: "unregistered"},
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(&c)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Kind, err)
+		}
+		var flat map[string]any
+		if err := json.Unmarshal(b, &flat); err != nil {
+			t.Fatalf("%s: %s is not one JSON object: %v", c.Kind, b, err)
+		}
+		if flat["kind"] != c.Kind {
+			t.Errorf("%s: %s", c.Kind, b)
+		}
+		var back coordinator.Result
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: decode %s: %v", c.Kind, b, err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Errorf("%s: round trip gives %+v (detail %+v), want %+v", c.Kind, back, back.Detail, c)
+		}
+	}
+	var text bytes.Buffer
+	r := coordinator.Result{Kind: "custom", Query: "Q", Program: "p.c", Detail: &customDetail{Answer: 42}}
+	r.WriteText(&text)
+	if !strings.HasPrefix(text.String(), "Query: Q\nProgram: p.c") || !strings.Contains(text.String(), "The answer is 42") {
+		t.Errorf("text:\n%s", text.String())
+	}
+}
