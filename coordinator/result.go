@@ -323,15 +323,10 @@ func (f *folder) limit() uint64 {
 // stopping time is random (Wald's expected sample size at the worst p).
 // The coordinator publishes jobs up to limit, not up to planned.
 func (f *folder) planned() uint64 {
-	switch {
-	case f.fixedRuns > 0:
-		return f.fixedRuns
-	case f.prop != nil:
-		return uint64(f.prop.Planned())
-	case f.sprt != nil:
+	if f.sprt != nil {
 		return uint64(f.sprt.Planned())
 	}
-	return 0
+	return f.limit()
 }
 
 func (f *folder) add(o jobs.Outcome) {
