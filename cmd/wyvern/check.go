@@ -333,7 +333,7 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		}
 		fmt.Fprintf(stderr, "wyvern: %d charts written to %s\n", len(files), ef.plot)
 	}
-	return 0
+	return res.ExitStatus()
 }
 
 // progressLine shows progress on a terminal.

@@ -20,7 +20,8 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 	const file = "../../testdata/smc/petersonsBug.c"
 	const q = "A[] !([1.crit] && [2.crit])"
 	var out, errb bytes.Buffer
-	if rc := dispatch([]string{"check", "--workers", "1", "--reduction", "local", file, q}, &out, &errb); rc != 0 {
+	// A[] violated: exit status 10 (coordinator.ExitViolated).
+	if rc := dispatch([]string{"check", "--workers", "1", "--reduction", "local", file, q}, &out, &errb); rc != coordinator.ExitViolated {
 		t.Fatalf("check: %d %s", rc, errb.String())
 	}
 	text := out.String()
@@ -30,7 +31,7 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if rc := dispatch([]string{"check", "--workers", "1", "--json", file, q}, &out, &errb); rc != 0 {
+	if rc := dispatch([]string{"check", "--workers", "1", "--json", file, q}, &out, &errb); rc != coordinator.ExitViolated {
 		t.Fatalf("check --json: %d %s", rc, errb.String())
 	}
 	var r coordinator.Result

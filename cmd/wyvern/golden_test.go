@@ -21,19 +21,20 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*.
 var goldenQueries = []struct {
 	name, file, query string
 	flags             []string
+	exit              int // the exit status (coordinator.Exit*)
 }{
-	{"pr_checkpoint", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error]) {Epsilon=0.02}", nil},
-	{"pr_lodin", "smc/petersonsBug.c", "Pr[<=5000](<> ([1.crit] && [2.crit])) {Epsilon=0.02, Rule=lodin}", nil},
-	{"sprt", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error]) >= 0.1", nil},
-	{"estimate", "splitting/ruin.c", "Estimate[<=1000,500]{max x}", nil},
-	{"enum_states_smc", "smc/petersons.c", "EnumStatesSMC <=300 200", nil},
-	{"split_fixed", "splitting/chain.c", "Pr[<=100000](<> x >= 100) {Split=fixed, Score=x, Levels=[20,40,60,80], N=200, M=4}", nil},
-	{"split_adaptive", "splitting/ruin.c", "Pr[<=1000000](<> x >= 20) {Split=adaptive, Score=x, N=50, K=5, M=4}", nil},
-	{"split_props", "splitting/chain.c", "Pr[<=100000](<> x >= 100) {Split=fixed, Levels=[x >= 30, x >= 60], N=200, M=4}", nil},
-	{"reach", "smc/petersonsBug.c", "E<> ([1.crit] && [2.crit])", nil},
-	{"invariant", "smc/petersons.c", "A[] !([1.crit] && [2.crit])", []string{"--reduction", "local"}},
-	{"enum_states", "smc/fib_4.c", "EnumStates", []string{"--reduction", "global"}},
-	{"exact", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error])", []string{"--exact"}},
+	{"pr_checkpoint", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error]) {Epsilon=0.02}", nil, 0},
+	{"pr_lodin", "smc/petersonsBug.c", "Pr[<=5000](<> ([1.crit] && [2.crit])) {Epsilon=0.02, Rule=lodin}", nil, 0},
+	{"sprt", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error]) >= 0.1", nil, 0},
+	{"estimate", "splitting/ruin.c", "Estimate[<=1000,500]{max x}", nil, 0},
+	{"enum_states_smc", "smc/petersons.c", "EnumStatesSMC <=300 200", nil, 0},
+	{"split_fixed", "splitting/chain.c", "Pr[<=100000](<> x >= 100) {Split=fixed, Score=x, Levels=[20,40,60,80], N=200, M=4}", nil, 0},
+	{"split_adaptive", "splitting/ruin.c", "Pr[<=1000000](<> x >= 20) {Split=adaptive, Score=x, N=50, K=5, M=4}", nil, 0},
+	{"split_props", "splitting/chain.c", "Pr[<=100000](<> x >= 100) {Split=fixed, Levels=[x >= 30, x >= 60], N=200, M=4}", nil, 0},
+	{"reach", "smc/petersonsBug.c", "E<> ([1.crit] && [2.crit])", nil, 10},
+	{"invariant", "smc/petersons.c", "A[] !([1.crit] && [2.crit])", []string{"--reduction", "local"}, 0},
+	{"enum_states", "smc/fib_4.c", "EnumStates", []string{"--reduction", "global"}, 0},
+	{"exact", "smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error])", []string{"--exact"}, 0},
 }
 
 // volatileKeys are JSON fields whose values depend on time, the machine or
@@ -71,8 +72,8 @@ func TestGoldenResults(t *testing.T) {
 			args := append([]string{"check", "--workers", "2", "--quiet", "--json"}, g.flags...)
 			args = append(args, filepath.Join("../../testdata", g.file), g.query)
 			var out, errb bytes.Buffer
-			if rc := dispatch(args, &out, &errb); rc != 0 {
-				t.Fatalf("check: exit %d: %s", rc, errb.String())
+			if rc := dispatch(args, &out, &errb); rc != g.exit {
+				t.Fatalf("check: exit %d, want %d: %s", rc, g.exit, errb.String())
 			}
 			var v any
 			if err := json.Unmarshal(out.Bytes(), &v); err != nil {

@@ -7,8 +7,41 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+
+	"github.com/wyvernmc/wyvern/jobs"
 )
+
+// version is the release, set at build time with
+// -ldflags "-X main.version=v1.2.3"; builds from a checkout say "devel" and
+// their VCS revision.
+var version = "devel"
+
+// versionLine describes this build: release (or revision), wire protocol
+// version, Go version.
+func versionLine() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if v == "devel" && rev != "" {
+			v += " " + rev[:min(12, len(rev))]
+			if dirty {
+				v += "+dirty"
+			}
+		}
+		return fmt.Sprintf("wyvern %s (protocol %d, %s)", v, jobs.Version, bi.GoVersion)
+	}
+	return fmt.Sprintf("wyvern %s (protocol %d)", v, jobs.Version)
+}
 
 // exitUsage is the status for bad input: a missing file, a malformed
 // program, an unknown external function, a bad flag.
@@ -36,7 +69,9 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'wyvern COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'wyvern COMMAND -h' for a command's flags, 'wyvern --version' for the build.")
+	fmt.Fprintln(w, "check and submit exit 0 when the property holds (or for an estimate), 10 when it is")
+	fmt.Fprintln(w, "violated or the target is reachable, 11 without a verdict, 2 on bad input, 1 on failure.")
 }
 
 func main() {
@@ -51,6 +86,9 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
+		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
 	for _, c := range commands {

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+)
+
+// TestExitStatuses: check exits 0 when the property holds (or for an
+// estimate), 10 when it is violated or the target reached, 11 when there is
+// no verdict — CBMC's conventions, documented in the README.
+func TestExitStatuses(t *testing.T) {
+	requireClang(t)
+	const fib, pet = "../../testdata/smc/fib_4.c", "../../testdata/smc/petersons.c"
+	for _, c := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"test holds", []string{fib, "Pr[<=5000](<> [0.VERIFIER_error]) <= 0.5 {Delta=0.05}"}, coordinator.ExitHolds},
+		{"test fails", []string{fib, "Pr[<=5000](<> [0.VERIFIER_error]) >= 0.5 {Delta=0.05}"}, coordinator.ExitViolated},
+		{"test undecided", []string{fib, "Pr[<=5000](<> [0.VERIFIER_error]) >= 0.13 {Delta=0.001, MaxRuns=200}"}, coordinator.ExitUnknown},
+		{"estimate", []string{fib, "Pr[<=5000](<> [0.VERIFIER_error]) {Epsilon=0.1}"}, coordinator.ExitHolds},
+		{"unreachable", []string{pet, "E<> ([1.crit] && [2.crit])"}, coordinator.ExitHolds},
+		{"invariant holds", []string{pet, "A[] !([1.crit] && [2.crit])"}, coordinator.ExitHolds},
+		{"search incomplete", []string{"--max-states", "50", pet, "A[] !([1.crit] && [2.crit])"}, coordinator.ExitUnknown},
+		{"exact holds", []string{"--exact", fib, "Pr[<=5000](<> [0.VERIFIER_error]) <= 0.2"}, coordinator.ExitHolds},
+	} {
+		var out, errb bytes.Buffer
+		args := append([]string{"check", "--workers", "1", "--quiet"}, c.args...)
+		if rc := dispatch(args, &out, &errb); rc != c.want {
+			t.Errorf("%s: exit %d, want %d\n%s%s", c.name, rc, c.want, out.String(), errb.String())
+		}
+	}
+}
+
+// TestVersion: --version names the build and the protocol, on stdout.
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"--version"}, &out, &errb); rc != 0 || !strings.HasPrefix(out.String(), "wyvern ") || !strings.Contains(out.String(), "protocol 2") {
+		t.Errorf("--version: exit %d, %q %q", rc, out.String(), errb.String())
+	}
+}

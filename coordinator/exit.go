@@ -1,0 +1,68 @@
+package coordinator
+
+import "github.com/wyvernmc/wyvern/explicit"
+
+// Exit statuses of `wyvern check` and `wyvern submit` for a result, after
+// CBMC's conventions, so that scripts can branch on the verdict.
+const (
+	// ExitHolds: the property holds, or the target is not reached (A[] P
+	// holds, E<> P unreachable, a hypothesis test holds), or the query
+	// asks for a number (estimates), which was computed.
+	ExitHolds = 0
+	// ExitViolated: a violation or the reachability target was found (A[]
+	// P violated, E<> P reachable, a hypothesis test fails).
+	ExitViolated = 10
+	// ExitUnknown: no verdict (a search ended by a limit, an undecided
+	// test, an incomplete exact computation, no splitting estimate).
+	ExitUnknown = 11
+)
+
+// ExitStatus maps a result to ExitHolds, ExitViolated or ExitUnknown.
+func (r *Result) ExitStatus() int {
+	switch d := r.Detail.(type) {
+	case *TraceDetail:
+		if r.Kind == "hypothesis" {
+			return verdictStatus(d.Verdict == "holds", d.Verdict == "fails")
+		}
+	case *SplitDetail:
+		if d.Split != nil && d.Split.NoEstimate {
+			return ExitUnknown
+		}
+	case *ExplicitDetail:
+		x := d.Explicit
+		if x == nil {
+			return ExitUnknown
+		}
+		switch x.Verdict {
+		case explicit.Incomplete:
+			return ExitUnknown
+		case explicit.Satisfied:
+			if x.Kind == "reach" {
+				return ExitViolated
+			}
+		case explicit.NotSatisfied:
+			if x.Kind != "reach" {
+				return ExitViolated
+			}
+		}
+	case *ExactDetail:
+		x := d.Exact
+		switch {
+		case x == nil || !x.Complete:
+			return ExitUnknown
+		case x.Holds != nil:
+			return verdictStatus(*x.Holds, !*x.Holds)
+		}
+	}
+	return ExitHolds
+}
+
+func verdictStatus(holds, fails bool) int {
+	switch {
+	case holds:
+		return ExitHolds
+	case fails:
+		return ExitViolated
+	}
+	return ExitUnknown
+}
