@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Wyvern needs on a fresh Debian/Ubuntu machine: clang-14 and
-# llvm-14 (the C and bitcode frontend), z3 (bounded model checking),
-# nats-server (cluster tests), prometheus (metrics integration tests and
-# scripts/cluster-local.sh). Idempotent: installs only what is missing.
+# llvm-14 (the C and bitcode frontend), z3, cvc5 and boolector (the SMT
+# solvers of bounded model checking), nats-server (cluster tests),
+# prometheus (metrics integration tests and scripts/cluster-local.sh).
+# Idempotent: installs only what is missing.
 # Go 1.26+ must already be installed (https://go.dev/dl).
 set -euo pipefail
 
@@ -10,6 +11,8 @@ need=()
 command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
 command -v llvm-dis-14 >/dev/null 2>&1 || need+=(llvm-14)
 command -v z3 >/dev/null 2>&1 || need+=(z3)
+command -v cvc5 >/dev/null 2>&1 || need+=(cvc5)
+command -v boolector >/dev/null 2>&1 || need+=(boolector)
 command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 
