@@ -95,6 +95,33 @@ func (c Choice) Result(draw uint64) uint64 {
 	return draw
 }
 
+// DrawFor returns a draw whose Result is v (the inverse of Result, for
+// replaying a value a solver chose), and false when no draw gives v.
+func (c Choice) DrawFor(v uint64) (uint64, bool) {
+	switch c.Kind {
+	case Coin:
+		switch {
+		case v == 1 && c.Num > 0:
+			return 0, true
+		case v == 0 && c.Num < c.N:
+			return c.Num, true
+		}
+		return 0, false
+	case Uniform:
+		d := v - uint64(c.Lo)
+		if c.N != 0 && d >= c.N {
+			return 0, false
+		}
+		return d, true
+	case Bits:
+		if c.N != 0 && v >= c.N {
+			return 0, false
+		}
+		return v, true
+	}
+	return v, true
+}
+
 // Sample draws the choice from ch and returns the call's result.
 func (c Choice) Sample(ch Chooser) uint64 {
 	return c.Result(ch.Choose(c.Range()))

@@ -164,3 +164,25 @@ entry:
 		}
 	}
 }
+
+// TestChoiceDrawFor: DrawFor inverts Result for every value a choice can
+// return, and refuses the values it cannot.
+func TestChoiceDrawFor(t *testing.T) {
+	for _, c := range []Choice{UniformChoice(-3, 4), UniformChoice(10, 10), CoinChoice(1, 3), CoinChoice(0, 5), CoinChoice(5, 5), BitsChoice(8), BitsChoice(1)} {
+		seen := map[uint64]bool{}
+		for i := uint64(0); i < c.Outcomes(); i++ {
+			d, _ := c.Outcome(i)
+			v := c.Result(d)
+			seen[v] = true
+			back, ok := c.DrawFor(v)
+			if !ok || c.Result(back) != v {
+				t.Errorf("%+v: value %d: draw %d (%v) gives %d", c, v, back, ok, c.Result(back))
+			}
+		}
+		for _, v := range []uint64{2, 5, 300, ^uint64(0)} {
+			if _, ok := c.DrawFor(v); ok != seen[v] {
+				t.Errorf("%+v: DrawFor(%d) ok = %v, but the choice can%s return it", c, v, ok, map[bool]string{false: "not", true: ""}[seen[v]])
+			}
+		}
+	}
+}
