@@ -62,6 +62,8 @@ type Experiment struct {
 	Kind string `json:"kind"`
 	// Explicit-state experiments (and exact probabilities).
 	Explicit *ExplicitOptions `json:"explicit,omitempty"`
+	// Bounded model checking (Kind KindBMC).
+	BMC *BMCOptions `json:"bmc,omitempty"`
 	Created  time.Time        `json:"created"`
 }
 
@@ -80,6 +82,7 @@ const (
 	KindTrace    = "trace"    // traces [First, First+Count)
 	KindSplit    = "split"    // importance-splitting segments
 	KindExplicit = "explicit" // an explicit-state search or exact probability
+	KindBMC      = "bmc"      // bounded model checking with an SMT solver
 )
 
 // ExplicitOptions configure an explicit-state experiment: a search for
@@ -172,6 +175,24 @@ type SplitResult struct {
 // or the exact computation's result as package explicit encodes it.
 type ExplicitJob struct {
 	Options ExplicitOptions `json:"options"`
+}
+
+// BMCOptions configure bounded model checking of an E<> or A[] query.
+type BMCOptions struct {
+	// Unwind is a fixed unwinding bound; 0 deepens 1, 2, 4, ... up to
+	// MaxUnwind, looking for a violation at small bounds first.
+	Unwind    int    `json:"unwind,omitempty"`
+	MaxUnwind int    `json:"max_unwind,omitempty"`
+	Solver    string `json:"solver,omitempty"` // z3 (default), cvc5 or boolector
+	// SolverTimeoutS bounds each solver check (0: none); a check that runs
+	// out of time ends with the verdict unknown.
+	SolverTimeoutS float64 `json:"solver_timeout_s,omitempty"`
+}
+
+// BMCJob is a KindBMC job; its result's payload is the check's result as
+// package symbolic encodes it.
+type BMCJob struct {
+	Options BMCOptions `json:"options"`
 }
 
 // SplitStart is a state a splitting segment starts from: a vm snapshot
