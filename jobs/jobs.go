@@ -63,8 +63,8 @@ type Experiment struct {
 	// Explicit-state experiments (and exact probabilities).
 	Explicit *ExplicitOptions `json:"explicit,omitempty"`
 	// Bounded model checking (Kind KindBMC).
-	BMC *BMCOptions `json:"bmc,omitempty"`
-	Created  time.Time        `json:"created"`
+	BMC     *BMCOptions `json:"bmc,omitempty"`
+	Created time.Time   `json:"created"`
 }
 
 // SubmitReply answers a submission.
