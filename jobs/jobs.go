@@ -336,6 +336,11 @@ type Progress struct {
 	Queue      int     `json:"queue,omitempty"`
 	Depth      int     `json:"depth,omitempty"`
 	StatesPerS float64 `json:"states_per_s,omitempty"`
+	// Bounded model checking: the bound just checked, the formula's size
+	// and the solver time so far.
+	Unwind  int     `json:"unwind,omitempty"`
+	Terms   int     `json:"terms,omitempty"`
+	SolverS float64 `json:"solver_s,omitempty"`
 }
 
 // Decode unmarshals a message and checks its version.
