@@ -1,0 +1,485 @@
+package symbolic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// The encoder of bounded model checking: a flat ir.Program, single-threaded,
+// becomes one SMT-LIB2 formula over bitvectors and arrays (QF_ABV) whose
+// models are the program's executions up to a bound.
+//
+// The encoding is a symbolic execution with merging (seed 000, Algorithm 4,
+// as in CBMC's goto-symex): each function activation is scanned once, block
+// by block, in a reverse postorder of its control-flow graph; a block is
+// executed once per scan on the merge of every path state pending at it,
+// with its own guard (the path condition, a named Bool), and registers,
+// memory and allocation state merged by ite on the guards. A retreating
+// edge of the order (a loop's back edge) makes the scan go back to the
+// loop's header once the whole loop body has been scanned, at most Unwind
+// times per entry of the loop; a path that would take the back edge once
+// more is cut, its guard added to Unwound. Calls of defined functions are
+// inlined, a function at most Unwind+1 times on the stack at once (deeper
+// calls are cut the same way). The formula grows with the unrolled
+// program, not with its paths.
+//
+// Paths end at an error (the vm stops there): every check of the vm is a
+// condition c under the current guard g; g ∧ c joins Violation when the
+// error's kind is one of EncodeOptions.Errors, and the path goes on under
+// g ∧ ¬c either way. A failed __VERIFIER_assume, exit() and the return of
+// main end a path without a violation.
+//
+// Values are bitvectors of their width (i1 is (_ BitVec 1)); constants are
+// folded where every operand is known. Memory is one array
+// (_ BitVec 64) → (_ BitVec 8) indexed by the vm's pointers (block id << 32
+// | offset): a pointer is one bitvector, pointer arithmetic and comparisons
+// are bitvector operations exactly as in the vm, and a load or store at a
+// symbolic pointer needs no case split over the blocks it may designate.
+// Block ids are assigned as the vm assigns them (globals and functions
+// first, then allocas and malloc in order, a returned frame's alloca ids
+// reused last-freed-first), as terms when paths disagree. What the vm's
+// checks read of a block is kept in two more arrays indexed by block id:
+// its kind (the vm's block kinds: live global/constant/stack/heap, function,
+// freed, dead stack) and its size.
+//
+// Terms counts the named definitions (a declared constant and its defining
+// equation count once) and the other assertions: the formula's size.
+
+// EncodeOptions bound and aim the encoding.
+type EncodeOptions struct {
+	Unwind int          // times each loop's back edge may be taken per entry of the loop, and the depth of recursive calls
+	Errors []vm.ErrKind // error kinds whose occurrence is the violation (nil: every kind)
+	Calls  []string     // functions whose call by the program is the violation (e.g. "reach_error" when the program defines it)
+	// MaxTerms bounds the formula's size (0: DefaultMaxTerms); a larger
+	// encoding is an error.
+	MaxTerms int
+}
+
+// DefaultMaxTerms is the largest formula Encode builds by default.
+const DefaultMaxTerms = 2_000_000
+
+// Input is one source of nondeterminism: a call site of a choosing platform function
+// (__VERIFIER_nondet_*, wyvern_uniform, wyvern_coin). Its k-th execution along a run
+// returns select(Name, k): Name is an SMT array (BitVec 32) -> (BitVec Width), declared
+// and range-constrained by the encoding.
+type Input struct {
+	Name  string
+	Func  string // the function holding the call
+	PC    int32  // the call instruction's pc in that function (ir.Func code index)
+	Kind  vm.ChoiceKind
+	Width int
+}
+
+// Encoding is the bounded formula of a (single-threaded) program.
+type Encoding struct {
+	Query     *Query // declarations and assertions (the path semantics), no check-sat
+	Violation Term   // holds in a model iff the bounded execution reaches a violation
+	Unwound   Term   // holds iff the execution is cut by the bound (a loop or recursion needs more than Unwind)
+	Inputs    []Input
+	Terms     int // formula size: named definitions plus other assertions
+}
+
+// Encode builds the bounded formula of p. A construct the encoder does not
+// handle (threads, floating point, calls through pointers, some platform
+// functions) is an error naming it and its place.
+func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
+	if p == nil || p.Entry < 0 || p.Entry >= len(p.Funcs) {
+		return nil, fmt.Errorf("symbolic: encode: program has no entry function")
+	}
+	if opts.Unwind < 0 {
+		return nil, fmt.Errorf("symbolic: encode: negative unwind bound %d", opts.Unwind)
+	}
+	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
+		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string]bool{}}
+	e.maxTerms = opts.MaxTerms
+	if e.maxTerms <= 0 {
+		e.maxTerms = DefaultMaxTerms
+	}
+	if opts.Errors == nil {
+		for k := range e.errs {
+			e.errs[k] = true
+		}
+	} else {
+		for _, k := range opts.Errors {
+			if int(k) < len(e.errs) {
+				e.errs[k] = true
+			}
+		}
+	}
+	for _, c := range opts.Calls {
+		e.calls[c] = true
+	}
+	s, err := e.initial()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.run(p.Funcs[p.Entry], s); err != nil {
+		return nil, err
+	}
+	viol := e.q.Bool("viol")
+	e.q.Assert(Eq(viol, Or(e.viol...)))
+	unw := e.q.Bool("unwound")
+	e.q.Assert(Eq(unw, Or(e.unwound...)))
+	e.terms += 2
+	want := []string{"viol", "unwound"}
+	for _, in := range e.inputs {
+		want = append(want, in.Name)
+	}
+	e.q.Want(want...)
+	if err := e.q.Err(); err != nil {
+		return nil, fmt.Errorf("symbolic: encode: %w", err)
+	}
+	return &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}, nil
+}
+
+type encoder struct {
+	p        *ir.Program
+	opts     EncodeOptions
+	q        *Query
+	errs     [64]bool // targeted error kinds
+	calls    map[string]bool
+	n        int // fresh names
+	terms    int
+	maxTerms int
+	viol     []Term
+	unwound  []Term
+	inputs   []Input
+	sites    map[[2]int]int // (function index, pc) → input index
+	graphs   map[int]*graph
+	active   map[int]int // inlined activations per function index
+	steps    int         // blocks executed
+	err      error       // first error of a helper without an error result
+}
+
+// val is a register's value: a term of width w, or a constant c (t == "")
+// whose width is w, or unknown (0) for a frame's preloaded constants.
+type val struct {
+	t   Term
+	c   uint64
+	w   int
+	bad string // non-empty: a value the encoder does not model (reading it is an error)
+}
+
+func cst(c uint64, w int) val {
+	if w > 0 {
+		c &= ir.Mask(uint8(w))
+	}
+	return val{c: c, w: w}
+}
+
+func (v val) isConst() bool { return v.t == "" && v.bad == "" }
+
+func (v val) same(o val) bool {
+	return v.t == o.t && v.c == o.c && v.bad == o.bad && (v.t != "" || v.w == o.w || v.w == 0 || o.w == 0)
+}
+
+// pstate is a path state (or the merge of several) inside one activation.
+type pstate struct {
+	g       Term // guard: the path condition (Bool)
+	regs    []val
+	allocas []val // block ids of the activation's allocas, in order
+	mem     Term  // (Array (_ BitVec 64) (_ BitVec 8))
+	kind    Term  // (Array (_ BitVec 32) (_ BitVec 8)): the vm's block kinds
+	size    Term  // (Array (_ BitVec 32) (_ BitVec 32)): block sizes
+	next    val   // next fresh block id (32 bits)
+	free    []val // ids of dead stack blocks, reused last first; entries [0, flen) are meaningful
+	flen    val
+	cnt     map[int]val // per input: executions so far (32 bits)
+	ret     []val       // returned values (return states)
+}
+
+func (s *pstate) clone() *pstate {
+	c := *s
+	c.regs = append([]val(nil), s.regs...)
+	c.allocas = append([]val(nil), s.allocas...)
+	c.free = append([]val(nil), s.free...)
+	c.cnt = make(map[int]val, len(s.cnt))
+	for k, v := range s.cnt {
+		c.cnt[k] = v
+	}
+	return &c
+}
+
+// Block kinds as the vm numbers them (vm/memory.go).
+const (
+	kNone   = 0
+	kConst  = 1
+	kGlobal = 2
+	kStack  = 3
+	kHeap   = 4
+	kFunc   = 5
+	kFreed  = 6
+	kDead   = 7
+)
+
+// fresh returns a new constant name.
+func (e *encoder) fresh(prefix string) string {
+	e.n++
+	return fmt.Sprintf("%s%d", prefix, e.n)
+}
+
+func atomic(t Term) bool { return !strings.ContainsRune(string(t), '(') }
+
+// def names t: a fresh constant of sort so defined equal to t. Atoms
+// (names, literals) are returned as they are.
+func (e *encoder) def(t Term, so Sort, prefix string) Term {
+	if atomic(t) {
+		return t
+	}
+	name := e.q.Declare(e.fresh(prefix), so)
+	e.q.Assert(Eq(name, t))
+	e.terms++
+	return name
+}
+
+func (e *encoder) defBool(t Term) Term      { return e.def(t, BoolSort(), "g") }
+func (e *encoder) defBV(t Term, w int) Term { return e.def(t, BitVec(w), "v") }
+
+// Boolean helpers with folding of the literals.
+func and2(a, b Term) Term {
+	switch {
+	case a == "false" || b == "false":
+		return "false"
+	case a == "true":
+		return b
+	case b == "true" || a == b:
+		return a
+	}
+	return And(a, b)
+}
+
+func not(a Term) Term {
+	switch a {
+	case "true":
+		return "false"
+	case "false":
+		return "true"
+	}
+	return Not(a)
+}
+
+func or(ts ...Term) Term {
+	var out []Term
+	for _, t := range ts {
+		switch t {
+		case "true":
+			return "true"
+		case "false":
+			continue
+		}
+		out = append(out, t)
+	}
+	return Or(out...)
+}
+
+func ite(c, a, b Term) Term {
+	switch {
+	case c == "true" || a == b:
+		return a
+	case c == "false":
+		return b
+	}
+	return Ite(c, a, b)
+}
+
+// eqT is (= a b) with literals folded.
+func eqT(a, b Term) Term {
+	if a == b {
+		return "true"
+	}
+	if strings.HasPrefix(string(a), "#") && strings.HasPrefix(string(b), "#") {
+		return "false"
+	}
+	return Eq(a, b)
+}
+
+// bv is v as a term of width w (zero-extended or truncated: values are
+// kept zero-extended, as in the vm's slots).
+func (e *encoder) bv(v val, w int) Term {
+	if v.bad != "" {
+		e.fail(fmt.Errorf("%s", v.bad))
+		return BV(0, w)
+	}
+	if v.t == "" {
+		return BV(v.c, w)
+	}
+	switch {
+	case v.w == w:
+		return v.t
+	case v.w > w:
+		return Extract(w-1, 0, v.t)
+	}
+	return ZeroExt(w-v.w, v.t)
+}
+
+// width is the width of v, or def if it is a constant of unknown width.
+func width(v val, def int) int {
+	if v.w == 0 {
+		return def
+	}
+	return v.w
+}
+
+// truth is the Bool "bit 0 of v is set" (the vm's r[x]&1 != 0).
+func (e *encoder) truth(v val) Term {
+	if v.isConst() {
+		return Bool(v.c&1 != 0)
+	}
+	return eqT(e.bv(v, 1), BV(1, 1))
+}
+
+// nonzero is the Bool v != 0 (a platform function's test of an argument).
+func (e *encoder) nonzero(v val) Term {
+	if v.isConst() {
+		return Bool(v.c != 0)
+	}
+	w := width(v, 64)
+	return not(eqT(e.bv(v, w), BV(0, w)))
+}
+
+// term makes a val of width w from t, naming it unless it is an atom.
+func (e *encoder) term(t Term, w int) val {
+	return val{t: e.defBV(t, w), w: w}
+}
+
+func (e *encoder) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// errCond is one of the vm's checks: the run fails with kind when c holds.
+type errCond struct {
+	kind vm.ErrKind
+	c    Term
+}
+
+// check applies mutually exclusive checks to s: their targeted conditions
+// join the violation and the path goes on where none holds.
+func (e *encoder) check(s *pstate, conds ...errCond) {
+	var all, hit []Term
+	for _, c := range conds {
+		if c.c == "false" {
+			continue
+		}
+		all = append(all, c.c)
+		if int(c.kind) < len(e.errs) && e.errs[c.kind] {
+			hit = append(hit, c.c)
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	if len(hit) > 0 {
+		if v := and2(s.g, or(hit...)); v != "false" {
+			e.viol = append(e.viol, e.defBool(v))
+		}
+	}
+	s.g = e.defBool(and2(s.g, not(or(all...))))
+}
+
+// violate ends the path at a violation regardless of the error kinds (a
+// call named in EncodeOptions.Calls).
+func (e *encoder) violate(s *pstate) {
+	if s.g != "false" {
+		e.viol = append(e.viol, s.g)
+	}
+	s.g = "false"
+}
+
+// cut ends the path because of the bound.
+func (e *encoder) cut(s *pstate) {
+	if s.g != "false" {
+		e.unwound = append(e.unwound, s.g)
+	}
+	s.g = "false"
+}
+
+// initial is the state before main's first instruction: the vm's memory
+// image (globals' bytes, block kinds and sizes) and main's frame.
+func (e *encoder) initial() (*pstate, error) {
+	p := e.p
+	// No constant arrays: z3 refuses them under QF_ABV and boolector
+	// altogether. The initial arrays are free; what the vm's image fixes
+	// is stored: every global's bytes, every initial block's kind and
+	// size. Ids at or above the allocation counter are read as kind none
+	// (kindOf), fresh blocks are cleared when allocated.
+	mem := e.q.Memory("mem0")
+	kind := e.q.Declare("kind0", ArraySort(32, 8))
+	size := e.q.Declare("size0", ArraySort(32, 32))
+	kinds := make([]uint64, p.FirstDynBlock)
+	for _, f := range p.Funcs {
+		if f.Block < p.FirstDynBlock {
+			kinds[f.Block] = kFunc
+		}
+	}
+	for _, g := range p.Globals {
+		k := uint64(kGlobal)
+		if g.Const {
+			k = kConst
+		}
+		if g.Block >= p.FirstDynBlock || g.Block == 0 {
+			return nil, fmt.Errorf("symbolic: encode: global %s has block id %d outside 1..%d", g.Name, g.Block, p.FirstDynBlock-1)
+		}
+		kinds[g.Block] = k
+		size = e.def(Store(size, BV(uint64(g.Block), 32), BV(uint64(g.Size), 32)), ArraySort(32, 32), "z")
+		if len(g.Init) > maxBlockBytes*16 {
+			return nil, fmt.Errorf("symbolic: encode: global %s of %d bytes: too large for the BMC encoder", g.Name, len(g.Init))
+		}
+		for i, b := range g.Init {
+			mem = Store(mem, BV(ir.MakePtr(g.Block, uint32(i)), 64), BV(uint64(b), 8))
+			if i%64 == 63 {
+				mem = e.def(mem, Memory(), "m") // keep each term small
+			}
+		}
+		mem = e.def(mem, Memory(), "m")
+	}
+	for id := 1; id < len(kinds); id++ {
+		kind = Store(kind, BV(uint64(id), 32), BV(kinds[id], 8))
+		if id%64 == 63 {
+			kind = e.def(kind, ArraySort(32, 8), "k")
+		}
+	}
+	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+		mem:  e.def(mem, Memory(), "m"),
+		kind: e.def(kind, ArraySort(32, 8), "k"),
+		size: e.def(size, ArraySort(32, 32), "z")}
+	s.regs = e.frameRegs(p.Funcs[p.Entry])
+	return s, nil
+}
+
+// frameRegs are a fresh frame's registers: zero, constants preloaded.
+func (e *encoder) frameRegs(fn *ir.Func) []val {
+	regs := make([]val, fn.NRegs)
+	for i := range regs {
+		regs[i] = cst(0, 0)
+	}
+	for i, c := range fn.Consts {
+		if k := int(fn.ConstBase) + i; k < len(regs) {
+			regs[k] = cst(c, 0)
+		}
+	}
+	return regs
+}
+
+// where names an instruction in errors, like the ir loader's messages.
+func (e *encoder) where(fn *ir.Func, pc int32) string {
+	blk := "?"
+	if g := e.graphs[fn.Index]; g != nil && int(pc) < len(g.pcBlock) {
+		if b := g.pcBlock[pc]; b < len(fn.Blocks) {
+			blk = fn.Blocks[b]
+		}
+	}
+	loc := ""
+	if int(pc) < len(fn.Locs) && int(fn.Locs[pc]) > 0 && int(fn.Locs[pc]) < len(e.p.Locs) {
+		loc = " (" + e.p.Locs[fn.Locs[pc]].String() + ")"
+	}
+	return fmt.Sprintf("%s: block %s%s", fn.Name, blk, loc)
+}
+
+func (e *encoder) unsupported(fn *ir.Func, pc int32, what string) error {
+	return fmt.Errorf("%s: %s: not supported by the BMC encoder yet", e.where(fn, pc), what)
+}

@@ -1,0 +1,652 @@
+package symbolic
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// maxBlockBytes bounds the bytes a single memset, memcpy or alloca zeroing
+// writes as array stores.
+const maxBlockBytes = 1 << 16
+
+// ptrParts are a pointer's block id and offset (32 bits each).
+func (e *encoder) ptrParts(p val) (id, off Term) {
+	if p.isConst() {
+		return BV(p.c>>32, 32), BV(p.c&0xffffffff, 32)
+	}
+	t := e.bv(p, 64)
+	return e.defBV(Extract(63, 32, t), 32), e.defBV(Extract(31, 0, t), 32)
+}
+
+// access applies the vm's checks of an access of n bytes at p
+// (vm.Memory.check): null, invalid pointer, write to a constant, use after
+// free or after return, out of bounds.
+func (e *encoder) access(s *pstate, p val, n Term, write bool) {
+	id, off := e.ptrParts(p)
+	k := e.kindOf(s, id)
+	size := Select(s.size, id)
+	null := eqT(id, BV(0, 32))
+	notNull := not(null)
+	is := func(c uint64) Term { return eqT(k, BV(c, 8)) }
+	var ok Term
+	if write {
+		ok = or(is(kGlobal), is(kStack), is(kHeap))
+	} else {
+		ok = or(is(kConst), is(kGlobal), is(kStack), is(kHeap))
+	}
+	conds := []errCond{{vm.ErrNullDeref, null}}
+	if write {
+		conds = append(conds, errCond{vm.ErrWriteConst, and2(notNull, is(kConst))})
+	}
+	bad := or(ok, is(kFreed), is(kDead))
+	if write {
+		bad = or(bad, is(kConst))
+	}
+	conds = append(conds,
+		errCond{vm.ErrUseAfterFree, and2(notNull, is(kFreed))},
+		errCond{vm.ErrUseAfterReturn, and2(notNull, is(kDead))},
+		errCond{vm.ErrInvalidPtr, and2(notNull, not(bad))},
+		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), BVUGT(BVAdd(ZeroExt(32, off), n), ZeroExt(32, size)))})
+	e.check(s, conds...)
+}
+
+// kindOf is the kind of block id: none at or above the allocation counter
+// (never allocated), else what the kind array holds.
+func (e *encoder) kindOf(s *pstate, id Term) Term {
+	return e.defBV(ite(BVULT(id, e.bv(s.next, 32)), Select(s.kind, id), BV(kNone, 8)), 8)
+}
+
+// clear stores n zero bytes at block id (a fresh block's contents).
+func (e *encoder) clear(s *pstate, id val, n uint64) {
+	m := s.mem
+	base := e.ptrOf(id)
+	for i := uint64(0); i < n; i++ {
+		m = Store(m, e.bv(e.add64(base, cst(i, 64)), 64), BV(0, 8))
+		if i%64 == 63 {
+			m = e.def(m, Memory(), "m")
+		}
+	}
+	s.mem = e.def(m, Memory(), "m")
+}
+
+// readBytes reads n bytes at p, little-endian, as one term of 8n bits.
+func (e *encoder) readBytes(s *pstate, p val, n int) Term {
+	parts := make([]Term, n)
+	for i := 0; i < n; i++ {
+		parts[n-1-i] = Select(s.mem, e.bv(e.add64(p, cst(uint64(i), 64)), 64))
+	}
+	if n == 1 {
+		return parts[0]
+	}
+	return Concat(parts[0], parts[1], parts[2:]...)
+}
+
+// writeBytes stores the 8n bits of v at p, little-endian.
+func (e *encoder) writeBytes(s *pstate, p val, v Term, n int) {
+	m := s.mem
+	for i := 0; i < n; i++ {
+		m = Store(m, e.bv(e.add64(p, cst(uint64(i), 64)), 64), Extract(8*i+7, 8*i, v))
+	}
+	s.mem = e.def(m, Memory(), "m")
+}
+
+func (e *encoder) load(s *pstate, in *ir.Inst) error {
+	n := int(in.W)
+	if n < 1 || n > 8 {
+		return fmt.Errorf("load of %d bytes", n)
+	}
+	p := s.regs[in.A]
+	e.access(s, p, BV(uint64(n), 64), false)
+	if s.g == "false" {
+		return nil
+	}
+	w := 8 * n
+	t := e.readBytes(s, p, n)
+	if in.Imm != 0 && bits.Len64(in.Imm) < w {
+		w = bits.Len64(in.Imm)
+		t = Extract(w-1, 0, t)
+	}
+	s.regs[in.Dst] = e.term(t, w)
+	return nil
+}
+
+func (e *encoder) store(s *pstate, in *ir.Inst) error {
+	n := int(in.W)
+	if n < 1 || n > 8 {
+		return fmt.Errorf("store of %d bytes", n)
+	}
+	p := s.regs[in.A]
+	v := e.bv(s.regs[in.B], 8*n)
+	e.access(s, p, BV(uint64(n), 64), true)
+	if s.g == "false" {
+		return nil
+	}
+	e.writeBytes(s, p, v, n)
+	return nil
+}
+
+// agg loads or stores a first-class aggregate leaf by leaf, each leaf
+// checked in turn as the vm does.
+func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
+	if in.Imm >= uint64(len(fn.Aggs)) {
+		return fmt.Errorf("aggregate access %d out of range", in.Imm)
+	}
+	acc := &fn.Aggs[in.Imm]
+	p := s.regs[in.A]
+	for i, off := range acc.Offs {
+		n := int(acc.Sizes[i])
+		q := e.add64(p, cst(uint64(off), 64))
+		if in.Op == ir.OpLoadAgg {
+			if int(in.Dst)+i >= len(s.regs) {
+				return fmt.Errorf("slots out of range")
+			}
+			e.access(s, q, BV(uint64(n), 64), false)
+			if s.g == "false" {
+				return nil
+			}
+			s.regs[int(in.Dst)+i] = e.term(e.readBytes(s, q, n), 8*n)
+		} else {
+			if int(in.B)+i >= len(s.regs) {
+				return fmt.Errorf("slots out of range")
+			}
+			v := e.bv(s.regs[int(in.B)+i], 8*n)
+			e.access(s, q, BV(uint64(n), 64), true)
+			if s.g == "false" {
+				return nil
+			}
+			e.writeBytes(s, q, v, n)
+		}
+	}
+	return nil
+}
+
+// inc32 is v + 1 on 32 bits.
+func (e *encoder) inc32(v val, d int64) val {
+	if v.isConst() {
+		return cst(uint64(int64(v.c)+d), 32)
+	}
+	return e.term(BVAdd(e.bv(v, 32), BVInt(d, 32)), 32)
+}
+
+// pushFree pushes a dead stack block id on the free stack.
+func (e *encoder) pushFree(s *pstate, id val) {
+	if s.flen.isConst() {
+		i := int(s.flen.c)
+		if i < len(s.free) {
+			s.free[i] = id
+		} else {
+			s.free = append(s.free, id)
+		}
+		s.flen = cst(uint64(i+1), 32)
+		return
+	}
+	fl := e.bv(s.flen, 32)
+	s.free = append(s.free, cst(0, 32))
+	for i := range s.free {
+		s.free[i] = e.sel(eqT(fl, BV(uint64(i), 32)), id, s.free[i])
+	}
+	s.flen = e.inc32(s.flen, 1)
+}
+
+// stackID takes the id of a new stack block as the vm does: the last dead
+// stack block's, else a fresh one. reused tells whether the id may be a
+// dead block's (whose bytes must be cleared).
+func (e *encoder) stackID(s *pstate) (id val, reused bool) {
+	if s.flen.isConst() {
+		if i := int(s.flen.c); i > 0 {
+			s.flen = cst(uint64(i-1), 32)
+			return s.free[i-1], true
+		}
+		id = s.next
+		s.next = e.inc32(s.next, 1)
+		return id, false
+	}
+	fl := e.bv(s.flen, 32)
+	empty := e.defBool(eqT(fl, BV(0, 32)))
+	id = s.next
+	for i := 1; i <= len(s.free); i++ {
+		id = e.sel(eqT(fl, BV(uint64(i), 32)), s.free[i-1], id)
+	}
+	s.next = e.sel(empty, e.inc32(s.next, 1), s.next)
+	s.flen = e.sel(empty, s.flen, e.inc32(s.flen, -1))
+	return id, true
+}
+
+func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
+	size := cst(in.Imm, 64)
+	if in.A >= 0 {
+		w := int(in.W)
+		if w < 1 || w > 64 {
+			return e.unsupported(fn, pc, fmt.Sprintf("alloca count of width %d", w))
+		}
+		cnt := s.regs[in.A]
+		if !cnt.isConst() {
+			return e.unsupported(fn, pc, "alloca of a variable size")
+		}
+		c := sx(cnt.c, w)
+		if c < 0 {
+			e.check(s, errCond{vm.ErrBadArg, "true"})
+			return nil
+		}
+		size = cst(in.Imm*uint64(c), 64)
+	}
+	if size.c > 1<<31 {
+		e.check(s, errCond{vm.ErrStackOverflow, "true"})
+		return nil
+	}
+	id, reused := e.stackID(s)
+	idt := e.bv(id, 32)
+	s.kind = e.def(Store(s.kind, idt, BV(kStack, 8)), ArraySort(32, 8), "k")
+	s.size = e.def(Store(s.size, idt, BV(size.c, 32)), ArraySort(32, 32), "z")
+	_ = reused // fresh ids are cleared too: the initial memory is free
+	if size.c > maxBlockBytes {
+		return e.unsupported(fn, pc, fmt.Sprintf("alloca of %d bytes", size.c))
+	}
+	e.clear(s, id, size.c)
+	s.allocas = append(s.allocas, id)
+	s.regs[in.Dst] = e.ptrOf(id)
+	return nil
+}
+
+// ptrOf is the pointer to offset 0 of block id.
+func (e *encoder) ptrOf(id val) val {
+	if id.isConst() {
+		return cst(ir.MakePtr(uint32(id.c), 0), 64)
+	}
+	return e.term(Concat(e.bv(id, 32), BV(0, 32)), 64)
+}
+
+// malloc allocates a heap block of n bytes (64 bits) as the vm does: none
+// (a null result) above 2^31 bytes.
+func (e *encoder) malloc(s *pstate, n val) val {
+	nt := e.bv(n, 64)
+	tooBig := BVUGT(nt, BV(1<<31, 64))
+	if n.isConst() {
+		tooBig = Bool(n.c > 1<<31)
+	}
+	tooBig = e.defBool(tooBig)
+	id := s.next
+	idt := e.bv(id, 32)
+	s.kind = e.def(ite(tooBig, s.kind, Store(s.kind, idt, BV(kHeap, 8))), ArraySort(32, 8), "k")
+	s.size = e.def(ite(tooBig, s.size, Store(s.size, idt, Extract(31, 0, nt))), ArraySort(32, 32), "z")
+	s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
+	// the vm clears the block; a block of unknown size keeps whatever the
+	// (free) initial memory holds there: reading it before writing is
+	// over-approximated
+	if n.isConst() && n.c <= maxBlockBytes {
+		e.clear(s, id, n.c)
+	}
+	return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+}
+
+// free releases a heap block (vm.Memory.free).
+func (e *encoder) free(s *pstate, p val) {
+	id, off := e.ptrParts(p)
+	k := e.kindOf(s, id)
+	nonNull := not(eqT(e.bv(p, 64), BV(0, 64)))
+	if p.isConst() {
+		nonNull = Bool(p.c != 0)
+	}
+	offOK := eqT(off, BV(0, 32))
+	isHeap, isFreed := eqT(k, BV(kHeap, 8)), eqT(k, BV(kFreed, 8))
+	e.check(s,
+		errCond{vm.ErrInvalidFree, and2(nonNull, or(not(offOK), and2(not(isHeap), not(isFreed))))},
+		errCond{vm.ErrDoubleFree, and2(nonNull, and2(offOK, isFreed))})
+	if s.g == "false" {
+		return
+	}
+	s.kind = e.def(ite(nonNull, Store(s.kind, id, BV(kFreed, 8)), s.kind), ArraySort(32, 8), "k")
+}
+
+// constLen is a length argument that must be known.
+func (e *encoder) constLen(fn *ir.Func, pc int32, v val, what string) (uint64, error) {
+	if !v.isConst() {
+		return 0, e.unsupported(fn, pc, what+" of a variable length")
+	}
+	return v.c, nil
+}
+
+// call inlines a call of a defined function, or ends the path at a
+// violation for a function named in EncodeOptions.Calls.
+func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir.CallSite) (*pstate, error) {
+	if e.calls[callee.Name] {
+		e.violate(s)
+		return s, nil
+	}
+	if callee.External {
+		return e.builtin(fn, pc, s, callee.Builtin, cs)
+	}
+	if callee.HasByval {
+		return nil, e.unsupported(fn, pc, "call of "+callee.Name+" with a byval argument")
+	}
+	if e.active[callee.Index] > e.opts.Unwind {
+		e.cut(s)
+		return s, nil
+	}
+	ns := &pstate{g: s.g, regs: e.frameRegs(callee), mem: s.mem, kind: s.kind, size: s.size,
+		next: s.next, free: append([]val(nil), s.free...), flen: s.flen, cnt: s.cnt}
+	for i, a := range cs.Args {
+		if i >= len(callee.Params) || i >= len(cs.ArgSlots) {
+			break
+		}
+		k := cs.ArgSlots[i]
+		d := callee.Params[i]
+		if a < 0 || a+k > int32(len(s.regs)) || d < 0 || d+k > int32(len(ns.regs)) {
+			return nil, fmt.Errorf("%s: call of %s: argument slots out of range", e.where(fn, pc), callee.Name)
+		}
+		copy(ns.regs[d:d+k], s.regs[a:a+k])
+	}
+	e.active[callee.Index]++
+	ret, err := e.run(callee, ns)
+	e.active[callee.Index]--
+	if err != nil {
+		return nil, err
+	}
+	if ret == nil {
+		return nil, nil
+	}
+	out := s.clone()
+	out.g, out.mem, out.kind, out.size = ret.g, ret.mem, ret.kind, ret.size
+	out.next, out.free, out.flen, out.cnt = ret.next, ret.free, ret.flen, ret.cnt
+	if cs.Ret >= 0 && ret.ret != nil {
+		k := min(int(cs.RetSlots), len(ret.ret))
+		if int(cs.Ret)+k > len(out.regs) {
+			return nil, fmt.Errorf("%s: call of %s: result slots out of range", e.where(fn, pc), callee.Name)
+		}
+		copy(out.regs[cs.Ret:], ret.ret[:k])
+	}
+	return out, nil
+}
+
+// arg is argument i of a call (0 if absent).
+func arg(s *pstate, cs *ir.CallSite, i int) val {
+	if i >= len(cs.Args) || cs.Args[i] < 0 || int(cs.Args[i]) >= len(s.regs) {
+		return cst(0, 64)
+	}
+	return s.regs[cs.Args[i]]
+}
+
+// argInt is argument i sign-extended from its size to 64 bits.
+func (e *encoder) argInt(s *pstate, cs *ir.CallSite, i int) Term {
+	v := arg(s, cs, i)
+	sz := 0
+	if i < len(cs.ArgSizes) {
+		sz = int(cs.ArgSizes[i])
+	}
+	if sz == 0 || sz >= 8 {
+		return e.bv(v, 64)
+	}
+	return SignExt(64-8*sz, e.bv(v, 8*sz))
+}
+
+func retBits(cs *ir.CallSite) int {
+	if cs.RetBits == 0 {
+		return 64
+	}
+	return int(cs.RetBits)
+}
+
+func setRet(s *pstate, cs *ir.CallSite, v val) {
+	if cs.Ret >= 0 && int(cs.Ret) < len(s.regs) {
+		s.regs[cs.Ret] = v
+	}
+}
+
+// builtin encodes a call of a platform function (vm/platform.go).
+func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) (*pstate, error) {
+	if cs.Callee >= 0 && int(cs.Callee) < len(e.p.Funcs) && e.calls[e.p.Funcs[cs.Callee].Name] {
+		e.violate(s)
+		return s, nil
+	}
+	switch b {
+	case ir.BNondet, ir.BUniform, ir.BCoin:
+		return s, e.input(fn, pc, s, b, cs)
+	case ir.BAssume:
+		s.g = e.defBool(and2(s.g, e.nonzero(arg(s, cs, 0))))
+	case ir.BVerifierError:
+		e.check(s, errCond{vm.ErrVerifierErr, "true"})
+	case ir.BReachError:
+		e.check(s, errCond{vm.ErrReachError, "true"})
+	case ir.BAssertFail:
+		e.check(s, errCond{vm.ErrAssertFail, "true"})
+	case ir.BAbort:
+		e.check(s, errCond{vm.ErrAbort, "true"})
+	case ir.BExit:
+		s.g = "false" // the run ends without an error
+	case ir.BAtomicBegin, ir.BAtomicEnd:
+		// single-threaded: no effect
+	case ir.BMalloc:
+		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
+	case ir.BCalloc:
+		k, n := e.bv(arg(s, cs, 0), 64), e.bv(arg(s, cs, 1), 64)
+		tooBig := e.defBool(and2(not(eqT(n, BV(0, 64))), BVUGT(k, BVUDiv(BV(1<<31, 64), n))))
+		p := e.malloc(s, e.term(ite(tooBig, BV(1<<32, 64), BVMul(k, n)), 64))
+		setRet(s, cs, p)
+	case ir.BFree:
+		e.free(s, arg(s, cs, 0))
+	case ir.BMemset:
+		d := arg(s, cs, 0)
+		n, err := e.constLen(fn, pc, arg(s, cs, 2), "memset")
+		if err != nil {
+			return nil, err
+		}
+		if n > 1<<31 {
+			e.check(s, errCond{vm.ErrOutOfBounds, "true"})
+			break
+		}
+		if n > maxBlockBytes {
+			return nil, e.unsupported(fn, pc, fmt.Sprintf("memset of %d bytes", n))
+		}
+		if n > 0 {
+			e.access(s, d, BV(n, 64), true)
+			if s.g == "false" {
+				break
+			}
+			c := e.bv(arg(s, cs, 1), 8)
+			m := s.mem
+			for i := uint64(0); i < n; i++ {
+				m = Store(m, e.bv(e.add64(d, cst(i, 64)), 64), c)
+			}
+			s.mem = e.def(m, Memory(), "m")
+		}
+		setRet(s, cs, d)
+	case ir.BMemcpy, ir.BMemmove:
+		d, src := arg(s, cs, 0), arg(s, cs, 1)
+		n, err := e.constLen(fn, pc, arg(s, cs, 2), b.String())
+		if err != nil {
+			return nil, err
+		}
+		if n > 1<<31 {
+			e.check(s, errCond{vm.ErrOutOfBounds, "true"})
+			break
+		}
+		if n > maxBlockBytes {
+			return nil, e.unsupported(fn, pc, fmt.Sprintf("%s of %d bytes", b, n))
+		}
+		if n > 0 {
+			e.access(s, src, BV(n, 64), false)
+			if s.g == "false" {
+				break
+			}
+			e.access(s, d, BV(n, 64), true)
+			if s.g == "false" {
+				break
+			}
+			bytes := make([]Term, n)
+			for i := range bytes {
+				bytes[i] = Select(s.mem, e.bv(e.add64(src, cst(uint64(i), 64)), 64))
+			}
+			m := s.mem
+			for i := range bytes {
+				m = Store(m, e.bv(e.add64(d, cst(uint64(i), 64)), 64), bytes[i])
+			}
+			s.mem = e.def(m, Memory(), "m")
+		}
+		setRet(s, cs, d)
+	case ir.BPutchar:
+		setRet(s, cs, e.term(ZeroExt(retBits(cs)-8, e.bv(arg(s, cs, 0), 8)), retBits(cs)))
+	case ir.BPrintf, ir.BPuts:
+		if err := e.output(fn, pc, s, b, cs); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, e.unsupported(fn, pc, "call of "+b.String())
+	}
+	return s, nil
+}
+
+// output accepts printf and puts when they cannot fail in the vm: a
+// constant format in constant memory, without %s, %n or *, with enough
+// arguments. They only append to the output, which the formula does not
+// model; their result is not modelled (reading it is an error).
+func (e *encoder) output(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) error {
+	p := arg(s, cs, 0)
+	text, ok := e.constString(p)
+	if !ok {
+		return e.unsupported(fn, pc, b.String()+" of a string that is not a constant in constant memory")
+	}
+	if b == ir.BPrintf {
+		convs := 0
+		for i := 0; i < len(text); i++ {
+			if text[i] != '%' {
+				continue
+			}
+			i++
+			for i < len(text) && indexByte("-+ #0123456789.hlLqjzt", text[i]) {
+				i++
+			}
+			if i >= len(text) {
+				return e.unsupported(fn, pc, "printf format ending in %")
+			}
+			switch c := text[i]; c {
+			case '%':
+			case 'd', 'i', 'u', 'x', 'X', 'o', 'c', 'p', 'f', 'F', 'e', 'E', 'g', 'G':
+				convs++
+			default:
+				return e.unsupported(fn, pc, fmt.Sprintf("printf conversion %%%c", c))
+			}
+		}
+		if convs > len(cs.Args)-1 {
+			return e.unsupported(fn, pc, "printf with too few arguments for its format")
+		}
+	}
+	setRet(s, cs, val{bad: fmt.Sprintf("the result of %s is not modelled by the BMC encoder yet", b)})
+	return nil
+}
+
+func indexByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// constString reads a NUL-terminated string at a constant pointer into a
+// constant global.
+func (e *encoder) constString(p val) (string, bool) {
+	if !p.isConst() {
+		return "", false
+	}
+	id, off := uint32(p.c>>32), uint32(p.c)
+	for _, g := range e.p.Globals {
+		if g.Block != id || !g.Const {
+			continue
+		}
+		for i := off; int(i) < len(g.Init); i++ {
+			if g.Init[i] == 0 {
+				return string(g.Init[off:i]), true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// input encodes a call of a choosing platform function: the k-th
+// execution of the call site returns select(array, k), constrained to the
+// choice's range; invalid arguments fail as in the vm (ErrBadArg).
+func (e *encoder) input(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) error {
+	key := [2]int{fn.Index, int(pc)}
+	idx, ok := e.sites[key]
+	w := retBits(cs)
+	kind := vm.Bits
+	switch b {
+	case ir.BUniform:
+		kind = vm.Uniform
+	case ir.BCoin:
+		kind = vm.Coin
+	}
+	if !ok {
+		idx = len(e.inputs)
+		e.sites[key] = idx
+		name := fmt.Sprintf("in%d", idx)
+		e.q.Declare(name, ArraySort(32, w))
+		e.inputs = append(e.inputs, Input{Name: name, Func: fn.Name, PC: pc, Kind: kind, Width: w})
+	}
+	in := e.inputs[idx]
+	if in.Width != w {
+		return fmt.Errorf("%s: input width changed", e.where(fn, pc))
+	}
+	switch b {
+	case ir.BUniform:
+		lo, hi := e.argInt(s, cs, 0), e.argInt(s, cs, 1)
+		e.check(s, errCond{vm.ErrBadArg, BVSGT(lo, hi)})
+		if s.g == "false" {
+			return nil
+		}
+		cnt := e.count(s, idx)
+		r := e.defBV(Select(Term(in.Name), cnt), w)
+		d := e.defBV(BVSub(hi, lo), 64)
+		diff := BVAnd(BVSub(ZeroExt(64-w, r), lo), BV(ir.Mask(uint8(w)), 64))
+		c := or(BVUGE(d, BV(ir.Mask(uint8(w)), 64)), BVULE(diff, d))
+		e.assertUnder(s, c)
+		setRet(s, cs, val{t: r, w: w})
+		return nil
+	case ir.BCoin:
+		num, den := e.bv(arg(s, cs, 0), 32), e.bv(arg(s, cs, 1), 32)
+		e.check(s, errCond{vm.ErrBadArg, or(eqT(den, BV(0, 32)), BVUGT(num, den))})
+		if s.g == "false" {
+			return nil
+		}
+		cnt := e.count(s, idx)
+		r := e.defBV(Select(Term(in.Name), cnt), w)
+		one, zero := eqT(r, BV(1, w)), eqT(r, BV(0, w))
+		e.assertUnder(s, or(and2(one, not(eqT(num, BV(0, 32)))), and2(zero, BVULT(num, den))))
+		setRet(s, cs, val{t: r, w: w})
+		return nil
+	}
+	cnt := e.count(s, idx)
+	setRet(s, cs, e.term(Select(Term(in.Name), cnt), w))
+	return nil
+}
+
+// count returns the number of earlier executions of input idx on the path
+// (32 bits) and counts this one.
+func (e *encoder) count(s *pstate, idx int) Term {
+	c, ok := s.cnt[idx]
+	if !ok {
+		c = cst(0, 32)
+	}
+	// s.cnt may be shared with the caller's state: copy before writing
+	nc := make(map[int]val, len(s.cnt)+1)
+	for k, v := range s.cnt {
+		nc[k] = v
+	}
+	nc[idx] = e.inc32(c, 1)
+	s.cnt = nc
+	return e.bv(c, 32)
+}
+
+// assertUnder asserts c where the path reaches: g ⇒ c.
+func (e *encoder) assertUnder(s *pstate, c Term) {
+	if c == "true" || s.g == "false" {
+		return
+	}
+	e.q.Assert(Implies(s.g, c))
+	e.terms++
+}
