@@ -78,10 +78,17 @@ func (e *encoder) readBytes(s *pstate, p val, n int) Term {
 	for i := 0; i < n; i++ {
 		parts[n-1-i] = Select(s.mem, e.bv(e.add64(p, cst(uint64(i), 64)), 64))
 	}
-	if n == 1 {
-		return parts[0]
+	return concat(parts)
+}
+
+// concat is the concatenation of parts (the first in the high bits), as
+// binary concats: boolector accepts no other.
+func concat(parts []Term) Term {
+	t := parts[len(parts)-1]
+	for i := len(parts) - 2; i >= 0; i-- {
+		t = Concat(parts[i], t)
 	}
-	return Concat(parts[0], parts[1], parts[2:]...)
+	return t
 }
 
 // writeBytes stores the 8n bits of v at p, little-endian.

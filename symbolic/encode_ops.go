@@ -312,7 +312,7 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		for i := 0; i < w/8; i++ {
 			parts = append(parts, Extract(8*i+7, 8*i, a))
 		}
-		r[in.Dst] = e.term(Concat(parts[0], parts[1], parts[2:]...), w)
+		r[in.Dst] = e.term(concat(parts), w)
 	case ir.OpFPToSI, ir.OpFPToUI, ir.OpSIToFP, ir.OpUIToFP, ir.OpFPTrunc, ir.OpFPExt,
 		ir.OpFAdd, ir.OpFSub, ir.OpFMul, ir.OpFDiv, ir.OpFRem, ir.OpFNeg, ir.OpFCmp,
 		ir.OpFAbs, ir.OpSqrt, ir.OpFMulAdd:

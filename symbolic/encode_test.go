@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func bmcCheck(t *testing.T, p *ir.Program, opts EncodeOptions) (viol Status, mod
 	if err != nil {
 		t.Fatalf("encode: %v", err)
 	}
-	s := newSolver(t, "z3", Options{Timeout: 20 * time.Second})
+	s := newSolver(t, "z3", Options{Timeout: 20 * time.Second, Path: z3Wrapper(t)})
 	ctx := context.Background()
 	for _, d := range enc.Query.Decls() {
 		if _, err := s.Declare(d.Name, d.Sort); err != nil {
@@ -225,4 +226,27 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// z3Wrapper is a z3 that answers each (check-sat) with the tactic z3 runs
+// on a non-incremental check: after a push, z3 4.8 checks with its
+// incremental core, which handles the encoding's named array definitions
+// a hundred times slower (safe.c: 27 s against 0.1 s).
+// TODO: drop when the solver layer sends that check-sat itself.
+func z3Wrapper(t *testing.T) string {
+	t.Helper()
+	z3, err := exec.LookPath("z3")
+	if err != nil {
+		return "" // newSolver skips or fails
+	}
+	sed, err := exec.LookPath("sed")
+	if err != nil {
+		return z3
+	}
+	path := filepath.Join(t.TempDir(), "z3")
+	script := "#!/bin/sh\n" + sed + " -u 's/^(check-sat)$/(check-sat-using (then simplify solve-eqs smt))/' | exec " + z3 + " \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
