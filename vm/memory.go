@@ -18,6 +18,10 @@ type Memory struct {
 	n         uint32 // block ids in use: [0, n)
 	epoch     uint64
 	freeStack []uint32 // dead stack blocks whose ids may be reused
+	// image is the frozen memory this one derives from (a machine's
+	// post-initialisation image, which points to itself): a state's
+	// identity leaves out the blocks still equal to it (see hash.go).
+	image *Memory
 	// Buffers recycled by reset: chunks and small-block byte slices that
 	// this memory owned, so a reused state allocates nothing per run.
 	spareChunks []*chunk
@@ -73,7 +77,7 @@ func newEpoch() uint64 { return epochCounter.Add(1) }
 // without touching it, so any number of goroutines may derive at once.
 func (m *Memory) derive() Memory {
 	return Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(),
-		freeStack: append([]uint32(nil), m.freeStack...)}
+		freeStack: append([]uint32(nil), m.freeStack...), image: m.image}
 }
 
 // Clone returns a copy-on-write copy of the memory in O(blocks/64). Both
@@ -81,7 +85,7 @@ func (m *Memory) derive() Memory {
 // concurrently with other uses of m.
 func (m *Memory) Clone() Memory {
 	m.epoch = newEpoch()
-	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch()}
+	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(), image: m.image}
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
 }
@@ -155,6 +159,7 @@ func (m *Memory) reset(img *Memory) {
 	m.n = img.n
 	m.epoch = newEpoch()
 	m.freeStack = append(m.freeStack[:0], img.freeStack...)
+	m.image = img.image
 }
 
 // newBlock allocates a fresh block id with zeroed bytes.

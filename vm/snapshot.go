@@ -12,10 +12,14 @@ import (
 // other workers). A snapshot holds what the machine's initial image cannot
 // give back: the processes (frames, value slots, allocas), the run's
 // counters and status, and only the memory blocks that differ from the
-// post-initialisation image. Constant slots are not stored: a restored
-// frame takes them from its function. Restoring a snapshot on a machine
-// built from the same program gives a state that runs exactly as the
-// original would under the same choices.
+// post-initialisation image (Memory.changed: the blocks of the state's
+// identity, see hash.go). It holds every part of the identity and more
+// (what makes a restored run go on exactly as the original: step counter,
+// output, absolute condition-variable sequence numbers, free stack ids),
+// so a restored state has the original's key and hash. Constant slots are
+// not stored: a restored frame takes them from its function. Restoring a
+// snapshot on a machine built from the same program gives a state that
+// runs exactly as the original would under the same choices.
 
 const snapshotVersion = 1
 
@@ -78,46 +82,34 @@ func (m *Machine) AppendSnapshot(dst []byte, st *State) []byte {
 	for _, id := range mem.freeStack {
 		w.u(uint64(id))
 	}
-	// Changed blocks, in id order, as (id delta, descriptor, bytes).
+	// Changed blocks (the same ones as the state's key), in id order, as
+	// (id delta, descriptor, bytes).
 	last := uint32(0)
-	for ci, ch := range mem.chunks {
-		if ci < len(img.chunks) && ch == img.chunks[ci] {
-			continue
+	for id, b := range mem.changed(img) {
+		var ib *block
+		if id < img.n {
+			ib = img.blk(id)
 		}
-		for j := range ch.b {
-			id := uint32(ci<<chunkBits | j)
-			if id == 0 || id >= mem.n {
-				continue
-			}
-			b := &ch.b[j]
-			var ib *block
-			if id < img.n {
-				ib = img.blk(id)
-				if sameBlock(b, ib) {
+		w.u(uint64(id - last))
+		last = id
+		w.u(uint64(b.kind))
+		w.u(uint64(b.size))
+		w.i(int64(b.thread))
+		switch {
+		case !hasBytes(b.kind):
+		case b.pages == nil:
+			w.zbytes(b.data[:b.size])
+		default:
+			// Pages that differ from the image's, as (index+1, bytes); 0 ends.
+			for pi, pg := range b.pages {
+				if ib != nil && ib.pages != nil && pi < len(ib.pages) && ib.size == b.size &&
+					(pg == ib.pages[pi] || pg.data == ib.pages[pi].data) {
 					continue
 				}
+				w.u(uint64(pi + 1))
+				w.zbytes(pg.data[:])
 			}
-			w.u(uint64(id - last))
-			last = id
-			w.u(uint64(b.kind))
-			w.u(uint64(b.size))
-			w.i(int64(b.thread))
-			switch {
-			case !hasBytes(b.kind):
-			case b.pages == nil:
-				w.zbytes(b.data[:b.size])
-			default:
-				// Pages that differ from the image's, as (index+1, bytes); 0 ends.
-				for pi, pg := range b.pages {
-					if ib != nil && ib.pages != nil && pi < len(ib.pages) && ib.size == b.size &&
-						(pg == ib.pages[pi] || pg.data == ib.pages[pi].data) {
-						continue
-					}
-					w.u(uint64(pi + 1))
-					w.zbytes(pg.data[:])
-				}
-				w.u(0)
-			}
+			w.u(0)
 		}
 	}
 	w.u(0)

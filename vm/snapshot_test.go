@@ -3,6 +3,7 @@ package vm_test
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/vm"
@@ -10,9 +11,9 @@ import (
 
 // TestSnapshotRoundTrip cuts runs of threaded, heap-heavy and large-array
 // programs at several points, snapshots and restores the state, and checks
-// that the restored state hashes equal and, continued under the same
-// choices, ends exactly as the original run (status, exit code, output,
-// steps, final hash).
+// that the restored state has the original's identity (key and hash) and,
+// continued under the same choices, ends exactly as the original run
+// (status, exit code, output, steps, final hash).
 func TestSnapshotRoundTrip(t *testing.T) {
 	needClang(t)
 	progs := []string{
@@ -37,6 +38,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 					rs, err := m.Restore(snap)
 					if err != nil {
 						t.Fatalf("seed %d cut %d: restore: %v", seed, cut, err)
+					}
+					if !slices.Equal(m.AppendKey(nil, rs), m.AppendKey(nil, st)) {
+						t.Fatalf("seed %d cut %d: restored state has another key", seed, cut)
 					}
 					if rs.Hash() != st.Hash() || rs.Steps != st.Steps || rs.Status != st.Status {
 						t.Fatalf("seed %d cut %d: restored state differs (hash %v vs %v, steps %d vs %d)",

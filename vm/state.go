@@ -105,6 +105,7 @@ func NewMachine(p *ir.Program) *Machine {
 	}
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
+	m.init.image = &m.init
 	return m
 }
 

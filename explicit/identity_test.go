@@ -1,0 +1,92 @@
+package explicit
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// TestEnumStatesAgree: simulation (EnumStatesSMC, the distinct states of R
+// traces) and explicit-state search (EnumStates without reduction) count
+// the same states on a program whose whole state space a thousand traces
+// cover: two threads waiting on one condition variable, where states that
+// differ only in the waiters' order of arrival are different states (a
+// fingerprint that ignored that order counted 191 of the 197). The traces
+// run to their end (no step bound is reached), the count has stopped
+// growing over the second half of the traces, and the set of fingerprints
+// is that of a breadth-first enumeration of the states.
+func TestEnumStatesAgree(t *testing.T) {
+	testutil.NeedClang(t)
+	prog, err := ir.Load("../testdata/mt/cond_order.c", ir.Options{OptLevel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := vm.NewMachine(prog)
+	res, err := Search(context.Background(), compile(t, m, "EnumStates"), Options{Reduction: None, MaxBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != Complete {
+		t.Fatalf("EnumStates: %s (%s)", res.Verdict, res.Reason)
+	}
+
+	const traces = 2000
+	tr := simulator.NewTracer(compile(t, m, "EnumStatesSMC <=10000 2000"))
+	half := 0
+	for i := range uint64(traces) {
+		out, _ := tr.Trace(1, i)
+		if out.End == jobs.EndStepBound {
+			t.Fatalf("trace %d reached the step bound", i)
+		}
+		if i+1 == traces/2 {
+			half = len(tr.States)
+		}
+	}
+	smc := len(tr.States)
+	t.Logf("EnumStates %d states; EnumStatesSMC %d after %d traces, %d after %d", res.States, half, traces/2, smc, traces)
+	if half != smc {
+		t.Fatalf("EnumStatesSMC still grows (%d states after %d traces, %d after %d): simulation has not covered the state space", half, traces/2, smc, traces)
+	}
+	if int64(smc) != res.States {
+		t.Fatalf("EnumStatesSMC counts %d states, EnumStates %d", smc, res.States)
+	}
+	if bfs := bfsHashes(m); !maps.Equal(bfs, tr.States) {
+		t.Fatalf("EnumStatesSMC's fingerprints differ from those of a breadth-first enumeration (%d states)", len(bfs))
+	}
+}
+
+// bfsHashes enumerates the states of a program without probabilistic
+// choices breadth-first, single step by single step as EnumStates without
+// reduction does, and returns their fingerprints.
+func bfsHashes(m *vm.Machine) map[vm.Hash128]struct{} {
+	s0 := m.NewState()
+	m.Settle(s0, nil)
+	seen := map[vm.Hash128]struct{}{s0.Hash(): {}}
+	queue := []*vm.State{s0}
+	var en []int32
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.Status != vm.Running {
+			continue
+		}
+		for _, tid := range m.EnabledThreads(s, nil) {
+			n := new(vm.State)
+			m.CopyInto(n, s)
+			m.StepOnly(n, tid, nil)
+			en = m.Settle(n, en)
+			h := n.Hash()
+			if _, ok := seen[h]; !ok {
+				seen[h] = struct{}{}
+				queue = append(queue, n)
+			}
+		}
+	}
+	return seen
+}

@@ -1,0 +1,238 @@
+package vm
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+)
+
+// identityPrograms have condition-variable waiters, mutexes, stack blocks
+// reused across threads, heap blocks and large arrays.
+var identityPrograms = []string{
+	"../testdata/mt/cond_order.c", "../testdata/mt/prodcons.c", "../testdata/mt/rwlock.c",
+	"../testdata/mt/once.c", "../testdata/smc/stack.c", "../testdata/diff/29_binary_tree.c",
+	"../testdata/diff/41_sieve.c",
+}
+
+// TestHashIsHashOfKey: on every state of several runs of each program, the
+// fingerprint is the hash of the canonical key (one identity, not two
+// walks that may disagree), and copies made by Clone, CopyInto and
+// Snapshot/Restore have the original's key and fingerprint.
+func TestHashIsHashOfKey(t *testing.T) {
+	for _, path := range identityPrograms {
+		m := NewMachine(testutil.Program(t, path))
+		var key, k2 []uint64
+		into := new(State)
+		n := 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			st := m.NewState()
+			m.Observe(st, 200_000, NewRand(seed, 0), func(st *State, _ *Thread) bool {
+				n++
+				key = m.AppendKey(key[:0], st)
+				h := st.Hash()
+				if h != HashKey(key) {
+					t.Fatalf("%s seed %d step %d: Hash %x, HashKey(AppendKey) %x", path, seed, st.Steps, h, HashKey(key))
+				}
+				if n%7 != 0 {
+					return false
+				}
+				c := st.Clone()
+				m.CopyInto(into, st)
+				r, err := m.Restore(m.Snapshot(st))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for what, o := range map[string]*State{"Clone": c, "CopyInto": into, "Restore": r} {
+					if k2 = m.AppendKey(k2[:0], o); !slices.Equal(k2, key) || o.Hash() != h {
+						t.Fatalf("%s seed %d step %d: %s changes the key or the hash", path, seed, st.Steps, what)
+					}
+				}
+				return false
+			})
+		}
+	}
+}
+
+// TestHashTellsApart: states that differ only in the order of arrival of
+// condition-variable waiters (which decides whom pthread_cond_signal
+// wakes), or only in the owner of a stack block, have different keys and
+// hashes; states that differ only in what the identity leaves out (the
+// absolute waiter sequence numbers, the step counter, the output, the free
+// list of stack ids) have equal ones.
+func TestHashTellsApart(t *testing.T) {
+	m := NewMachine(testutil.Program(t, "../testdata/mt/cond_order.c"))
+	// A state where both waiters wait, and one of a thread with a stack block.
+	var waiting, stacked *State
+	for i := uint64(0); waiting == nil || stacked == nil; i++ {
+		if i == 1000 {
+			t.Fatal("no state with two condition-variable waiters and a stack block in 1000 runs")
+		}
+		st := m.NewState()
+		m.Observe(st, 10_000, NewRand(1, i), func(st *State, _ *Thread) bool {
+			w := 0
+			for _, th := range st.Threads {
+				if th.Wait == waitCond {
+					w++
+				}
+				if stacked == nil && th.ID > 0 && len(th.Allocas) > 0 {
+					stacked = st.Clone()
+				}
+			}
+			if w == 2 && waiting == nil {
+				waiting = st.Clone()
+			}
+			return waiting != nil && stacked != nil
+		})
+	}
+	differ := func(what string, a, b *State) {
+		t.Helper()
+		if slices.Equal(m.AppendKey(nil, a), m.AppendKey(nil, b)) {
+			t.Errorf("%s: equal keys", what)
+		}
+		if a.Hash() == b.Hash() {
+			t.Errorf("%s: equal hashes", what)
+		}
+	}
+	same := func(what string, a, b *State) {
+		t.Helper()
+		if !slices.Equal(m.AppendKey(nil, a), m.AppendKey(nil, b)) {
+			t.Errorf("%s: different keys", what)
+		}
+		if a.Hash() != b.Hash() {
+			t.Errorf("%s: different hashes", what)
+		}
+	}
+	var ws []*Thread
+	swapped := waiting.Clone()
+	for _, th := range swapped.Threads {
+		if th.Wait == waitCond {
+			ws = append(ws, th)
+		}
+	}
+	ws[0].WaitSeq, ws[1].WaitSeq = ws[1].WaitSeq, ws[0].WaitSeq
+	differ("waiters arrived in the other order", waiting, swapped)
+	shifted := waiting.Clone()
+	for _, th := range shifted.Threads {
+		if th.Wait == waitCond {
+			th.WaitSeq += 1000
+		}
+	}
+	shifted.condSeq += 1000
+	same("waiters' sequence numbers shifted", waiting, shifted)
+
+	th := stacked.Threads[len(stacked.Threads)-1]
+	for _, o := range stacked.Threads {
+		if o.ID > 0 && len(o.Allocas) > 0 {
+			th = o
+		}
+	}
+	id := th.Allocas[0]
+	owned := stacked.Clone()
+	owned.Mem.wblk(id).thread = (th.ID + 1) % int32(len(stacked.Threads))
+	differ("stack block owned by another thread", stacked, owned)
+
+	other := stacked.Clone()
+	other.Steps += 5
+	other.Out = append(other.Out, "x"...)
+	other.LastThread = 7
+	other.Mem.freeStack = append(other.Mem.freeStack, 12345)
+	same("steps, output, last thread and free stack ids changed", stacked, other)
+}
+
+// TestHashFixed: the fingerprint has no per-process seed (EnumStatesSMC
+// merges fingerprints computed by different workers): a fixed key hashes
+// to a fixed value. A change of the hash function changes this value; it
+// must stay seedless.
+func TestHashFixed(t *testing.T) {
+	key := []uint64{0, ^uint64(0), 1, 2, 3, 1 << 63, 0x0123456789abcdef}
+	if got, want := HashKey(key), (Hash128{0x6d8ded1a33db1da6, 0x9dbcb4376005e1f0}); got != want {
+		t.Errorf("HashKey = %#x, want %#x", got, want)
+	}
+	if HashKey(key[:6]) == HashKey(key) || HashKey(nil) == HashKey([]uint64{0}) {
+		t.Error("prefixes hash equal")
+	}
+}
+
+// identityFields says, for every field of the structures a state is made
+// of, whether appendKey (hash.go) encodes it, and if not why not. Adding a
+// field to one of them fails TestIdentityFields until it is listed here:
+// whoever adds state decides whether it is part of the state's identity
+// (and then encodes it in appendKey, and in snapshots).
+var identityFields = map[string]string{
+	"State.Mem":        "key: memory.n and the blocks that differ from the image",
+	"State.Threads":    "key",
+	"State.Steps":      "not: a counter of the run, not a property of the state",
+	"State.Status":     "key",
+	"State.ExitCode":   "key",
+	"State.Err":        "key: kind and thread; the rest describes where and why",
+	"State.Out":        "not: captured output is not state",
+	"State.condSeq":    "not: only the order of the waiters' WaitSeq matters",
+	"State.LastThread": "not: the scheduler's history",
+	"State.scratch":    "not: a buffer",
+	"State.spare":      "not: recycled thread records",
+
+	"Thread.ID":      "key",
+	"Thread.Done":    "key",
+	"Thread.Frames":  "key",
+	"Thread.Regs":    "key: every frame's value slots; constant slots come from its function",
+	"Thread.Allocas": "key",
+	"Thread.RetVal":  "key",
+	"Thread.Atomic":  "key",
+	"Thread.Wait":    "key",
+	"Thread.WaitSeq": "key: as the rank among condition-variable waiters",
+	"Thread.WaitOn":  "key",
+
+	"Frame.Fn":         "key: its index",
+	"Frame.PC":         "key",
+	"Frame.Base":       "not: determined by the frames below",
+	"Frame.RetDst":     "key",
+	"Frame.RetN":       "not: determined by the caller's call instruction",
+	"Frame.AllocaMark": "key",
+	"Frame.OnceAddr":   "key",
+	"Frame.Atomic":     "not: determined by Fn",
+
+	"ErrorState.Kind":   "key",
+	"ErrorState.Thread": "key",
+	"ErrorState.Func":   "not: describes the error",
+	"ErrorState.PC":     "not: describes the error",
+	"ErrorState.Loc":    "not: describes the error",
+	"ErrorState.Detail": "not: describes the error",
+
+	"Memory.chunks":      "key: through Memory.changed",
+	"Memory.n":           "key",
+	"Memory.epoch":       "not: copy-on-write ownership",
+	"Memory.freeStack":   "not: the order in which dead stack ids are reused",
+	"Memory.image":       "not: what the key is relative to",
+	"Memory.spareChunks": "not: recycled buffers",
+	"Memory.spareData":   "not: recycled buffers",
+
+	"block.data":   "key: the bytes",
+	"block.pages":  "key: the bytes",
+	"block.size":   "key",
+	"block.kind":   "key",
+	"block.thread": "key: the owner of a stack block",
+	"block.owner":  "not: copy-on-write ownership",
+}
+
+// TestIdentityFields: every field of the state's structures is listed in
+// identityFields, and every entry names a field.
+func TestIdentityFields(t *testing.T) {
+	seen := map[string]bool{}
+	for _, v := range []any{State{}, Thread{}, Frame{}, ErrorState{}, Memory{}, block{}} {
+		typ := reflect.TypeOf(v)
+		for f := range typ.Fields() {
+			name := typ.Name() + "." + f.Name
+			seen[name] = true
+			if _, ok := identityFields[name]; !ok {
+				t.Errorf("%s is not listed in identityFields: decide whether it is part of a state's identity", name)
+			}
+		}
+	}
+	for name := range identityFields {
+		if !seen[name] {
+			t.Errorf("identityFields lists %s, which is no field", name)
+		}
+	}
+}
