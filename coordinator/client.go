@@ -26,6 +26,9 @@ type Submission struct {
 	// Explicit, if set, asks for an explicit-state search with these
 	// options (E<>, A[], EnumStates) or, with Exact, the exact probability.
 	Explicit *jobs.ExplicitOptions
+	// BMC, if set, asks for bounded model checking with these options
+	// (Kind KindBMC).
+	BMC *jobs.BMCOptions
 	// Kind, if set, is the job kind that answers the query (a kind chosen by
 	// a flag, e.g. an engine); by default KindOf decides.
 	Kind string
@@ -62,11 +65,15 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		return nil, err
 	}
 	kind := s.Kind
-	if kind == "" {
+	switch {
+	case kind != "":
+	case s.BMC != nil:
+		kind = jobs.KindBMC
+	default:
 		kind = KindOf(q, s.Explicit)
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
-		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, Created: time.Now().UTC()}
+		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Created: time.Now().UTC()}
 	if s.Progress != nil {
 		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
 			var p jobs.Progress

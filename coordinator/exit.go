@@ -54,6 +54,9 @@ func (r *Result) ExitStatus() int {
 			return verdictStatus(*x.Holds, !*x.Holds)
 		}
 	}
+	if v, ok := r.Detail.(interface{ ExitStatus() int }); ok {
+		return v.ExitStatus() // a kind with verdicts of its own
+	}
 	return ExitHolds
 }
 

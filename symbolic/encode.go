@@ -50,7 +50,12 @@ import (
 
 // EncodeOptions bound and aim the encoding.
 type EncodeOptions struct {
-	Unwind int          // times each loop's back edge may be taken per entry of the loop, and the depth of recursive calls
+	// Unwind bounds loops and recursion: a loop's body runs at most Unwind
+	// times per entry of the loop (its header is evaluated Unwind+1 times:
+	// leaving then goes on, entering the body again is cut, setting
+	// Unwound — CBMC's --unwind Unwind+1), and a function is active at
+	// most Unwind times at once.
+	Unwind int
 	Errors []vm.ErrKind // error kinds whose occurrence is the violation (nil: every kind)
 	Calls  []string     // functions whose call by the program is the violation (e.g. "reach_error" when the program defines it)
 	// MaxTerms bounds the formula's size (0: DefaultMaxTerms); a larger

@@ -18,6 +18,8 @@ type graph struct {
 	// ends maps the last position of a loop body to the positions of the
 	// loop headers whose body ends there, innermost (largest) first.
 	ends map[int][]int
+	// endOf maps a loop header's position to the last position of its body.
+	endOf map[int]int
 }
 
 func isTerminator(op ir.Op) bool {
@@ -195,6 +197,7 @@ func (e *encoder) graphOf(fn *ir.Func) (*graph, error) {
 			endOf[hp] = end
 		}
 	}
+	g.endOf = endOf
 	for hp, end := range endOf {
 		g.ends[end] = append(g.ends[end], hp)
 	}
@@ -235,8 +238,18 @@ func (e *encoder) run(fn *ir.Func, s *pstate) (*pstate, error) {
 					return nil, err
 				}
 				rets = append(rets, ret...)
+				// The pass after a loop's Unwind-th back edge evaluates the
+				// header once more: leaving the loop goes on, but entering
+				// the body a (Unwind+1)-th time is cut (CBMC's unwinding
+				// assertion at --unwind Unwind+1).
+				end, isHeader := g.endOf[pos]
+				lastPass := isHeader && count[pos] >= e.opts.Unwind
 				for _, o := range outs {
 					tp := g.pos[o.block]
+					if lastPass && tp > pos && tp <= end {
+						e.cut(o.s)
+						continue
+					}
 					if tp > pos {
 						pending[tp] = append(pending[tp], o.s)
 						continue

@@ -329,7 +329,7 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 	if callee.HasByval {
 		return nil, e.unsupported(fn, pc, "call of "+callee.Name+" with a byval argument")
 	}
-	if e.active[callee.Index] > e.opts.Unwind {
+	if e.active[callee.Index] >= e.opts.Unwind {
 		e.cut(s)
 		return s, nil
 	}

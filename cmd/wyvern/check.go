@@ -24,6 +24,7 @@ import (
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
+	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/vm"
 	"github.com/wyvernmc/wyvern/worker"
 )
@@ -36,6 +37,8 @@ type prepared struct {
 	split *splitting.Spec // nil: no importance splitting
 	// explicit: the explicit-state options (nil: a statistical query)
 	explicit *jobs.ExplicitOptions
+	// bmc: bounded model checking (--engine bmc); nil: another engine
+	bmc *jobs.BMCOptions
 }
 
 // prepare loads the program locally and checks the parsed query against
@@ -81,7 +84,9 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 	if err == nil {
 		p, err = prepare(pos[0], q, lf)
 	}
-	if err == nil {
+	if err == nil && ef.engine == engineBMC {
+		p.bmc = ef.bmcOptions()
+	} else if err == nil {
 		p.explicit, err = ef.explicitOptions(p.q)
 	}
 	if err != nil {
@@ -107,6 +112,25 @@ type experimentFlags struct {
 	maxStates int64
 	maxMemMB  int64
 	maxTime   time.Duration
+	// bounded model checking
+	engine        string
+	unwind        int
+	maxUnwind     int
+	solver        string
+	solverTimeout time.Duration
+}
+
+// Engines --engine selects (the default picks by query: simulation for
+// Pr/Estimate queries, explicit-state search for E<>, A[], EnumStates).
+const engineBMC = "bmc"
+
+// bmcFlags are the flags of bounded model checking: errors without
+// --engine bmc.
+var bmcFlags = []string{"unwind", "max-unwind", "solver", "solver-timeout"}
+
+// bmcOptions are the BMC options of the flags (check has vetted them).
+func (e *experimentFlags) bmcOptions() *jobs.BMCOptions {
+	return &jobs.BMCOptions{Unwind: e.unwind, MaxUnwind: e.maxUnwind, Solver: e.solver, SolverTimeoutS: e.solverTimeout.Seconds()}
 }
 
 // explicitFlags are the flags of explicit-state searches and exact
@@ -124,6 +148,44 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
 		return fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
+	}
+	switch e.engine {
+	case "":
+		for _, name := range bmcFlags {
+			if set[name] {
+				return fmt.Errorf("--%s applies to bounded model checking: add --engine bmc", name)
+			}
+		}
+	case engineBMC:
+		if e.exact {
+			return fmt.Errorf("--exact and --engine bmc are two engines: choose one")
+		}
+		if _, err := query.BMCTarget(q); err != nil {
+			return fmt.Errorf("--engine bmc: %w", err)
+		}
+		for _, name := range explicitFlags {
+			if set[name] {
+				return fmt.Errorf("--%s applies to explicit-state search, not to --engine bmc", name)
+			}
+		}
+		switch {
+		case e.unwind < 0:
+			return fmt.Errorf("--unwind %d: want a bound >= 1 (0: deepen 1, 2, 4, ... up to --max-unwind)", e.unwind)
+		case e.maxUnwind < 0:
+			return fmt.Errorf("--max-unwind %d: want a bound >= 1", e.maxUnwind)
+		case e.unwind > 0 && set["max-unwind"]:
+			return fmt.Errorf("--max-unwind bounds the deepening, which a fixed --unwind %d turns off", e.unwind)
+		case e.solverTimeout < 0:
+			return fmt.Errorf("--solver-timeout %v: want a duration >= 0 (0: none)", e.solverTimeout)
+		}
+		switch e.solver {
+		case "z3", "cvc5", "boolector":
+		default:
+			return fmt.Errorf("--solver %q: want z3, cvc5 or boolector", e.solver)
+		}
+		return nil
+	default:
+		return fmt.Errorf("--engine %q: want bmc (or no --engine: simulation or explicit-state search, by query)", e.engine)
 	}
 	search := q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates
 	for _, name := range explicitFlags {
@@ -204,6 +266,11 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
 	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
 	fs.DurationVar(&e.maxTime, "max-time", 0, "explicit-state time limit (0: none)")
+	fs.StringVar(&e.engine, "engine", "", "bmc: bounded model checking of E<>/A[] queries with an SMT solver (default: by query)")
+	fs.IntVar(&e.unwind, "unwind", 0, "bmc: fixed unwinding bound (0: deepen 1, 2, 4, ... up to --max-unwind)")
+	fs.IntVar(&e.maxUnwind, "max-unwind", 0, "bmc: deepening limit (0: 64)")
+	fs.StringVar(&e.solver, "solver", "z3", "bmc: SMT solver, z3, cvc5 or boolector")
+	fs.DurationVar(&e.solverTimeout, "solver-timeout", 0, "bmc: time limit of each solver check (0: none); reaching it gives the verdict unknown")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -287,7 +354,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
 	pl := newProgressLine(stderr, ef.quiet)
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
-		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit,
+		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
 		Progress: pl.update,
 		NoWorkers: func() {
 			pl.clear()
@@ -317,9 +384,15 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
-		if x := res.Explicit(); x != nil && x.Trace != nil {
+		var trace *explicit.Trace
+		if x := res.Explicit(); x != nil {
+			trace = x.Trace
+		} else if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
+			trace = d.BMC.Trace
+		}
+		if trace != nil {
 			fmt.Fprintln(stdout, "Trace:")
-			if err := explicit.WriteTrace(stdout, vm.NewMachine(p.prog), x.Trace.Steps); err != nil {
+			if err := explicit.WriteTrace(stdout, vm.NewMachine(p.prog), trace.Steps); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
 				return 1
 			}
@@ -362,6 +435,10 @@ func (p *progressLine) update(pr jobs.Progress) {
 	case jobs.KindExplicit:
 		fmt.Fprintf(p.w, "\r\x1b[Kexplicit state space: %d states, %.0f states/s, queue %d, depth %d",
 			pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
+		p.shown = true
+		return
+	case jobs.KindBMC:
+		fmt.Fprintf(p.w, "\r\x1b[Kbmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
 		p.shown = true
 		return
 	case jobs.KindSplit:

@@ -11,6 +11,7 @@ import (
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -107,8 +108,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readCounterexample reads the trace of an explicit-state result saved by
-// `check --json` (or of a bare explicit.Result).
+// readCounterexample reads the trace of an explicit-state or bounded
+// model-checking result saved by `check --json` (or of a bare
+// explicit.Result).
 func readCounterexample(path string) ([]explicit.Step, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -118,6 +120,12 @@ func readCounterexample(path string) ([]explicit.Step, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a result: %w", path, err)
 	}
+	if d, ok := r.Detail.(*symbolic.Detail); ok && d.BMC != nil {
+		if d.BMC.Trace == nil {
+			return nil, fmt.Errorf("%s: the result has no witness (verdict %s)", path, d.BMC.Verdict)
+		}
+		return d.BMC.Trace.Steps, nil
+	}
 	x := r.Explicit()
 	if x == nil {
 		var bare explicit.Result
@@ -126,7 +134,7 @@ func readCounterexample(path string) ([]explicit.Step, error) {
 		}
 	}
 	if x == nil {
-		return nil, fmt.Errorf("%s: not an explicit-state result (run check --json on an E<>, A[] or EnumStates query)", path)
+		return nil, fmt.Errorf("%s: not an explicit-state or BMC result (run check --json on an E<>, A[] or EnumStates query)", path)
 	}
 	if x.Trace == nil {
 		return nil, fmt.Errorf("%s: the result has no counterexample or witness (verdict %s)", path, x.Verdict)

@@ -10,6 +10,7 @@ import (
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
+	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -26,6 +27,12 @@ var All = []Kind{
 	{jobs.KindTrace, simulator.NewTraceHandler, coordinator.TraceRunner{}},
 	{jobs.KindSplit, splitting.NewSegmentHandler, coordinator.SplitRunner{}},
 	{jobs.KindExplicit, explicit.NewHandler, coordinator.ExplicitRunner{}},
+	{jobs.KindBMC, symbolic.NewHandler, symbolic.Runner{}},
+}
+
+func init() {
+	// Kinds whose results are not the coordinator's own register them.
+	coordinator.RegisterDetail(jobs.KindBMC, symbolic.NewDetail)
 }
 
 // Worker registers every kind's handler with w and returns it.

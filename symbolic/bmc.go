@@ -1,0 +1,307 @@
+package symbolic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Verdicts of a bounded model-checking run, in the terms of the query:
+// E<> V is satisfied when a violation V is reachable, A[] !V when none is.
+const (
+	VerdictSatisfied    = "satisfied"
+	VerdictNotSatisfied = "not-satisfied"
+	VerdictIncomplete   = "incomplete" // no violation up to the bound, but the bound cut some execution
+	VerdictUnknown      = "unknown"    // the solver gave no answer (timeout, crash); see Reason
+)
+
+// DefaultMaxUnwind is the deepening limit when none is given.
+const DefaultMaxUnwind = 64
+
+// BoundCheck is one bound's encoding and solver checks.
+type BoundCheck struct {
+	Unwind        int     `json:"unwind"`
+	Terms         int     `json:"terms"`
+	EncodeSeconds float64 `json:"encode_s"`
+	SolverSeconds float64 `json:"solver_s"`
+	Violation     string  `json:"violation"`         // the solver's answer: sat, unsat, unknown (...)
+	Unwound       string  `json:"unwound,omitempty"` // whether the bound cut an execution (when no violation)
+}
+
+// WitnessInput is a nondeterministic value of the witness: the k-th
+// execution of the choosing call at pc of function Func returned Value.
+type WitnessInput struct {
+	Func  string `json:"func"`
+	PC    int32  `json:"pc"`
+	Loc   string `json:"loc,omitempty"` // file:line:col
+	K     int    `json:"k"`
+	Value uint64 `json:"value"`
+}
+
+// Result is a bounded model-checking run's answer.
+type Result struct {
+	Query   string `json:"query"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+	// Bound is the unwinding bound of the last check.
+	Bound  int          `json:"bound"`
+	Solver string       `json:"solver"`
+	Checks []BoundCheck `json:"checks"`
+	// Witness: the violation's inputs in execution order and the concrete
+	// run that reproduces it in the vm (replay with `wyvern replay FILE
+	// --counterexample RESULT.json`).
+	Inputs        []WitnessInput  `json:"inputs,omitempty"`
+	Trace         *explicit.Trace `json:"trace,omitempty"`
+	Description   string          `json:"description,omitempty"`
+	SolverSeconds float64         `json:"solver_s"`
+	EncodeSeconds float64         `json:"encode_s"`
+	ElapsedSec    float64         `json:"elapsed_s"`
+}
+
+// Progress is reported after each bound.
+type Progress struct {
+	Unwind        int
+	Terms         int
+	SolverSeconds float64
+}
+
+// Check runs bounded model checking of an E<> or A[] query on program p:
+// for each bound (the fixed one, or 1, 2, 4, ... up to MaxUnwind), it
+// encodes the program, asks the solver for a violation, and if there is
+// none whether the bound cut an execution. A violation's model is replayed
+// concretely in the vm; a model that does not reproduce the violation is
+// an internal error, never a verdict.
+func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions, progress func(Progress)) (*Result, error) {
+	start := time.Now()
+	target, err := query.BMCTarget(q)
+	if err != nil {
+		return nil, err
+	}
+	name := o.Solver
+	if name == "" {
+		name = "z3"
+	}
+	s, err := New(name, Options{Timeout: time.Duration(o.SolverTimeoutS * float64(time.Second))})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	res := &Result{Query: q.Text, Solver: name}
+	if o.Unwind < 0 || o.MaxUnwind < 0 {
+		return nil, fmt.Errorf("unwinding bounds must be >= 1 (unwind %d, max unwind %d)", o.Unwind, o.MaxUnwind)
+	}
+	bounds := []int{o.Unwind}
+	if o.Unwind <= 0 {
+		max := o.MaxUnwind
+		if max <= 0 {
+			max = DefaultMaxUnwind
+		}
+		bounds = nil
+		for k := 1; k < max; k *= 2 {
+			bounds = append(bounds, k)
+		}
+		bounds = append(bounds, max)
+	}
+	// A bound K lets every loop body run at most K times per entry of the
+	// loop and recursion nest K calls deep (CBMC's --unwind K+1).
+	opts := EncodeOptions{Errors: target.Errors, Calls: target.Calls}
+	if target.AnyError {
+		opts.Errors = nil
+	} else if len(opts.Errors) == 0 {
+		opts.Errors = []vm.ErrKind{} // no error kind is a violation, only the calls
+	}
+	finish := func(verdict, reason string) (*Result, error) {
+		res.Verdict, res.Reason = verdict, reason
+		res.ElapsedSec = time.Since(start).Seconds()
+		return res, nil
+	}
+	for _, k := range bounds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		opts.Unwind = k
+		t0 := time.Now()
+		enc, err := Encode(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
+		res.EncodeSeconds += bc.EncodeSeconds
+		res.Bound = k
+		ans, err := s.Check(ctx, withGoal(enc, enc.Violation, true))
+		if err != nil {
+			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
+		}
+		bc.SolverSeconds += ans.Elapsed.Seconds()
+		bc.Violation = ans.String()
+		switch ans.Status {
+		case Unknown:
+			res.Checks = append(res.Checks, bc)
+			res.SolverSeconds += bc.SolverSeconds
+			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer at unwind %d: %s", name, k, ans))
+		case Sat:
+			res.Checks = append(res.Checks, bc)
+			res.SolverSeconds += bc.SolverSeconds
+			if err := witness(p, q, target, enc, ans.Model, res); err != nil {
+				return nil, fmt.Errorf("internal error: the solver's model of a violation at unwind %d does not replay: %w", k, err)
+			}
+			v := VerdictSatisfied
+			if target.Negated {
+				v = VerdictNotSatisfied
+			}
+			return finish(v, fmt.Sprintf("a violation is reachable (unwind %d): %s", k, res.Description))
+		}
+		// No violation within the bound: did the bound cut an execution?
+		ans, err = s.Check(ctx, withGoal(enc, enc.Unwound, false))
+		if err != nil {
+			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
+		}
+		bc.SolverSeconds += ans.Elapsed.Seconds()
+		bc.Unwound = ans.String()
+		res.Checks = append(res.Checks, bc)
+		res.SolverSeconds += bc.SolverSeconds
+		if progress != nil {
+			progress(Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds})
+		}
+		switch ans.Status {
+		case Unknown:
+			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer on the unwinding assertion at unwind %d: %s", name, k, ans))
+		case Unsat:
+			v := VerdictNotSatisfied
+			if target.Negated {
+				v = VerdictSatisfied
+			}
+			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
+		}
+	}
+	return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d, but loops or recursion go deeper", res.Bound))
+}
+
+// withGoal is the encoding's query with goal asserted (and, for a
+// violation, the inputs wanted in the model).
+func withGoal(enc *Encoding, goal Term, wantInputs bool) *Query {
+	q := NewQuery()
+	for _, d := range enc.Query.Decls() {
+		q.Declare(d.Name, d.Sort)
+	}
+	for _, a := range enc.Query.Asserts() {
+		q.Assert(a)
+	}
+	q.Assert(goal)
+	if wantInputs {
+		for _, in := range enc.Inputs {
+			q.Want(in.Name)
+		}
+	}
+	return q
+}
+
+// errNoReplay is returned when the model's run ends without the violation.
+var errNoReplay = errors.New("the run ends without the violation")
+
+// witness replays the model concretely: the k-th execution of each
+// choosing call returns the model's value, the scheduler is not involved
+// (one process). The run must reach the violation (the query's proposition
+// for E<>, its negation for A[]); its steps become the witness trace.
+func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, model Model, res *Result) error {
+	m := vm.NewMachine(p)
+	c, err := query.Compile(q, m)
+	if err != nil {
+		return err
+	}
+	violated := c.Prop
+	if target.Negated {
+		prop := c.Prop
+		violated = func(st *vm.State) bool { return !prop(st) }
+	}
+	type site struct {
+		fn string
+		pc int32
+	}
+	inputs := map[site]*Input{}
+	for i := range enc.Inputs {
+		in := &enc.Inputs[i]
+		inputs[site{in.Func, in.PC}] = in
+	}
+	count := map[site]int{}
+	ch := &queueChooser{}
+	var steps []explicit.Step
+	var replayErr error
+	st := m.NewState()
+	found := m.Observe(st, maxReplaySteps, ch, func(st *vm.State, t *vm.Thread) bool {
+		if violated(st) {
+			return true
+		}
+		if t == nil || replayErr != nil {
+			return replayErr != nil
+		}
+		step := explicit.Step{Thread: t.ID}
+		if choice, ok := m.NextChoice(st, t); ok {
+			fr := &t.Frames[len(t.Frames)-1]
+			s := site{fr.Fn.Name, fr.PC}
+			in := inputs[s]
+			if in == nil {
+				replayErr = fmt.Errorf("the run makes a choice at %s (pc %d) that the encoding has no input for", m.Loc(t), fr.PC)
+				return true
+			}
+			k := count[s]
+			count[s]++
+			v := model[in.Name]
+			var val uint64
+			if v.Array != nil {
+				val = v.Array.At(uint64(k))
+			} else {
+				val = v.Uint64()
+			}
+			draw, ok := choice.DrawFor(val)
+			if !ok {
+				replayErr = fmt.Errorf("the model's value %d for %s at %s is outside the choice's range", val, in.Name, m.Loc(t))
+				return true
+			}
+			ch.next = append(ch.next, draw)
+			step.Choices = []uint64{draw}
+			res.Inputs = append(res.Inputs, WitnessInput{Func: s.fn, PC: s.pc, Loc: m.Loc(t).String(), K: k, Value: val})
+		}
+		steps = append(steps, step)
+		return false
+	})
+	if replayErr != nil {
+		return replayErr
+	}
+	if !found {
+		return fmt.Errorf("%w: %s", errNoReplay, st.Describe())
+	}
+	end := "running"
+	if st.Status != vm.Running {
+		end = st.Describe()
+	}
+	res.Trace = &explicit.Trace{Steps: steps, End: end}
+	res.Description = fmt.Sprintf("%d steps, %d nondeterministic inputs, ends %s", len(steps), len(res.Inputs), end)
+	return nil
+}
+
+// queueChooser returns queued draws in order (the witness's inputs), and 0
+// when a choice was not announced (none in single-process runs).
+type queueChooser struct {
+	next []uint64
+}
+
+func (c *queueChooser) Choose(n uint64) uint64 {
+	if len(c.next) == 0 {
+		return 0
+	}
+	d := c.next[0]
+	c.next = c.next[1:]
+	return d
+}
+
+// maxReplaySteps bounds a witness replay (the violation's path is bounded
+// by the unwinding, so a replay that runs this long does not reproduce it).
+const maxReplaySteps = 100_000_000

@@ -1,0 +1,118 @@
+package symbolic
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// corpusLine is one line of testdata/bmc/EXPECTED.tsv.
+type corpusLine struct {
+	file, query string
+	unwind      int
+	contexts    string
+	verdict     string
+}
+
+func readCorpus(t *testing.T) []corpusLine {
+	t.Helper()
+	f, err := os.Open("../testdata/bmc/EXPECTED.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusLine
+	sc := bufio.NewScanner(f)
+	for first := true; sc.Scan(); first = false {
+		line := sc.Text()
+		if first || strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) < 5 {
+			t.Fatalf("EXPECTED.tsv: bad line %q", line)
+		}
+		k, err := strconv.Atoi(c[2])
+		if err != nil {
+			t.Fatalf("EXPECTED.tsv: unwind %q: %v", c[2], err)
+		}
+		out = append(out, corpusLine{c[0], c[1], k, c[3], c[4]})
+	}
+	return out
+}
+
+// tooHard are the corpus proofs no solver finishes within the test's time
+// limit with the current encoding (measured: z3, cvc5 and boolector give
+// no answer in 60 s, except boolector on arr_binsearch_safe.c in 52 s);
+// for them the test accepts "unknown", never a wrong verdict.
+var tooHard = map[string]bool{"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true}
+
+// TestCorpus checks every single-threaded program of testdata/bmc at its
+// stated bound with z3 (and cvc5 without -short): the verdict is the
+// expected one, and every violation came with a witness that replayed in
+// the vm (Check fails otherwise). Programs using what the encoder does not
+// handle yet must be refused with an error that says so; threaded ones are
+// listed.
+func TestCorpus(t *testing.T) {
+	lines := readCorpus(t)
+	solvers := []string{"z3", "cvc5"}
+	if testing.Short() {
+		solvers = solvers[:1]
+	}
+	checked, refused, threaded := 0, 0, 0
+	defer func() {
+		t.Logf("corpus: %d checks, %d lines refused by the encoder, %d threaded lines not checked", checked, refused, threaded)
+	}()
+	for _, l := range lines {
+		if l.contexts != "-" && l.contexts != "" {
+			threaded++
+			continue
+		}
+		p := testutil.Program(t, filepath.Join("../testdata/bmc", l.file))
+		q, err := query.Parse(l.query)
+		if err != nil {
+			t.Fatalf("%s: %v", l.file, err)
+		}
+		for _, s := range solvers {
+			t.Run(fmt.Sprintf("%s/%s/k%d", l.file, s, l.unwind), func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: l.unwind, Solver: s, SolverTimeoutS: 20}, nil)
+				if err != nil && strings.Contains(err.Error(), "not supported by the BMC encoder yet") {
+					refused++
+					t.Logf("refused: %v", err)
+					return
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", l.query, err)
+				}
+				if r.Verdict == VerdictUnknown && tooHard[l.file] {
+					t.Logf("%s: %s (known to be too hard for the solvers yet)", l.file, r.Reason)
+					return
+				}
+				if r.Verdict != l.verdict {
+					t.Fatalf("%s at unwind %d: %s (%s), want %s", l.query, l.unwind, r.Verdict, r.Reason, l.verdict)
+				}
+				violation := (r.Verdict == VerdictSatisfied) != strings.HasPrefix(l.query, "A[]")
+				if violation && r.Verdict != VerdictIncomplete && r.Verdict != VerdictUnknown && (r.Trace == nil || len(r.Trace.Steps) == 0) {
+					t.Fatalf("a violation without a witness: %+v", r)
+				}
+				t.Logf("%s: %s in %.2f s (solver %.2f s, %d terms)", l.file, r.Verdict, r.ElapsedSec, r.SolverSeconds, r.Checks[len(r.Checks)-1].Terms)
+			})
+			checked++
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d corpus checks ran", checked)
+	}
+}
