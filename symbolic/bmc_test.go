@@ -55,8 +55,8 @@ func readCorpus(t *testing.T) []corpusLine {
 // test's 20 s limit with the current encoding (measured: z3, cvc5 and
 // boolector give no answer in 60 s on the first three, except boolector on
 // arr_binsearch_safe.c in 52 s; cvc5 needs about 20 s for arr_index_safe.c
-// and more than 25 s for safe_bubble_sort.c, which z3 proves in 0.1 and
-// 3.7 s). For them the test accepts "unknown", never a wrong verdict.
+// and more than 25 s for safe_bubble_sort.c, which z3 proves in 5 and 8 s).
+// For them the test accepts "unknown", never a wrong verdict.
 var tooHard = map[string]map[string]bool{
 	"z3":   {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true},
 	"cvc5": {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true, "arr_index_safe.c": true, "safe_bubble_sort.c": true},
