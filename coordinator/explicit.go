@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -32,18 +31,6 @@ func (ExplicitRunner) Check(q *query.Query, exp *jobs.Experiment) error {
 func (ExplicitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	exp, q := s.Exp, s.Query
 	start := time.Now()
-	s.PurgeJobs(ctx)
-	// A result already in the stream (the job finished before a restart)
-	// is used as it is.
-	results := make(chan *jobs.Result, 1)
-	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
-		results <- r
-		return false
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
 	em := s.Metrics()
 	var mu sync.Mutex
 	curve := []ExplorePoint{{}}
@@ -69,47 +56,36 @@ func (ExplicitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	if opts == nil {
 		opts = &jobs.ExplicitOptions{}
 	}
-	if err := s.PublishJob(ctx, "search", jobs.ExplicitJob{Options: *opts}); err != nil {
+	r, err := s.OneJob(ctx, "search", jobs.ExplicitJob{Options: *opts})
+	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case why := <-s.Failed():
-		return nil, errors.New(why)
-	case err := <-intake:
-		return nil, err
-	case r := <-results:
-		if r.Error != "" {
-			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
+	res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Seed: exp.Seed}
+	if opts.Exact {
+		var x explicit.ExactResult
+		if err := decodePayload(r, &x); err != nil {
+			return nil, err
 		}
-		res := &Result{Experiment: exp.ID, Program: exp.ProgramName, Query: q.Text, Seed: exp.Seed}
-		if opts.Exact {
-			var x explicit.ExactResult
-			if err := decodePayload(r, &x); err != nil {
-				return nil, err
-			}
-			res.Kind, res.Detail = "exact", &ExactDetail{Exact: &x}
-			res.Estimate, res.Lo, res.Hi = x.Probability, x.Lower, x.Upper
-		} else {
-			var x explicit.Result
-			if err := decodePayload(r, &x); err != nil {
-				return nil, err
-			}
-			res.Kind, res.Detail = "explicit", &ExplicitDetail{Explicit: &x}
+		res.Kind, res.Detail = "exact", &ExactDetail{Exact: &x}
+		res.Estimate, res.Lo, res.Hi = x.Probability, x.Lower, x.Upper
+	} else {
+		var x explicit.Result
+		if err := decodePayload(r, &x); err != nil {
+			return nil, err
 		}
-		el := time.Since(start).Seconds()
-		res.Stats = Stats{Seconds: el, Workers: []string{r.Worker}}
-		if x := res.Explicit(); x != nil {
-			mu.Lock()
-			res.Stats.Exploration = append(curve, ExplorePoint{Seconds: el, States: x.States})
-			mu.Unlock()
-			if em != nil {
-				em.Explicit(uint64(x.States), 0, x.MaxDepth)
-			}
-		}
-		return res, nil
+		res.Kind, res.Detail = "explicit", &ExplicitDetail{Explicit: &x}
 	}
+	el := time.Since(start).Seconds()
+	res.Stats = Stats{Seconds: el, Workers: []string{r.Worker}}
+	if x := res.Explicit(); x != nil {
+		mu.Lock()
+		res.Stats.Exploration = append(curve, ExplorePoint{Seconds: el, States: x.States})
+		mu.Unlock()
+		if em != nil {
+			em.Explicit(uint64(x.States), 0, x.MaxDepth)
+		}
+	}
+	return res, nil
 }
 
 // WriteText implements Detail.

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -126,6 +127,40 @@ func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 		}
 	}()
 	return iter.Stop, ch, nil
+}
+
+// OneJob runs an experiment that is one job: it drops queued jobs of the
+// experiment, publishes the job (unless its result is already in the
+// stream: a job finished before a coordinator restart is used as it is)
+// and waits for its result, the experiment's failure or ctx. A result
+// that reports an error is returned as that error.
+func (s *Session) OneJob(ctx context.Context, part string, payload any) (*jobs.Result, error) {
+	s.PurgeJobs(ctx)
+	results := make(chan *jobs.Result, 1)
+	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
+		results <- r
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	if err := s.PublishJob(ctx, part, payload); err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case why := <-s.Failed():
+		return nil, errors.New(why)
+	case err := <-intake:
+		return nil, err
+	case r := <-results:
+		if r.Error != "" {
+			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
+		}
+		return r, nil
+	}
 }
 
 // KindOf decides which job kind answers query q with the explicit-state

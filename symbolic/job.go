@@ -3,7 +3,6 @@ package symbolic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -60,42 +59,21 @@ func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
 // Run implements coordinator.Runner.
 func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Result, error) {
 	start := time.Now()
-	s.PurgeJobs(ctx)
-	results := make(chan *jobs.Result, 1)
-	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
-		results <- r
-		return false
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
 	var opts jobs.BMCOptions
 	if s.Exp.BMC != nil {
 		opts = *s.Exp.BMC
 	}
-	if err := s.PublishJob(ctx, "check", jobs.BMCJob{Options: opts}); err != nil {
+	r, err := s.OneJob(ctx, "check", jobs.BMCJob{Options: opts})
+	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case why := <-s.Failed():
-		return nil, errors.New(why)
-	case err := <-intake:
-		return nil, err
-	case r := <-results:
-		if r.Error != "" {
-			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
-		}
-		var x Result
-		if err := json.Unmarshal(r.Payload, &x); err != nil {
-			return nil, fmt.Errorf("bmc result of %s from worker %s: %w", s.Exp.ID, r.Worker, err)
-		}
-		el := time.Since(start).Seconds()
-		return &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
-			Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}, nil
+	var x Result
+	if err := json.Unmarshal(r.Payload, &x); err != nil {
+		return nil, fmt.Errorf("bmc result of %s from worker %s: %w", s.Exp.ID, r.Worker, err)
 	}
+	el := time.Since(start).Seconds()
+	return &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
+		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}, nil
 }
 
 // Detail is a BMC result's part of a coordinator.Result.
