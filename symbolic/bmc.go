@@ -253,7 +253,11 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 			}
 			k := count[s]
 			count[s]++
-			v := model[in.Name]
+			v, ok := model[in.Name]
+			if !ok {
+				replayErr = fmt.Errorf("the model has no value for input %s (%s)", in.Name, m.Loc(t))
+				return true
+			}
 			var val uint64
 			if v.Array != nil {
 				val = v.Array.At(uint64(k))
