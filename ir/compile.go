@@ -464,11 +464,11 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		}
 		return c.move(in, in.From, loc)
 	case *lir.InstIntToPtr:
-		return c.move(in, in.From, loc)
+		return c.conv(OpIntToPtr, in, in.From, in.To, loc)
 	case *lir.InstTrunc:
 		return c.conv(OpTrunc, in, in.From, in.To, loc)
 	case *lir.InstPtrToInt:
-		return c.conv(OpTrunc, in, in.From, in.To, loc)
+		return c.conv(OpPtrToInt, in, in.From, in.To, loc)
 	case *lir.InstSExt:
 		return c.conv(OpSExt, in, in.From, in.To, loc)
 	case *lir.InstFPTrunc:
@@ -648,7 +648,7 @@ func (c *fnCompiler) conv(op Op, dst value.Value, from value.Value, to types.Typ
 	}
 	in := Inst{Op: op, Dst: c.dst(dst), A: a}
 	switch op {
-	case OpTrunc:
+	case OpTrunc, OpPtrToInt:
 		w, ok := intWidth(to)
 		if !ok {
 			return c.errf("type %s is not supported", to)
@@ -926,6 +926,13 @@ func (c *fnCompiler) intrinsic(in *lir.InstCall, name string, loc int32) error {
 		}
 		cs.Args = args
 		cs.NFixed = int32(len(args))
+		if IsMathIntrinsic(name) {
+			fw, err := floatWidth(in.Typ)
+			if err != nil {
+				return c.errf("intrinsic %s: %v", name, err)
+			}
+			cs.Ret, cs.RetSlots, cs.RetBits = c.dst(in), 1, fw
+		}
 		idx := uint64(len(c.out.Calls))
 		c.out.Calls = append(c.out.Calls, cs)
 		c.emit(Inst{Op: OpCallB, Dst: -1, A: -1, B: int32(b), Imm: idx}, loc)

@@ -72,9 +72,10 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 	case *constant.ExprPtrToInt:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)
-		return v & Mask(w), err
+		return PtrToInt(v) & Mask(w), err
 	case *constant.ExprIntToPtr:
-		return l.scalarConst(c.From)
+		v, err := l.scalarConst(c.From)
+		return IntToPtr(v), err
 	case *constant.ExprTrunc:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -193,6 +194,13 @@ func (l *loader) initGlobals() error {
 	for i, g := range l.mod.Globals {
 		gl := l.prog.Globals[i]
 		gl.Init = make([]byte, gl.Size)
+		if g.Init == nil && IsStdStream(g.Name()) && gl.Size == 8 {
+			// glibc's FILE *stdin, *stdout, *stderr: the stream handle is
+			// the address of the variable itself, which the platform's
+			// stdio functions recognise (programs never dereference it).
+			binary.LittleEndian.PutUint64(gl.Init, MakePtr(gl.Block, 0))
+			continue
+		}
 		if g.Init == nil {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("external global variable @%s is not defined in the program", g.Name())}
 		}
@@ -290,4 +298,10 @@ func scopeFile(s metadata.Field) string {
 		}
 	}
 	return ""
+}
+
+// IsStdStream reports whether name is one of glibc's standard stream
+// variables (stdin, stdout, stderr), which a program may declare external.
+func IsStdStream(name string) bool {
+	return name == "stdin" || name == "stdout" || name == "stderr"
 }

@@ -105,6 +105,8 @@ const (
 	OpUAddSat
 	OpSSubSat
 	OpUSubSat
+	OpPtrToInt // Dst = PtrToInt(A) & Imm
+	OpIntToPtr // Dst = IntToPtr(A)
 	numOps
 )
 
@@ -179,6 +181,7 @@ var opNames = [...]string{
 	OpUMulO: "umul.with.overflow", OpStackSave: "stacksave", OpStackRestore: "stackrestore",
 	OpTrap: "trap", OpFAbs: "fabs", OpSqrt: "sqrt", OpFMulAdd: "fmuladd",
 	OpSAddSat: "sadd.sat", OpUAddSat: "uadd.sat", OpSSubSat: "ssub.sat", OpUSubSat: "usub.sat",
+	OpPtrToInt: "ptrtoint", OpIntToPtr: "inttoptr",
 }
 
 func (o Op) String() string {

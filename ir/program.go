@@ -19,6 +19,38 @@ const (
 // MakePtr builds a pointer value from a block id and an offset.
 func MakePtr(block, off uint32) uint64 { return uint64(block)<<PtrBlockShift | uint64(off) }
 
+// Integer addresses. ptrtoint maps the pointer (block b, offset o) to the
+// integer b<<32 | (base(b) + o) mod 2^32 and inttoptr maps an integer x
+// back to (x>>32, (x - base(x>>32)) mod 2^32): a bijection on 64-bit
+// values, so every pointer round-trips, and integers below 2^32 are
+// pointers into the null block (base(0) = 0, so ptrtoint(null) = 0). For
+// b != 0, base(b) = (b mod 2^18) * 4096 + 4096 lies in [2^12, 2^30], so
+// the low 32 bits of a pointer to any byte of a block (or one past its
+// end: blocks are at most 2^31 bytes) are never 0 — as with native
+// addresses, (int)p is non-zero for a non-null p — and are 4096-aligned at
+// offset 0, so alignment tests on integer addresses behave as natively.
+// Integer addresses order like pointers: by block, then offset.
+
+// PtrBase returns base(b), the low 32 bits of block b's integer address.
+func PtrBase(b uint32) uint32 {
+	if b == 0 {
+		return 0
+	}
+	return (b&(1<<18-1))<<12 + 1<<12
+}
+
+// PtrToInt converts a pointer to its 64-bit integer address.
+func PtrToInt(p uint64) uint64 {
+	b := uint32(p >> PtrBlockShift)
+	return uint64(b)<<PtrBlockShift | uint64(uint32(p)+PtrBase(b))
+}
+
+// IntToPtr converts a 64-bit integer address back to a pointer.
+func IntToPtr(x uint64) uint64 {
+	b := uint32(x >> PtrBlockShift)
+	return uint64(b)<<PtrBlockShift | uint64(uint32(x)-PtrBase(b))
+}
+
 // Program is a loaded, compiled module.
 type Program struct {
 	Name    string // file the program came from

@@ -121,7 +121,8 @@ func appendKey(dst []uint64, st *State, img *Memory) []uint64 {
 	}
 	dst = append(dst, uint64(len(st.Threads)))
 	for _, t := range st.Threads {
-		dst = append(dst, uint64(uint32(t.ID))|uint64(t.Wait)<<32|uint64(b2u(t.Done))<<40|uint64(uint32(t.Atomic))<<41,
+		dst = append(dst, uint64(uint32(t.ID))|uint64(t.Wait)<<32|uint64(b2u(t.Done))<<40|uint64(uint32(t.Atomic))<<41|
+			uint64(b2u(t.Detached))<<63, // atomic depths stay far below 2^22
 			t.WaitOn, t.RetVal)
 		if t.Wait == waitCond {
 			// Only the order of arrival matters (pthread_cond_signal wakes

@@ -122,6 +122,13 @@ var platform = [ir.NumBuiltins]platformFunc{
 		if len(fn.Params) > 0 {
 			nt.Regs[fn.Params[0]] = a.arg(3)
 		}
+		if attr := a.arg(1); attr != 0 {
+			ds, e := c.st.Mem.Load(attr, 4)
+			if e != ErrNone {
+				return c.fail(e, "pthread_create: attributes")
+			}
+			nt.Detached = ds == detachedState
+		}
 		if p := a.arg(0); p != 0 {
 			if e := c.st.Mem.Store(p, 8, uint64(nt.ID)); e != ErrNone {
 				return c.fail(e, "pthread_create: thread id")
@@ -140,6 +147,9 @@ var platform = [ir.NumBuiltins]platformFunc{
 			target := c.st.Thread(int32(a.arg(0)))
 			if target == nil || target == c.t {
 				return c.fail(ErrPthread, "pthread_join of an invalid thread %d", int64(a.arg(0)))
+			}
+			if target.Detached {
+				return c.fail(ErrPthread, "pthread_join of the detached thread %d", target.ID)
 			}
 			if !target.Done {
 				return bBlock

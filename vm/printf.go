@@ -16,13 +16,23 @@ type fmtErr struct {
 // printf formats like C's printf (glibc output conventions) and appends to
 // the state's output. It returns the number of bytes written.
 func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) {
-	format, e := m.cstring(st, arg(cs, r, 0), 1<<20)
-	if e != ErrNone {
-		return 0, &fmtErr{e, "format string"}
+	start := len(st.Out)
+	out, err := m.format(st, cs, r, 0, st.Out)
+	if err != nil {
+		return 0, err
 	}
-	out := st.Out
-	start := len(out)
-	ai := 1
+	st.Out = out
+	return len(out) - start, nil
+}
+
+// format formats like C's printf with the format string in argument fi and
+// the values in the arguments after it, appending to out.
+func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []byte) ([]byte, *fmtErr) {
+	format, e := m.cstring(st, arg(cs, r, fi), 1<<20)
+	if e != ErrNone {
+		return nil, &fmtErr{e, "format string"}
+	}
+	ai := fi + 1
 	next := func() (uint64, ir.ValueKind, bool) {
 		if ai >= len(cs.Args) {
 			return 0, 0, false
@@ -66,7 +76,7 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 		if i < len(format) && format[i] == '*' {
 			v, _, ok := next()
 			if !ok {
-				return 0, &fmtErr{ErrBadArg, "missing argument for *"}
+				return nil, &fmtErr{ErrBadArg, "missing argument for *"}
 			}
 			w := int(int32(v))
 			if w < 0 {
@@ -86,7 +96,7 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 			if i < len(format) && format[i] == '*' {
 				v, _, ok := next()
 				if !ok {
-					return 0, &fmtErr{ErrBadArg, "missing argument for .*"}
+					return nil, &fmtErr{ErrBadArg, "missing argument for .*"}
 				}
 				spec.prec = int(int32(v))
 				if spec.prec < 0 {
@@ -127,7 +137,7 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 		}
 		v, kind, ok := next()
 		if !ok {
-			return 0, &fmtErr{ErrBadArg, "too few arguments for the format"}
+			return nil, &fmtErr{ErrBadArg, "too few arguments for the format"}
 		}
 		switch conv {
 		case 'd', 'i':
@@ -179,7 +189,7 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 				var e ErrKind
 				s, e = m.cstring(st, v, limit)
 				if e != ErrNone {
-					return 0, &fmtErr{e, "%s argument"}
+					return nil, &fmtErr{e, "%s argument"}
 				}
 			}
 			if spec.prec >= 0 && len(s) > spec.prec {
@@ -189,7 +199,7 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 		case 'p':
 			s := "(nil)"
 			if v != 0 {
-				s = "0x" + strconv.FormatUint(v, 16)
+				s = "0x" + strconv.FormatUint(ir.PtrToInt(v), 16)
 			}
 			out = spec.pad(out, s, false)
 		case 'f', 'F', 'e', 'E', 'g', 'G':
@@ -199,13 +209,12 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 			}
 			out = spec.float(out, f, conv)
 		case 'n':
-			return 0, &fmtErr{ErrBadArg, "%n is not supported"}
+			return nil, &fmtErr{ErrBadArg, "%n is not supported"}
 		default:
-			return 0, &fmtErr{ErrBadArg, "unknown conversion %" + string(conv)}
+			return nil, &fmtErr{ErrBadArg, "unknown conversion %" + string(conv)}
 		}
 	}
-	st.Out = out
-	return len(out) - start, nil
+	return out, nil
 }
 
 type fspec struct {

@@ -45,9 +45,11 @@ type Frame struct {
 
 // Wait kinds of a thread blocked inside a platform call.
 const (
-	waitNone   uint8 = iota
-	waitCond         // in pthread_cond_wait, not yet signalled
-	waitRelock       // signalled, must reacquire the mutex
+	waitNone        uint8 = iota
+	waitCond              // in pthread_cond_wait, not yet signalled
+	waitRelock            // signalled, must reacquire the mutex
+	waitBarrier           // in pthread_barrier_wait, the round not yet complete
+	waitBarrierDone       // the round completed: returns 0 at its next step
 )
 
 // Thread is a process: the entry point or a thread created by pthread_create.
@@ -61,7 +63,10 @@ type Thread struct {
 	Atomic  int32    // depth of __VERIFIER_atomic sections
 	Wait    uint8
 	WaitSeq uint64 // order of arrival at a condition variable
-	WaitOn  uint64 // condition variable address
+	WaitOn  uint64 // condition variable or barrier address
+	// Detached: created detached or pthread_detach'ed (joining it is an
+	// error).
+	Detached bool
 }
 
 // State is a complete program state.
@@ -85,10 +90,16 @@ type Machine struct {
 	Prog     *ir.Program
 	init     Memory
 	MaxDepth int // call depth limit per thread
+	libc     libcImage
 }
 
 // NewMachine prepares a program for execution.
-func NewMachine(p *ir.Program) *Machine {
+func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
+
+// NewMachineArgs prepares a program for execution with command-line
+// arguments: main(argc, argv) receives argv[0] (the program's file name),
+// then args.
+func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m := &Machine{Prog: p, MaxDepth: 10000}
 	var mem Memory
 	mem.epoch = newEpoch()
@@ -103,6 +114,7 @@ func NewMachine(p *ir.Program) *Machine {
 	for _, f := range p.Funcs {
 		mem.initBlock(f.Block, blkFunc, nil)
 	}
+	m.extendImage(&mem, args)
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
@@ -115,6 +127,7 @@ func (m *Machine) NewState() *State {
 	st := &State{Mem: m.init.derive(), LastThread: -1}
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
+	m.setMainArgs(t)
 	return st
 }
 
@@ -130,6 +143,7 @@ func (m *Machine) Reset(st *State) {
 	st.Out = st.Out[:0]
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
+	m.setMainArgs(t)
 }
 
 // newThread appends a thread, reusing a spare thread record if there is one.

@@ -1,0 +1,287 @@
+package vm
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// String, conversion and ctype functions of the libc subset, with glibc's
+// behaviour in the C locale.
+
+func init() {
+	platform[ir.BStrcat] = platformFunc{run: strcat}
+	platform[ir.BStrncat] = platformFunc{run: strcat}
+	platform[ir.BStrstr] = platformFunc{run: strstr}
+	platform[ir.BStrrchr] = platformFunc{run: strrchr}
+	platform[ir.BMemchr] = platformFunc{run: memchr}
+	platform[ir.BStrtol] = platformFunc{run: strtol}
+	platform[ir.BStrtoul] = platformFunc{run: strtol}
+	for b, class := range map[ir.Builtin]uint16{
+		ir.BIsalnum: ctAlnum, ir.BIsalpha: ctAlpha, ir.BIsblank: ctBlank, ir.BIscntrl: ctCntrl,
+		ir.BIsdigit: ctDigit, ir.BIsgraph: ctGraph, ir.BIslower: ctLower, ir.BIsprint: ctPrint,
+		ir.BIspunct: ctPunct, ir.BIsspace: ctSpace, ir.BIsupper: ctUpper, ir.BIsxdigit: ctXdigit,
+	} {
+		platform[b] = platformFunc{run: func(c call, a args) int {
+			// glibc returns the table entry masked by the class bit
+			a.ret(uint64(ctypeClass(int64(int32(a.arg(0)))) & class))
+			return bNext
+		}}
+	}
+	platform[ir.BToupper] = platformFunc{run: func(c call, a args) int {
+		a.ret(uint64(ctypeToupper(int64(int32(a.arg(0))))))
+		return bNext
+	}}
+	platform[ir.BTolower] = platformFunc{run: func(c call, a args) int {
+		a.ret(uint64(ctypeTolower(int64(int32(a.arg(0))))))
+		return bNext
+	}}
+	for b, f := range map[ir.Builtin]func(l *libcImage) uint64{
+		ir.BCtypeBLoc:       func(l *libcImage) uint64 { return l.ctypeB },
+		ir.BCtypeToupperLoc: func(l *libcImage) uint64 { return l.ctypeUpper },
+		ir.BCtypeTolowerLoc: func(l *libcImage) uint64 { return l.ctypeLower },
+	} {
+		platform[b] = platformFunc{run: func(c call, a args) int {
+			p := f(&c.m.libc)
+			if p == 0 { // only reachable through a function pointer the image did not plan for
+				return c.fail(ErrInvalidCall, "%s: the ctype tables are not in this program's image", c.b)
+			}
+			a.ret(p)
+			return bNext
+		}}
+	}
+	platform[ir.BAbs] = platformFunc{run: func(c call, a args) int {
+		v := a.argInt(0)
+		if v < 0 {
+			v = -v // abs(INT_MIN) is INT_MIN, as glibc computes it
+		}
+		a.ret(uint64(v))
+		return bNext
+	}}
+}
+
+// readString reads the NUL-terminated string at p (without the NUL).
+func (m *Machine) readString(c call, p uint64, what string) ([]byte, bool) {
+	n, e := m.strlen(c.st, p)
+	if e != ErrNone {
+		c.fail(e, "%s: %s", c.b, what)
+		return nil, false
+	}
+	buf := make([]byte, n)
+	if e := c.st.Mem.Read(p, buf); e != ErrNone {
+		c.fail(e, "%s: %s", c.b, what)
+		return nil, false
+	}
+	return buf, true
+}
+
+// strcat is strcat and strncat (which appends at most n bytes of the
+// source, then a NUL).
+func strcat(c call, a args) int {
+	d, s := a.arg(0), a.arg(1)
+	dn, e := c.m.strlen(c.st, d)
+	if e != ErrNone {
+		return c.fail(e, "%s destination", c.b)
+	}
+	var src []byte
+	if c.b == ir.BStrncat {
+		n := a.arg(2)
+		for i := uint64(0); i < n; i++ {
+			ch, e := c.st.Mem.ByteAt(s + i)
+			if e != ErrNone {
+				return c.fail(e, "strncat source")
+			}
+			if ch == 0 {
+				break
+			}
+			src = append(src, ch)
+		}
+	} else {
+		var ok bool
+		if src, ok = c.m.readString(c, s, "source"); !ok {
+			return bEnd
+		}
+	}
+	if e := c.st.Mem.Write(d+dn, append(src, 0)); e != ErrNone {
+		return c.fail(e, "%s destination", c.b)
+	}
+	a.ret(d)
+	return bNext
+}
+
+func strstr(c call, a args) int {
+	h, ok := c.m.readString(c, a.arg(0), "haystack")
+	if !ok {
+		return bEnd
+	}
+	n, ok := c.m.readString(c, a.arg(1), "needle")
+	if !ok {
+		return bEnd
+	}
+	if i := bytes.Index(h, n); i >= 0 {
+		a.ret(a.arg(0) + uint64(i))
+	} else {
+		a.ret(0)
+	}
+	return bNext
+}
+
+func strrchr(c call, a args) int {
+	s, ch := a.arg(0), byte(a.arg(1))
+	h, ok := c.m.readString(c, s, "string")
+	if !ok {
+		return bEnd
+	}
+	switch i := bytes.LastIndexByte(append(h, 0), ch); {
+	case i >= 0:
+		a.ret(s + uint64(i))
+	default:
+		a.ret(0)
+	}
+	return bNext
+}
+
+func memchr(c call, a args) int {
+	s, ch, n := a.arg(0), byte(a.arg(1)), a.arg(2)
+	for i := uint64(0); i < n; i++ {
+		x, e := c.st.Mem.ByteAt(s + i)
+		if e != ErrNone {
+			return c.fail(e, "memchr")
+		}
+		if x == ch {
+			a.ret(s + i)
+			return bNext
+		}
+	}
+	a.ret(0)
+	return bNext
+}
+
+// isCSpace is isspace in the C locale.
+func isCSpace(ch byte) bool { return ctypeClass(int64(ch))&ctSpace != 0 }
+
+func digitVal(ch byte) int {
+	switch {
+	case ch >= '0' && ch <= '9':
+		return int(ch - '0')
+	case ch >= 'a' && ch <= 'z':
+		return int(ch-'a') + 10
+	case ch >= 'A' && ch <= 'Z':
+		return int(ch-'A') + 10
+	}
+	return 99
+}
+
+// parseInt parses an integer prefix of s as strtol/strtoul do (leading
+// white space, sign, base 0 prefixes, base 16's optional 0x). It returns
+// the magnitude (saturated at 2^64-1 on overflow), the sign, whether
+// the magnitude overflowed, and the number of bytes consumed (0 when there
+// is no number). maxDigits > 0 limits the characters read after the white
+// space (scanf's field width).
+func parseInt(s []byte, base int, maxLen int) (mag uint64, neg, overflow bool, n int) {
+	i := 0
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	start := i
+	end := len(s)
+	if maxLen > 0 && start+maxLen < end {
+		end = start + maxLen
+	}
+	if i < end && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if (base == 0 || base == 16) && i+1 < end && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') &&
+		i+2 < end && digitVal(s[i+2]) < 16 {
+		i += 2
+		base = 16
+	} else if base == 0 {
+		base = 10
+		if i < end && s[i] == '0' {
+			base = 8
+		}
+	}
+	digits := i
+	for i < end && digitVal(s[i]) < base {
+		d := uint64(digitVal(s[i]))
+		if !overflow {
+			hi, lo := mulAdd(mag, uint64(base), d)
+			if hi != 0 {
+				overflow, mag = true, math.MaxUint64
+			} else {
+				mag = lo
+			}
+		}
+		i++
+	}
+	if i == digits {
+		return 0, false, false, 0
+	}
+	return mag, neg, overflow, i
+}
+
+func mulAdd(x, y, z uint64) (hi, lo uint64) {
+	h, l := bits.Mul64(x, y)
+	l2, carry := bits.Add64(l, z, 0)
+	return h + carry, l2
+}
+
+// clampSigned converts a parsed magnitude to a signed value of width bits,
+// saturating as strtol does (LONG_MIN/LONG_MAX on overflow).
+func clampSigned(mag uint64, neg, overflow bool, bits uint) int64 {
+	maxv := uint64(1)<<(bits-1) - 1
+	if neg {
+		if overflow || mag > maxv+1 {
+			return -int64(maxv) - 1
+		}
+		return -int64(mag)
+	}
+	if overflow || mag > maxv {
+		return int64(maxv)
+	}
+	return int64(mag)
+}
+
+// clampUnsigned is strtoul's conversion: the magnitude negated when a minus
+// sign was read, ULONG_MAX on overflow.
+func clampUnsigned(mag uint64, neg, overflow bool) uint64 {
+	if overflow {
+		return math.MaxUint64
+	}
+	if neg {
+		return -mag
+	}
+	return mag
+}
+
+// strtol is strtol, strtoll, strtoul, strtoull and (base 10, no end
+// pointer) atoi, atol and atoll; errno is not set.
+func strtol(c call, a args) int {
+	p := a.arg(0)
+	s, ok := c.m.readString(c, p, "string")
+	if !ok {
+		return bEnd
+	}
+	base, endp := 10, uint64(0)
+	if len(a.cs.Args) >= 3 {
+		endp, base = a.arg(1), int(int32(a.arg(2)))
+		if base < 0 || base == 1 || base > 36 {
+			return c.fail(ErrBadArg, "%s: base %d", c.b, base)
+		}
+	}
+	mag, neg, overflow, n := parseInt(s, base, 0)
+	if c.b == ir.BStrtoul {
+		a.ret(clampUnsigned(mag, neg, overflow))
+	} else {
+		a.ret(uint64(clampSigned(mag, neg, overflow, 64)))
+	}
+	if endp != 0 {
+		if e := c.st.Mem.Store(endp, 8, p+uint64(n)); e != ErrNone {
+			return c.fail(e, "%s: end pointer", c.b)
+		}
+	}
+	return bNext
+}
