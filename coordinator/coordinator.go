@@ -304,51 +304,82 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 	if em != nil && err == nil {
 		reportResult(em, res)
 	}
-	if _, perr := c.kv.Put(ctx, exp.ID, b); perr != nil {
-		c.logf("experiment %s: store result: %v", exp.ID, perr)
-	}
 	if em != nil {
 		em.Finish(err == nil)
+	}
+	if _, perr := c.kv.Put(ctx, exp.ID, b); perr != nil {
+		c.logf("experiment %s: store result: %v", exp.ID, perr)
 	}
 	// Drop the jobs nobody needs any more (workers also skip them).
 	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
 }
 
 // maxDelivered fails the experiment whose job exhausted its deliveries.
+// Anyone allowed to publish on the advisory subject could forge one, so
+// an advisory is believed only when it is JetStream's max-deliveries
+// advisory for the workers' consumer, names at least MaxDeliver
+// deliveries, and points at a job still in the queue that a running
+// experiment of this coordinator published; others are rejected (logged
+// and counted).
 func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	var adv struct {
+		Type       string `json:"type"`
+		Stream     string `json:"stream"`
+		Consumer   string `json:"consumer"`
 		StreamSeq  uint64 `json:"stream_seq"`
 		Deliveries int    `json:"deliveries"`
 	}
-	if json.Unmarshal(data, &adv) != nil {
+	if err := json.Unmarshal(data, &adv); err != nil {
+		c.reject(metrics.RejectAdvisory, "rejected a max-deliveries advisory: %v", err)
+		return
+	}
+	if adv.Type != "io.nats.jetstream.advisory.v1.max_deliver" || adv.Stream != jobs.StreamJobs ||
+		adv.Consumer != jobs.ConsumerWorkers || adv.Deliveries < c.MaxDeliver || adv.StreamSeq == 0 {
+		c.reject(metrics.RejectAdvisory, "rejected a max-deliveries advisory (type %q, stream %q, consumer %q, %d deliveries of at least %d): not JetStream's for the workers' consumer",
+			adv.Type, adv.Stream, adv.Consumer, adv.Deliveries, c.MaxDeliver)
 		return
 	}
 	s, err := c.js.Stream(ctx, jobs.StreamJobs)
 	if err != nil {
+		c.logf("max-deliveries advisory for job message %d: %v", adv.StreamSeq, err)
 		return
 	}
 	raw, err := s.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
+		c.reject(metrics.RejectAdvisory, "rejected a max-deliveries advisory for job message %d: no such job in the queue (%v)", adv.StreamSeq, err)
 		return
 	}
 	var job jobs.Job
-	if jobs.Decode(raw.Data, &job) != nil {
+	if err := jobs.Decode(raw.Data, &job); err != nil {
+		c.logf("job message %d exhausted its deliveries and cannot be decoded: %v", adv.StreamSeq, err)
+		s.DeleteMsg(ctx, adv.StreamSeq)
 		return
 	}
 	c.mu.Lock()
 	e := c.running[job.Experiment]
 	c.mu.Unlock()
+	if e == nil || !e.planned(job.Part) {
+		c.reject(metrics.RejectAdvisory, "rejected a max-deliveries advisory for job %s: no running experiment here published it", job.ID())
+		return
+	}
 	if c.Metrics != nil {
 		c.Metrics.JobExhausted()
 	}
-	if e != nil {
-		select {
-		case e.fail <- fmt.Sprintf("job %s was delivered %d times without a result: workers crashed or timed out running it",
-			job.ID(), adv.Deliveries):
-		default: // the experiment is failing already
-		}
+	select {
+	case e.fail <- fmt.Sprintf("job %s was delivered %d times without a result: workers crashed or timed out running it",
+		job.ID(), adv.Deliveries):
+	default: // the experiment is failing already
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// reject logs and counts a message the coordinator refuses; reason is a
+// metrics.Reject* word.
+func (c *Coordinator) reject(reason, format string, args ...any) {
+	c.logf(format, args...)
+	if c.Metrics != nil {
+		c.Metrics.Rejected(reason)
+	}
 }
 
 // purge drops the messages of a subject from a stream.
@@ -365,6 +396,14 @@ func (c *Coordinator) run(ctx context.Context, s *Session) (*Result, error) {
 		return nil, err
 	}
 	s.Query = q
+	// Results stored before now are a resumed experiment's (its jobs were
+	// published by an earlier coordinator); later ones must answer a job
+	// this session publishes.
+	if st, err := c.js.Stream(ctx, jobs.StreamResults); err == nil {
+		if info, err := st.Info(ctx); err == nil {
+			s.before = info.State.LastSeq
+		}
+	}
 	r := c.runners[s.Exp.Kind]
 	if r == nil {
 		return nil, fmt.Errorf("this coordinator does not run %q experiments", s.Exp.Kind)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -36,6 +37,26 @@ type Session struct {
 
 	c    *Coordinator
 	fail chan string // reasons the experiment must fail (max deliveries)
+
+	// Results are accepted only for jobs this session published, or (a
+	// resumed experiment) results stored before it started: results stream
+	// sequence numbers up to before.
+	before    uint64
+	mu        sync.Mutex
+	published map[string]bool // parts published by this session
+}
+
+// planned reports whether part was published by this session.
+func (s *Session) planned(part string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.published[part]
+}
+
+// Reject logs and counts a result that the runner will not use: it matches
+// no planned job (reason one of the metrics.Reject* words).
+func (s *Session) Reject(r *jobs.Result, reason, why string) {
+	s.c.reject(reason, "experiment %s: rejected a result (part %q, worker %q): %s", s.Exp.ID, r.Part, r.Worker, why)
 }
 
 // Failed delivers the reasons the experiment must fail (a job delivered
@@ -56,6 +77,12 @@ func (s *Session) PublishJob(ctx context.Context, part string, payload any) erro
 	if err != nil {
 		return fmt.Errorf("encode job %s/%s: %w", s.Exp.ID, part, err)
 	}
+	s.mu.Lock()
+	if s.published == nil {
+		s.published = map[string]bool{}
+	}
+	s.published[part] = true // before publishing: its result may come at once
+	s.mu.Unlock()
 	job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: part, Program: s.Exp.Program,
 		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Payload: p}
 	b, _ := json.Marshal(job)
@@ -86,9 +113,13 @@ func (s *Session) PurgeResults(ctx context.Context) {
 
 // Results decodes the experiment's results in a goroutine — all of them,
 // or (onlyNew) those published from now on — and hands each to take until
-// take returns false, ctx ends or stop is called. A stream or decoding
-// error, or a result of another kind, is sent on errc (not after ctx
-// ends).
+// take returns false, ctx ends or stop is called. Results that are not
+// this experiment's (undecodable, another experiment, another kind) or
+// answer no job this session published (unless stored before the session
+// started: a resumed experiment's) are rejected — logged, counted and
+// dropped — never handed to take: anyone who can publish on the results
+// subject could have sent them. A stream error is sent on errc (not after
+// ctx ends).
 func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Result) bool) (stop func(), errc <-chan error, err error) {
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(s.Exp.ID)}}
 	if onlyNew {
@@ -114,12 +145,23 @@ func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 			}
 			var r jobs.Result
 			if err := jobs.Decode(m.Data(), &r); err != nil {
-				ch <- fmt.Errorf("result of experiment %s: %w", s.Exp.ID, err)
-				return
+				s.c.reject(metrics.RejectUndecodable, "experiment %s: rejected a result message (%d bytes): %v", s.Exp.ID, len(m.Data()), err)
+				continue
 			}
-			if r.Kind != s.Exp.Kind {
-				ch <- fmt.Errorf("result of experiment %s: a %q result for a %q experiment", s.Exp.ID, r.Kind, s.Exp.Kind)
-				return
+			if r.Experiment != s.Exp.ID || r.Kind != s.Exp.Kind {
+				s.Reject(&r, metrics.RejectForeign, fmt.Sprintf("a %q result of experiment %q on the subject of %q experiment %s",
+					r.Kind, r.Experiment, s.Exp.Kind, s.Exp.ID))
+				continue
+			}
+			if !s.planned(r.Part) {
+				var seq uint64
+				if md, err := m.Metadata(); err == nil {
+					seq = md.Sequence.Stream
+				}
+				if seq == 0 || seq > s.before {
+					s.Reject(&r, metrics.RejectUnplanned, "no such job was published")
+					continue
+				}
 			}
 			if !take(&r) {
 				return

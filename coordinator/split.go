@@ -103,12 +103,23 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 // deliver files a result message's segments with their batch.
 func (x *splitExec) deliver(m *jobs.Result) error {
 	var r jobs.SplitResult
+	var rep, stage, first int
+	if _, err := fmt.Sscanf(m.Part, "r%d/s%d/%d", &rep, &stage, &first); err != nil || first < 0 {
+		x.s.Reject(m, metrics.RejectMismatch, fmt.Sprintf("part %q is not a splitting job", m.Part))
+		return nil
+	}
 	if m.Error == "" {
 		if err := decodePayload(m, &r); err != nil {
-			return err
+			x.s.Reject(m, metrics.RejectMismatch, err.Error())
+			return nil
 		}
-	} else if _, err := fmt.Sscanf(m.Part, "r%d/s%d/", &r.Rep, &r.Stage); err != nil {
-		return fmt.Errorf("worker %s could not run %s: %s", m.Worker, x.s.Exp.ProgramName, m.Error)
+		if r.Rep != rep || r.Stage != stage || r.First < first {
+			x.s.Reject(m, metrics.RejectMismatch, fmt.Sprintf("segments of replication %d, stage %d from task %d for job %s",
+				r.Rep, r.Stage, r.First, m.Part))
+			return nil
+		}
+	} else {
+		r.Rep, r.Stage = rep, stage
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -127,7 +138,7 @@ func (x *splitExec) deliver(m *jobs.Result) error {
 	}
 	for i := range r.Segments {
 		k := int(r.First) + i
-		if k >= len(w.got) || w.got[k] {
+		if k < 0 || k >= len(w.got) || w.got[k] {
 			x.dups++
 			continue
 		}

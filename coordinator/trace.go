@@ -113,7 +113,12 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			}
 			var r jobs.TraceOutcomes
 			if err := decodePayload(m, &r); err != nil {
-				return nil, err
+				s.Reject(m, metrics.RejectMismatch, err.Error())
+				continue
+			}
+			if why := checkTraceResult(m.Part, &r, jobSize, limit); why != "" {
+				s.Reject(m, metrics.RejectMismatch, why)
+				continue
 			}
 			delete(outstanding, r.First)
 			workers[m.Worker] = true
@@ -160,6 +165,33 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 		em.SPRT(sr.LLR, sr.LowerBound, sr.UpperBound)
 	}
 	return &res, nil
+}
+
+// checkTraceResult says why a trace result does not answer the job named
+// part as the experiment plans them (ranges of jobSize traces from 0, the
+// last one cut at limit; 0: none), or "" when it does: its range is the
+// part's, it has one outcome per trace of the range, in order.
+func checkTraceResult(part string, r *jobs.TraceOutcomes, jobSize, limit uint64) string {
+	first, err := strconv.ParseUint(part, 10, 64)
+	if err != nil || first%jobSize != 0 || (limit > 0 && first >= limit) {
+		return fmt.Sprintf("part %q is not a planned trace range", part)
+	}
+	n := jobSize
+	if limit > 0 && first+n > limit {
+		n = limit - first
+	}
+	if r.First != first || r.Count != n {
+		return fmt.Sprintf("range [%d, +%d) for the planned range [%d, +%d)", r.First, r.Count, first, n)
+	}
+	if uint64(len(r.Outcomes)) != n {
+		return fmt.Sprintf("%d outcomes for a range of %d traces", len(r.Outcomes), n)
+	}
+	for i, o := range r.Outcomes {
+		if o.Index != first+uint64(i) {
+			return fmt.Sprintf("outcome %d has index %d, want %d", i, o.Index, first+uint64(i))
+		}
+	}
+	return ""
 }
 
 // decodePayload decodes a result's payload into the kind's result type.

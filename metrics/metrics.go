@@ -43,6 +43,7 @@ import (
 const (
 	LabelExperiment = "experiment"
 	LabelWorker     = "worker"
+	LabelReason     = "reason" // why a message was rejected (a fixed word)
 )
 
 // Set is both components' metrics on one registry.
@@ -84,6 +85,7 @@ type Workers struct {
 	jobsDone   *prometheus.CounterVec
 	jobsActive *prometheus.GaugeVec
 	jobSeconds *prometheus.HistogramVec
+	rejected   *prometheus.CounterVec
 	vecs       []deleter // every vector, all labelled by worker
 }
 
@@ -100,6 +102,7 @@ type Coordinator struct {
 	jobsPublished   *prometheus.CounterVec
 	jobsExhausted   prometheus.Counter
 	duplicates      *prometheus.CounterVec
+	rejected        *prometheus.CounterVec // by reason
 
 	// Workers as seen through their heartbeats.
 	lastSeen       *prometheus.GaugeVec
@@ -167,6 +170,7 @@ func NewWorkers(reg prometheus.Registerer) *Workers {
 	s.steps = wc("wyvern_worker_steps_total", "Steps (LLVM instructions) simulated by the worker.")
 	s.satisfying = wc("wyvern_worker_satisfying_traces_total", "Traces simulated by the worker that satisfied their query.")
 	s.jobsDone = wc("wyvern_worker_jobs_total", "Jobs the worker has finished.")
+	s.rejected = wc("wyvern_worker_rejected_jobs_total", "Jobs the worker refused and terminated: undecodable, of another protocol version, or above the size bounds.")
 	s.jobsActive = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "wyvern_worker_jobs_running", Help: "Jobs the worker is running now."}, byWorker)
 	reg.MustRegister(s.jobsActive)
 	s.jobSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -232,6 +236,10 @@ func NewCoordinator(reg prometheus.Registerer) *Coordinator {
 	s.jobsPublished = ec("wyvern_experiment_jobs_published_total", "Jobs the coordinator has published for the experiment.")
 	s.jobsExhausted = c("wyvern_jobs_max_deliveries_total", "Jobs that reached the maximum number of deliveries without a result.")
 	s.duplicates = ec("wyvern_experiment_duplicate_results_total", "Trace outcomes received more than once (redeliveries) and dropped.")
+	s.rejected = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "wyvern_rejected_messages_total",
+		Help: "Messages the coordinator refused (results that match no planned, outstanding job; undecodable results; advisories that match no outstanding job), by reason."},
+		[]string{LabelReason})
+	reg.MustRegister(s.rejected)
 
 	s.lastSeen = wg("wyvern_worker_last_seen_timestamp_seconds", "Unix time of the worker's last heartbeat.")
 	s.workerRate = wg("wyvern_worker_throughput_traces_per_second", "Worker throughput between its last two heartbeats.")
@@ -274,7 +282,7 @@ type Worker struct {
 
 // Worker returns the metrics of worker id, creating its series at 0.
 func (s *Workers) Worker(id string) *Worker {
-	for _, v := range []*prometheus.CounterVec{s.traces, s.steps, s.satisfying, s.jobsDone} {
+	for _, v := range []*prometheus.CounterVec{s.traces, s.steps, s.satisfying, s.jobsDone, s.rejected} {
 		v.WithLabelValues(id)
 	}
 	s.jobsActive.WithLabelValues(id)
@@ -301,6 +309,10 @@ func (w *Worker) JobDone(traces, steps, satisfying uint64, elapsed time.Duration
 // (cancelled, handed back to the queue).
 func (w *Worker) JobAbandoned() { w.s.jobsActive.WithLabelValues(w.id).Dec() }
 
+// JobRejected counts a job the worker refused (undecodable, another
+// protocol version, too large) and terminated.
+func (w *Worker) JobRejected() { w.s.rejected.WithLabelValues(w.id).Inc() }
+
 // ---- Coordinator side: queue and workers ----
 
 // Jobs sets the work queue's state: jobs waiting, delivered but not
@@ -314,6 +326,19 @@ func (s *Coordinator) Jobs(queued, inFlight, redelivered int) {
 
 // JobExhausted counts a job that reached its maximum number of deliveries.
 func (s *Coordinator) JobExhausted() { s.jobsExhausted.Inc() }
+
+// Rejected counts a message the coordinator refused; reason is one of a
+// few fixed words (RejectUndecodable, ...), never text from the message.
+func (s *Coordinator) Rejected(reason string) { s.rejected.WithLabelValues(reason).Inc() }
+
+// Reasons of Coordinator.Rejected.
+const (
+	RejectUndecodable = "undecodable" // not a result of this protocol version
+	RejectForeign     = "foreign"     // another experiment's or another kind's result on this experiment's subject
+	RejectUnplanned   = "unplanned"   // a result for a job this coordinator did not publish
+	RejectMismatch    = "mismatch"    // a result whose content does not match its job (range, count, indices)
+	RejectAdvisory    = "advisory"    // an advisory for no outstanding job of this coordinator
+)
 
 // Heartbeat records a worker's heartbeat: when it was sent and the worker's
 // totals then. The worker's throughput is computed from consecutive

@@ -26,7 +26,7 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 		return j.Fail(ctx, fmt.Errorf("trace job %s: %w", j.ID(), err))
 	}
 	if job.Count > jobs.MaxTraceJob {
-		return j.Fail(ctx, fmt.Errorf("trace job %s asks for %d traces; a job holds at most %d", j.ID(), job.Count, jobs.MaxTraceJob))
+		return worker.Reject(fmt.Errorf("it asks for %d traces; a trace job holds at most %d", job.Count, jobs.MaxTraceJob))
 	}
 	key := j.Program + "\x00" + j.Query
 	tr, ok := h.tracers[key]

@@ -212,8 +212,7 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, handlers map[string]Handler) {
 	j := &Job{w: w, js: js, start: time.Now()}
 	if err := jobs.Decode(msg.Data(), &j.Job); err != nil {
-		w.logf("dropping an undecodable job message (%d bytes): %v", len(msg.Data()), err)
-		msg.Term() // a message no worker of this version can run
+		w.reject(msg, fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err))
 		return
 	}
 	// Skip jobs of experiments that have already stopped.
@@ -247,6 +246,14 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 	done := keepAlive(msg)
 	err := h.Handle(ctx, j)
 	close(done)
+	var rej *rejectError
+	if errors.As(err, &rej) {
+		if w.wm != nil {
+			w.wm.JobAbandoned()
+		}
+		w.reject(msg, fmt.Errorf("job %s: %w", j.ID(), rej.err))
+		return
+	}
 	if err != nil || ctx.Err() != nil {
 		if w.wm != nil {
 			w.wm.JobAbandoned()
@@ -258,6 +265,26 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		w.wm.JobDone(j.traces, j.steps, j.sat, time.Since(j.start))
 	}
 	msg.Ack()
+}
+
+// Reject is what a handler returns for a job no coordinator plans (a
+// payload beyond the kind's bounds: forged or corrupted): the worker logs
+// it, counts it and terminates the message without publishing a result,
+// so that a forged job can neither run nor fail an experiment.
+func Reject(err error) error { return &rejectError{err} }
+
+type rejectError struct{ err error }
+
+func (e *rejectError) Error() string { return "rejected: " + e.err.Error() }
+func (e *rejectError) Unwrap() error { return e.err }
+
+// reject logs, counts and terminates a job message the worker refuses.
+func (w *Worker) reject(msg jetstream.Msg, why error) {
+	w.logf("rejected %v; terminating it", why)
+	if w.wm != nil {
+		w.wm.JobRejected()
+	}
+	msg.Term() // no worker of this version can run it: never redelivered
 }
 
 func (w *Worker) logf(format string, args ...any) {

@@ -1,19 +1,24 @@
 package worker_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/worker"
@@ -150,9 +155,11 @@ func TestUnknownKind(t *testing.T) {
 	}
 }
 
-// TestOversizedTraceJob: a trace job asking for more traces than a job may
-// hold (a forged or corrupted job) fails at once with the reason, instead
-// of growing the worker without bound; an undecodable message is dropped.
+// TestOversizedTraceJob: jobs no coordinator plans — a trace job asking for
+// more traces than a job may hold (10^12: it grew a worker to 3.8 GB),
+// an undecodable message, a message of another protocol version — are
+// logged, counted and terminated without running and without a result
+// (which could fail a real experiment), and the worker goes on serving.
 func TestOversizedTraceJob(t *testing.T) {
 	emb := cluster(t)
 	nc, err := emb.Connect("forger")
@@ -164,7 +171,9 @@ func TestOversizedTraceJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &worker.Worker{NC: wnc, ID: "w-trace", Slots: 1}
+	var logb syncBuffer
+	reg := prometheus.NewRegistry()
+	w := &worker.Worker{NC: wnc, ID: "w-trace", Slots: 1, Log: log.New(&logb, "", 0), Metrics: metrics.NewWorkers(reg)}
 	w.Register(jobs.KindTrace, simulator.NewTraceHandler)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -179,25 +188,82 @@ func TestOversizedTraceJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := js.Publish(ctx, jobs.JobSubject("forged"), []byte("{not json")); err != nil {
-		t.Fatal(err)
-	}
 	payload, _ := json.Marshal(jobs.TraceRange{First: 0, Count: 1_000_000_000_000})
 	job, _ := json.Marshal(jobs.Job{Version: jobs.Version, Kind: jobs.KindTrace, Experiment: "forged", Part: "0",
 		Program: "none", Query: "Pr[<=10](<> [0.main])", Payload: payload})
-	if _, err := js.Publish(ctx, jobs.JobSubject("forged"), job); err != nil {
-		t.Fatal(err)
+	for _, m := range [][]byte{[]byte("{not json"), []byte(`{"version":99,"kind":"trace"}`), job} {
+		if _, err := js.Publish(ctx, jobs.JobSubject("forged"), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"undecodable job message (9 bytes)", "protocol version 99", "asks for 1000000000000 traces"}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && !containsAll(logb.String(), want) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !containsAll(logb.String(), want) {
+		t.Fatalf("worker log lacks %q:\n%s", want, logb.String())
 	}
 	select {
 	case m := <-results:
-		var r jobs.Result
-		if err := jobs.Decode(m.Data, &r); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(r.Error, "at most") {
-			t.Errorf("result of an oversized job: %+v", r)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("no result for an oversized job")
+		t.Errorf("a rejected job produced a result: %s", m.Data)
+	case <-time.After(500 * time.Millisecond):
 	}
+	if n := metricSum(t, reg, "wyvern_worker_rejected_jobs_total"); n != 3 {
+		t.Errorf("wyvern_worker_rejected_jobs_total = %v, want 3", n)
+	}
+	// Terminated, not redelivered: nothing is left in the queue for the consumer.
+	cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := cons.Info(ctx); err != nil || info.NumAckPending != 0 || info.NumPending != 0 {
+		t.Errorf("consumer after the rejections: %+v, %v", info, err)
+	}
+}
+
+// metricSum sums the series of metric name in reg.
+func metricSum(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			sum += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	return sum
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, w := range subs {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

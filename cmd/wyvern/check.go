@@ -467,16 +467,6 @@ func (p *progressLine) clear() {
 	}
 }
 
-// connectNATS connects to a NATS server, failing fast when it is unreachable.
-func connectNATS(url, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.Timeout(3*time.Second), nats.RetryOnFailedConnect(false),
-		nats.MaxReconnects(-1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot reach NATS at %s: %w", url, err)
-	}
-	return nc, nil
-}
-
 func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -484,16 +474,18 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	lf.register(fs)
 	var ef experimentFlags
 	ef.register(fs)
-	url := fs.String("nats", nats.DefaultURL, "NATS server URL")
+	var nf natsFlags
+	nf.register(fs, "")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
+		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
 		fs.PrintDefaults()
 	}
 	p, ok := prepareArgs(fs, args, &lf, &ef, stderr)
 	if !ok {
 		return exitUsage
 	}
-	nc, err := connectNATS(*url, "wyvern-submit")
+	nf.fromEnv(fs)
+	nc, err := nf.connect("wyvern-submit", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -511,7 +503,8 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("nats", nats.DefaultURL, "NATS server URL")
+	var nf natsFlags
+	nf.register(fs, "")
 	slots := fs.Int("slots", 1, "jobs run at once (goroutines)")
 	host, _ := os.Hostname()
 	id := fs.String("id", fmt.Sprintf("%s-%d", host, os.Getpid()), "worker name")
@@ -519,7 +512,8 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
-	nc, err := connectNATS(*url, "wyvern-worker-"+*id)
+	nf.fromEnv(fs)
+	nc, err := nf.connect("wyvern-worker-"+*id, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -532,7 +526,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, *url)
+	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, redactURL(nf.url))
 	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(),
 		Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -545,14 +539,16 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coordinator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("nats", nats.DefaultURL, "NATS server URL (with JetStream: nats-server -js)")
+	var nf natsFlags
+	nf.register(fs, "NATS server URL(s) (with JetStream: nats-server -js), comma-separated")
 	ackWait := fs.Duration("ack-wait", 10*time.Second, "time before an unacknowledged job is redelivered")
 	maxDeliver := fs.Int("max-deliver", 5, "deliveries of a job before its experiment fails")
 	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
-	nc, err := connectNATS(*url, "wyvern-coordinator")
+	nf.fromEnv(fs)
+	nc, err := nf.connect("wyvern-coordinator", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -567,7 +563,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	}
 	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Coordinator(),
 		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)})
-	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, *url)
+	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, redactURL(nf.url))
 	if err := co.Serve(ctx); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
