@@ -295,6 +295,9 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 		st.State, st.Error = jobs.StateFailed, err.Error()
 		c.logf("experiment %s failed: %v", exp.ID, err)
 	} else {
+		if q, perr := query.Parse(exp.Query); perr == nil {
+			res.describe(q, &exp)
+		}
 		st.Result, _ = json.Marshal(res)
 		c.logf("experiment %s done: %d runs", exp.ID, res.Runs)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,17 +24,30 @@ import (
 // options) alone: it does not depend on the number of workers, their
 // speed, or redeliveries.
 type Result struct {
-	Experiment string  `json:"experiment"`
-	Program    string  `json:"program"`
-	Query      string  `json:"query"`
-	Kind       string  `json:"kind"` // the result kind: probability, hypothesis, estimate, enum-states-smc, splitting, explicit, exact, ...
-	Seed       uint64  `json:"seed"`
-	Runs       uint64  `json:"runs"`
-	Estimate   float64 `json:"estimate"`
-	Lo         float64 `json:"lo"`
-	Hi         float64 `json:"hi"`
-	Confidence float64 `json:"confidence,omitempty"`
-	Steps      uint64  `json:"steps"`
+	// WyvernVersion is the build of the coordinator that computed the
+	// result (Version).
+	WyvernVersion string `json:"wyvern_version"`
+	Experiment    string `json:"experiment"`
+	Program       string `json:"program"`
+	// ProgramSHA256 is the SHA-256 of the LLVM assembly that was checked
+	// (jobs.ProgramHash: the same source, compiler and flags give the same
+	// hash).
+	ProgramSHA256 string `json:"program_sha256"`
+	Query         string `json:"query"`
+	Kind          string `json:"kind"` // the result kind: probability, hypothesis, estimate, enum-states-smc, splitting, explicit, exact, ...
+	Seed          uint64 `json:"seed"`
+	// Options are every option in effect, defaults included: the query's
+	// (by their names in the query language), its step bound, and the
+	// engine's (see Options); Defaults names those that took their
+	// default value.
+	Options    map[string]any `json:"options"`
+	Defaults   []string       `json:"defaults"`
+	Runs       uint64         `json:"runs"`
+	Estimate   float64        `json:"estimate"`
+	Lo         float64        `json:"lo"`
+	Hi         float64        `json:"hi"`
+	Confidence float64        `json:"confidence,omitempty"`
+	Steps      uint64         `json:"steps"`
 	// Ends counts how runs ended.
 	Ends map[string]uint64 `json:"ends"`
 	// Warnings say what could make the answer misleading (an interval
@@ -76,21 +90,42 @@ func init() {
 // resultFields is Result without its methods, for encoding its common part.
 type resultFields Result
 
-// MarshalJSON encodes the common fields and the detail's side by side.
+// MarshalJSON encodes the common fields and the detail's side by side,
+// with the fields of the result's kind (resultKeys) and every one of them
+// present: no field is left out for being zero, and none that means
+// nothing for the kind (runs of an explicit search) is there.
 func (r Result) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(resultFields(r))
-	if err != nil || r.Detail == nil {
-		return b, err
+	if slices.Contains(resultKeys[r.Kind], "ends") || len(r.Ends) > 0 { // every way a run can end, 0 included
+		ends := make(map[string]uint64, len(jobs.Ends))
+		for _, e := range jobs.Ends {
+			ends[e.String()] = 0
+		}
+		for k, v := range r.Ends {
+			ends[k] = v
+		}
+		r.Ends = ends
 	}
-	d, err := json.Marshal(r.Detail)
+	fields, err := objectFields(resultFields(r))
 	if err != nil {
 		return nil, fmt.Errorf("encode %s result: %w", r.Kind, err)
 	}
-	if len(d) <= 2 { // {}
-		return b, nil
+	var detailKeys []string
+	if r.Detail != nil {
+		d, err := objectFields(r.Detail)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s result: %w", r.Kind, err)
+		}
+		for _, kv := range d {
+			detailKeys = append(detailKeys, kv.key)
+		}
+		fields = append(fields, d...)
 	}
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	return append(out, d[1:]...), nil
+	status, err := encodeAll(r.ExitStatus())
+	if err != nil {
+		return nil, err
+	}
+	fields = append(fields, keyValue{"exit_status", status})
+	return writeObject(fields, ResultKeys(r.Kind, detailKeys)), nil
 }
 
 // UnmarshalJSON decodes the common fields, then the detail registered for
@@ -488,6 +523,9 @@ func histogram(v []uint64) []Bin {
 func (r *Result) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "Query: %s\n", r.Query)
 	fmt.Fprintf(w, "Program: %s (seed %d)\n", r.Program, r.Seed)
+	if len(r.Options) > 0 {
+		fmt.Fprintf(w, "Options: %s (* default)\n", r.OptionsText())
+	}
 	if r.Detail != nil {
 		r.Detail.WriteText(w, r)
 	}

@@ -72,8 +72,12 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 		return nil, fmt.Errorf("bmc result of %s from worker %s: %w", s.Exp.ID, r.Worker, err)
 	}
 	el := time.Since(start).Seconds()
-	return &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
-		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}, nil
+	res := &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
+		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}
+	if opts.Unwind == 0 && opts.MaxUnwind == 0 { // the deepening limit in effect (coordinator.Options)
+		res.Options = map[string]any{"max-unwind": DefaultMaxUnwind}
+	}
+	return res, nil
 }
 
 // Detail is a BMC result's part of a coordinator.Result.

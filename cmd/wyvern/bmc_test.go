@@ -25,6 +25,9 @@ func TestCheckBMC(t *testing.T) {
 	if rc != coordinator.ExitViolated {
 		t.Fatalf("check --engine bmc: exit %d: %s", rc, errb.String())
 	}
+	if err := checkResultJSON(out.Bytes()); err != nil {
+		t.Errorf("the result does not follow docs/json.md: %v", err)
+	}
 	var r coordinator.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)

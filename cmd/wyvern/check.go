@@ -381,6 +381,7 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 	if ef.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
 )
 
@@ -18,9 +19,9 @@ import (
 // their VCS revision.
 var version = "devel"
 
-// versionLine describes this build: release (or revision), wire protocol
-// version, Go version.
-func versionLine() string {
+// buildVersion is the release, or "devel" and the VCS revision of a build
+// from a checkout ("devel 5767e63a1b2c+dirty").
+func buildVersion() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		rev, dirty := "", false
@@ -38,9 +39,17 @@ func versionLine() string {
 				v += "+dirty"
 			}
 		}
-		return fmt.Sprintf("wyvern %s (protocol %d, %s)", v, jobs.Version, bi.GoVersion)
 	}
-	return fmt.Sprintf("wyvern %s (protocol %d)", v, jobs.Version)
+	return v
+}
+
+// versionLine describes this build: release (or revision), wire protocol
+// version, Go version.
+func versionLine() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return fmt.Sprintf("wyvern %s (protocol %d, %s)", buildVersion(), jobs.Version, bi.GoVersion)
+	}
+	return fmt.Sprintf("wyvern %s (protocol %d)", buildVersion(), jobs.Version)
 }
 
 // exitUsage is the status for bad input: a missing file, a malformed
@@ -75,6 +84,7 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	coordinator.Version = buildVersion()
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 
