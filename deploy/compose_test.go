@@ -20,6 +20,21 @@ const root = ".."
 // consistency checks on, as `docker compose config` does).
 func loadCompose(t *testing.T, dir, file string) (*types.Project, error) {
 	t.Helper()
+	env := types.Mapping{}
+	for k, v := range testPasswords {
+		env[k] = v
+	}
+	return loadComposeEnv(t, dir, file, env)
+}
+
+// testPasswords are the NATS passwords docker compose takes from its
+// environment (docker-compose.yml refuses to start without them).
+var testPasswords = types.Mapping{"WYVERN_COORDINATOR_PASSWORD": "pw-coordinator",
+	"WYVERN_WORKER_PASSWORD": "pw-worker", "WYVERN_SUBMIT_PASSWORD": "pw-submit"}
+
+// loadComposeEnv loads a compose file with the environment env.
+func loadComposeEnv(t *testing.T, dir, file string, env types.Mapping) (*types.Project, error) {
+	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +42,7 @@ func loadCompose(t *testing.T, dir, file string) (*types.Project, error) {
 	return loader.LoadWithContext(context.Background(), types.ConfigDetails{
 		WorkingDir:  abs,
 		ConfigFiles: []types.ConfigFile{{Filename: filepath.Join(abs, file)}},
-		Environment: types.Mapping{},
+		Environment: env,
 	}, func(o *loader.Options) {
 		o.SetProjectName("wyvern", true)
 		o.ResolvePaths = true
@@ -220,4 +235,58 @@ func mountAt(s types.ServiceConfig, dir string) *types.ServiceVolumeConfig {
 		}
 	}
 	return nil
+}
+
+// TestComposeNATSAuth: NATS runs deploy/nats/nats-server.conf with the
+// three roles' passwords from the environment, each wyvern service logs in
+// as its role with its password, and without the passwords compose refuses
+// to start (rather than running an open server).
+func TestComposeNATSAuth(t *testing.T) {
+	p, err := loadCompose(t, root, "docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nats := p.Services["nats"]
+	conf := flagValue(nats.Command, "-c")
+	if conf == "" {
+		t.Fatalf("nats command %q names no configuration file (-c)", nats.Command)
+	}
+	src, _ := filepath.Abs(filepath.Join(root, "deploy/nats"))
+	if v := mountAt(nats, filepath.Dir(conf)); v == nil || v.Source != src || !v.ReadOnly {
+		t.Errorf("nats: %s is not deploy/nats mounted read-only (%+v)", filepath.Dir(conf), v)
+	}
+	if _, err := os.Stat(filepath.Join(src, filepath.Base(conf))); err != nil {
+		t.Errorf("nats: %v", err)
+	}
+	for k, want := range testPasswords {
+		if got := nats.Environment[k]; got == nil || *got != want {
+			t.Errorf("nats: %s = %v, want the value from the environment", k, got)
+		}
+	}
+	for svc, role := range map[string]string{"coordinator": "coordinator", "worker": "worker", "cli": "submitter"} {
+		s, ok := p.Services[svc]
+		if !ok {
+			s, ok = p.DisabledServices[svc]
+		}
+		if !ok {
+			t.Errorf("no service %s", svc)
+			continue
+		}
+		pw := map[string]string{"coordinator": "pw-coordinator", "worker": "pw-worker", "submitter": "pw-submit"}[role]
+		if u := s.Environment["WYVERN_NATS_USER"]; u == nil || *u != role {
+			t.Errorf("%s: WYVERN_NATS_USER %v, want %s", svc, u, role)
+		}
+		if v := s.Environment["WYVERN_NATS_PASSWORD"]; v == nil || *v != pw {
+			t.Errorf("%s: WYVERN_NATS_PASSWORD %v, want the %s password", svc, v, role)
+		}
+		for _, a := range s.Command {
+			if strings.Contains(a, "pw-") {
+				t.Errorf("%s: a password on the command line: %q", svc, s.Command)
+			}
+		}
+	}
+	if _, err := loadComposeEnv(t, root, "docker-compose.yml", types.Mapping{}); err == nil ||
+		!strings.Contains(err.Error(), "WYVERN_COORDINATOR_PASSWORD") {
+		t.Errorf("without passwords: %v, want a refusal naming the variable", err)
+	}
 }

@@ -240,6 +240,9 @@ func NewCoordinator(reg prometheus.Registerer) *Coordinator {
 		Help: "Messages the coordinator refused (results that match no planned, outstanding job; undecodable results; advisories that match no outstanding job), by reason."},
 		[]string{LabelReason})
 	reg.MustRegister(s.rejected)
+	for _, r := range []string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory} {
+		s.rejected.WithLabelValues(r) // every reason's series, at 0
+	}
 
 	s.lastSeen = wg("wyvern_worker_last_seen_timestamp_seconds", "Unix time of the worker's last heartbeat.")
 	s.workerRate = wg("wyvern_worker_throughput_traces_per_second", "Worker throughput between its last two heartbeats.")

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -182,8 +183,14 @@ func TestScrapeValuesAndLabels(t *testing.T) {
 		}
 		for _, m := range mf.GetMetric() {
 			for _, lp := range m.GetLabel() {
-				if lp.GetName() != LabelExperiment && lp.GetName() != LabelWorker {
-					t.Errorf("%s has label %q: only %s and %s are allowed", name, lp.GetName(), LabelExperiment, LabelWorker)
+				switch lp.GetName() {
+				case LabelExperiment, LabelWorker:
+				case LabelReason: // a fixed word: bounded
+					if !slices.Contains([]string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory}, lp.GetValue()) {
+						t.Errorf("%s has reason %q, not one of the fixed words", name, lp.GetValue())
+					}
+				default:
+					t.Errorf("%s has label %q: only %s, %s and %s are allowed", name, lp.GetName(), LabelExperiment, LabelWorker, LabelReason)
 				}
 			}
 		}

@@ -131,19 +131,25 @@ metrics_flag() { if $metrics; then printf -- '--metrics\n%s\n' "$1"; fi; }
 nats_port=$(freeport)
 nats_mon=$(freeport)
 url=nats://127.0.0.1:$nats_port
-start nats nats-server -js -a 127.0.0.1 -p "$nats_port" -m "$nats_mon" -sd "$tmp/jetstream"
+# deploy/nats/nats-server.conf: coordinator, workers and submitters log in
+# as separate users with subject permissions; passwords are made up here and
+# reach every process through the environment only (see SECURITY.md).
+pw() { python3 -c 'import secrets; print(secrets.token_urlsafe(18))'; }
+coord_pw=$(pw) worker_pw=$(pw) submit_pw=$(pw)
+start nats env WYVERN_COORDINATOR_PASSWORD="$coord_pw" WYVERN_WORKER_PASSWORD="$worker_pw" WYVERN_SUBMIT_PASSWORD="$submit_pw" \
+  nats-server -c deploy/nats/nats-server.conf -a 127.0.0.1 -p "$nats_port" -m "$nats_mon" -sd "$tmp/jetstream"
 wait_http "http://127.0.0.1:$nats_mon/healthz" "nats-server"
-log "nats-server -js on $url (store $tmp/jetstream)"
+log "nats-server -js on $url (deploy/nats/nats-server.conf, store $tmp/jetstream)"
 
 coord_metrics=127.0.0.1:$(freeport)
 mapfile -t mf < <(metrics_flag "$coord_metrics")
-start coordinator "$wyvern" coordinator --nats "$url" "${mf[@]}"
+start coordinator env WYVERN_NATS_USER=coordinator WYVERN_NATS_PASSWORD="$coord_pw" "$wyvern" coordinator --nats "$url" "${mf[@]}"
 targets_workers=()
 for i in $(seq 1 "$workers"); do
   addr=127.0.0.1:$(freeport)
   targets_workers+=("$addr")
   mapfile -t mf < <(metrics_flag "$addr")
-  start "worker-$i" "$wyvern" worker --nats "$url" --id "local-$i" "${mf[@]}"
+  start "worker-$i" env WYVERN_NATS_USER=worker WYVERN_NATS_PASSWORD="$worker_pw" "$wyvern" worker --nats "$url" --id "local-$i" "${mf[@]}"
 done
 log "coordinator (metrics $coord_metrics) and $workers workers (metrics ${targets_workers[*]})"
 
@@ -180,7 +186,7 @@ if $metrics; then
 fi
 
 log "submitting: $file '$query'"
-"$wyvern" submit --nats "$url" "$file" "$query" --json --quiet >"$tmp/result.json" 2>"$tmp/submit.log" || {
+WYVERN_NATS_USER=submitter WYVERN_NATS_PASSWORD="$submit_pw" "$wyvern" submit --nats "$url" "$file" "$query" --json --quiet >"$tmp/result.json" 2>"$tmp/submit.log" || {
   log "wyvern submit failed"
   cat "$tmp/submit.log" >&2
   exit 1
