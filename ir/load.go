@@ -54,7 +54,29 @@ func ParseLL(name string, src []byte) (prog *Program, err error) {
 	if err := checkTypeDefs(mod.TypeDefs); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if err := checkDataLayout(mod.DataLayout); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	return Compile(name, mod)
+}
+
+// checkDataLayout rejects modules compiled for pointers other than 64 bits
+// wide (clang -m32: "p:32:32"). Type sizes and offsets are x86-64's
+// (layout.go) and the vm's pointers are 64-bit block/offset pairs, so such
+// a module would be laid out against its own sizeof constants: a malloc of
+// sizeof(struct{int *p; int x;}) = 8 bytes whose x the vm puts at offset 8
+// is an out-of-bounds store that the program does not make.
+func checkDataLayout(dl string) error {
+	for _, part := range strings.Split(dl, "-") {
+		if !strings.HasPrefix(part, "p:") && !strings.HasPrefix(part, "p0:") {
+			continue
+		}
+		f := strings.Split(part, ":")
+		if len(f) >= 2 && f[1] != "64" {
+			return fmt.Errorf("target datalayout %q has %s-bit pointers: Wyvern runs 64-bit (x86-64) modules only; compile without -m32", dl, f[1])
+		}
+	}
+	return nil
 }
 
 // checkTypeDefs rejects types that contain themselves by value (a struct

@@ -70,6 +70,7 @@ var commands = []command{
 	{"coordinator", "serve experiments on a NATS server", cmdCoordinator},
 	{"submit", "submit an experiment to a coordinator and print its result", cmdSubmit},
 	{"chart", "draw the charts of a result saved with check --json", cmdChart},
+	{"verify", "verify an SV-COMP task with a portfolio of engines (TRUE, FALSE(...), UNKNOWN)", cmdVerify},
 }
 
 func usage(w io.Writer) {

@@ -27,6 +27,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	qtext := fs.String("query", "", "Pr query whose proposition ends the replay when it holds")
 	maxSteps := fs.Uint64("max-steps", 0, "step bound (default: the query's bound, else 10^9)")
 	cex := fs.String("counterexample", "", "print the counterexample (or witness) of an explicit-state result saved with check --json")
+	witness := fs.String("witness", "", "replay an SV-COMP violation witness (format 2.0, as verify writes it) and check that it reproduces the violation")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q]")
 		fs.PrintDefaults()
@@ -45,6 +46,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m := vm.NewMachine(prog)
+	if *witness != "" {
+		return replayWitness(m, *witness, stdout, stderr)
+	}
 	if *cex != "" {
 		steps, err := readCounterexample(*cex)
 		if err != nil {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/svcomp"
+)
+
+// TestVerify runs verify on the committed tasks of svcomp/testdata (true
+// and false, single-threaded and threaded, each engine deciding at least
+// once), checks the verdict line, the exit status, the engine that
+// decided, and that every FALSE witness replays with replay --witness.
+func TestVerify(t *testing.T) {
+	requireClang(t)
+	const dir = "../../svcomp/testdata/"
+	for _, tc := range []struct {
+		task, prop, verdict string
+		engine              string // the engines that may decide, separated by |
+		long                bool   // skipped under -short
+	}{
+		{task: "lost_update.yml", verdict: "FALSE(unreach-call)", engine: "explicit|simulation"},
+		{task: "race.yml", verdict: "FALSE(no-data-race)", engine: "explicit|simulation"},
+		{task: "mutex_safe.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineExplicit},
+		{task: "mutex_safe.yml", prop: "no-data-race", verdict: "TRUE", engine: svcomp.EngineExplicit},
+		{task: "null_deref.yml", verdict: "FALSE(valid-deref)", engine: "simulation|bmc"},
+		{task: "rare_input.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
+		{task: "assume_abort.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
+		{task: "assume_abort.yml", prop: "termination", verdict: "UNKNOWN"},
+	} {
+		t.Run(tc.task+"/"+tc.prop, func(t *testing.T) {
+			if tc.long && testing.Short() {
+				t.Skip("BMC task: skipped under -short")
+			}
+			w := filepath.Join(t.TempDir(), "witness.yml")
+			args := []string{"verify", dir + tc.task, "--time-limit", "60s", "--workers", "3", "--witness", w}
+			if tc.prop != "" {
+				args = append(args, "--prop", tc.prop)
+			}
+			var out, errb bytes.Buffer
+			rc := dispatch(args, &out, &errb)
+			first, _, _ := strings.Cut(out.String(), "\n")
+			if first != tc.verdict {
+				t.Fatalf("verdict line %q, want %q (exit %d)\n%s%s", first, tc.verdict, rc, out.String(), errb.String())
+			}
+			want := coordinator.ExitUnknown
+			switch {
+			case tc.verdict == "TRUE":
+				want = coordinator.ExitHolds
+			case strings.HasPrefix(tc.verdict, "FALSE"):
+				want = coordinator.ExitViolated
+			}
+			if rc != want {
+				t.Errorf("exit %d, want %d", rc, want)
+			}
+			if tc.engine != "" {
+				decided := false
+				for _, e := range strings.Split(tc.engine, "|") {
+					decided = decided || strings.Contains(out.String(), "Decided by "+e+":")
+				}
+				if !decided {
+					t.Errorf("not decided by %s:\n%s", tc.engine, out.String())
+				}
+			}
+			if !strings.HasPrefix(tc.verdict, "FALSE") {
+				return
+			}
+			var rout, rerr bytes.Buffer
+			prog := dir + strings.TrimSuffix(tc.task, ".yml") + ".c"
+			if rc := dispatch([]string{"replay", prog, "--witness", w}, &rout, &rerr); rc != 0 {
+				t.Fatalf("replay --witness: exit %d: %s", rc, rerr.String())
+			}
+			if !strings.Contains(rout.String(), "witness reproduces "+tc.verdict) {
+				t.Errorf("replay --witness:\n%s", rout.String())
+			}
+		})
+	}
+}
+
+// TestVerifyJSON: --json has the verdict, the deciding engine, every
+// engine's outcome and the task's expected verdict.
+func TestVerifyJSON(t *testing.T) {
+	requireClang(t)
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"verify", "../../svcomp/testdata/lost_update.yml", "--json", "--workers", "3",
+		"--witness", filepath.Join(t.TempDir(), "w.yml")}, &out, &errb)
+	if rc != coordinator.ExitViolated {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	var r struct {
+		Verdict  string `json:"verdict"`
+		Engine   string `json:"decided_by"`
+		Expected string `json:"expected"`
+		Engines  []svcomp.EngineOutcome
+		Trace    []json.RawMessage `json:"trace"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "FALSE(unreach-call)" || r.Engine == "" || r.Expected != "false" || len(r.Engines) != 3 || len(r.Trace) == 0 {
+		t.Errorf("JSON %s", out.String())
+	}
+}
+
+// TestVerifyUsage: bad input is exit 2 with the cause; a program that
+// does not load is UNKNOWN (exit 11) with the reason.
+func TestVerifyUsage(t *testing.T) {
+	requireClang(t)
+	const dir = "../../svcomp/testdata/"
+	for _, tc := range []struct {
+		args []string
+		rc   int
+		msg  string
+	}{
+		{[]string{dir + "race.c"}, exitUsage, "give the property with --prop"},
+		{[]string{dir + "mutex_safe.yml"}, exitUsage, "choose one with --prop"},
+		{[]string{dir + "mutex_safe.yml", "--prop", "termination"}, exitUsage, `no property "termination"`},
+		{[]string{dir + "race.yml", "--engines", "magic"}, exitUsage, "unknown engine"},
+		{[]string{dir + "race.yml", "--data-model", "ILP32"}, exitUsage, "states its own"},
+		{[]string{dir + "missing.yml"}, exitUsage, "no such file"},
+		{[]string{dir + "properties/unreach-call.prp", "--prop", dir + "properties/unreach-call.prp"}, coordinator.ExitUnknown, "UNKNOWN"},
+	} {
+		var out, errb bytes.Buffer
+		rc := dispatch(append([]string{"verify"}, tc.args...), &out, &errb)
+		if rc != tc.rc || !strings.Contains(out.String()+errb.String(), tc.msg) {
+			t.Errorf("verify %v: exit %d, %s%s; want exit %d and %q", tc.args, rc, out.String(), errb.String(), tc.rc, tc.msg)
+		}
+	}
+}

@@ -1,0 +1,486 @@
+package svcomp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// The engines of the portfolio.
+const (
+	EngineSimulation = "simulation"
+	EngineExplicit   = "explicit"
+	EngineBMC        = "bmc"
+)
+
+// Engines lists the portfolio's engines in the order they are reported.
+var Engines = []string{EngineSimulation, EngineExplicit, EngineBMC}
+
+// Engine outcomes.
+const (
+	OutViolation = "violation" // a violation, replayed in the vm (FALSE)
+	OutProof     = "proof"     // a complete search without a violation (TRUE where the property allows it)
+	OutNone      = "no-verdict"
+	OutRefused   = "refused" // the engine does not accept the program or the property
+	OutStopped   = "stopped" // another engine decided first, or the time limit ended it
+	OutError     = "error"   // the engine failed
+	OutSkipped   = "skipped" // not run (--engines)
+)
+
+// Options configure a portfolio run.
+type Options struct {
+	TimeLimit time.Duration // the one limit of the whole run
+	Seed      uint64        // simulation seed (each round adds its number)
+	// Engines run (default all three).
+	Engines []string
+	// ExplicitMaxBytes bounds the explicit search's memory (0: 1 GiB).
+	ExplicitMaxBytes int64
+	// Solver of BMC (default z3).
+	Solver string
+	// Log, if set, receives a line per engine event (progress for -v).
+	Log func(format string, args ...any)
+}
+
+// EngineOutcome is what one engine of the portfolio did.
+type EngineOutcome struct {
+	Engine  string  `json:"engine"`
+	Outcome string  `json:"outcome"`
+	Detail  string  `json:"detail,omitempty"`
+	Seconds float64 `json:"seconds"`
+	// Query is the last query the engine answered.
+	Query string `json:"query,omitempty"`
+}
+
+// Outcome is the portfolio's answer.
+type Outcome struct {
+	Verdict  string          `json:"verdict"` // TRUE, FALSE(sub), UNKNOWN
+	Property string          `json:"property"`
+	Engine   string          `json:"decided_by,omitempty"`
+	Reason   string          `json:"reason"`
+	Engines  []EngineOutcome `json:"engines"`
+	Seconds  float64         `json:"seconds"`
+	Notes    []string        `json:"notes,omitempty"`
+	// Steps is the violation's trace (FALSE), replayed in the vm.
+	Steps []explicit.Step `json:"trace,omitempty"`
+	// Witness is the witness file written ("" when none).
+	Witness string `json:"witness,omitempty"`
+}
+
+// Program is the program a portfolio checks: its assembly (what the
+// workers get) and its compiled form (for replays).
+type Program struct {
+	Src  *ir.Source
+	Prog *ir.Program
+}
+
+// engineResult is an engine's report to the portfolio.
+type engineResult struct {
+	EngineOutcome
+	steps []explicit.Step
+	sub   string
+}
+
+// Verify runs the portfolio on p for goal g through the coordinator that
+// nc reaches, and returns the first sound verdict (or UNKNOWN when the
+// engines end, or the time limit does, without one).
+func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Options) *Outcome {
+	start := time.Now()
+	out := &Outcome{Verdict: Unknown, Property: g.Prop.Kind.String()}
+	if g.Note != "" {
+		out.Notes = append(out.Notes, g.Note)
+	}
+	if g.Why != "" {
+		out.Reason = g.Why
+		for _, e := range Engines {
+			out.Engines = append(out.Engines, EngineOutcome{Engine: e, Outcome: OutSkipped, Detail: g.Why})
+		}
+		return out
+	}
+	limit := opts.TimeLimit
+	if limit <= 0 {
+		limit = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	want := map[string]bool{}
+	for _, e := range opts.Engines {
+		want[e] = true
+	}
+	if len(opts.Engines) == 0 {
+		for _, e := range Engines {
+			want[e] = true
+		}
+	}
+	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: vm.NewMachine(p.Prog)}
+	results := make(chan engineResult, len(Engines))
+	var wg sync.WaitGroup
+	got := map[string]EngineOutcome{}
+	for _, e := range Engines {
+		if !want[e] {
+			got[e] = EngineOutcome{Engine: e, Outcome: OutSkipped, Detail: "not selected"}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			res := r.run(ctx, e)
+			res.Engine = e
+			res.Seconds = time.Since(t0).Seconds()
+			if ctx.Err() != nil && res.Outcome != OutViolation && res.Outcome != OutProof {
+				// What the engine had found so far is no verdict.
+				res.Outcome, res.Detail = OutStopped, stopReason(ctx)+" ("+res.Detail+")"
+			}
+			results <- res
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	for res := range results {
+		r.logf("%s: %s %s (%.1f s)", res.Engine, res.Outcome, res.Detail, res.Seconds)
+		got[res.Engine] = res.EngineOutcome
+		if out.Engine != "" {
+			continue
+		}
+		switch {
+		case res.Outcome == OutViolation:
+			out.Verdict, out.Engine, out.Steps = False(res.sub), res.Engine, res.steps
+			out.Reason = res.Detail
+			cancel()
+		case res.Outcome == OutProof && g.Provable:
+			out.Verdict, out.Engine = True, res.Engine
+			out.Reason = res.Detail
+			cancel()
+		case res.Outcome == OutProof:
+			res.Detail += " (no TRUE: " + g.Note + ")"
+			got[res.Engine] = res.EngineOutcome
+		}
+	}
+	for _, e := range Engines {
+		out.Engines = append(out.Engines, got[e])
+	}
+	if out.Engine == "" {
+		out.Reason = "no engine reached a sound verdict within " + limit.String()
+	}
+	out.Seconds = time.Since(start).Seconds()
+	return out
+}
+
+func stopReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "time limit"
+	}
+	return "another engine decided"
+}
+
+type runner struct {
+	nc       *nats.Conn
+	p        *Program
+	g        *Goal
+	opts     Options
+	deadline time.Time
+	m        *vm.Machine
+	mu       sync.Mutex // m is not safe for concurrent replays
+}
+
+func (r *runner) logf(format string, args ...any) {
+	if r.opts.Log != nil {
+		r.opts.Log(format, args...)
+	}
+}
+
+func (r *runner) run(ctx context.Context, engine string) engineResult {
+	switch engine {
+	case EngineSimulation:
+		return r.simulate(ctx)
+	case EngineExplicit:
+		return r.search(ctx)
+	case EngineBMC:
+		return r.bmc(ctx)
+	}
+	return engineResult{EngineOutcome: EngineOutcome{Outcome: OutError, Detail: "unknown engine " + engine}}
+}
+
+func (r *runner) submit(ctx context.Context, s coordinator.Submission) (*coordinator.Result, error) {
+	s.LL, s.Name = r.p.Src.LL, r.p.Src.Name
+	return coordinator.Submit(ctx, r.nc, s)
+}
+
+func (r *runner) remaining() time.Duration { return time.Until(r.deadline) }
+
+// check replays a trace an engine reported and classifies its last
+// state: a violation only when the vm reproduces it.
+func (r *runner) check(steps []explicit.Step) (sub string, ok bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, final, err := replaySteps(r.m, steps)
+	if err != nil {
+		return "", false, err
+	}
+	race := false
+	if r.g.Prop.Kind == NoDataRace && final.Status == vm.Running {
+		prop, err := RaceProp(r.m)
+		if err != nil {
+			return "", false, err
+		}
+		race = prop(final)
+	}
+	sub, ok = r.g.Classify(final, race)
+	return sub, ok, nil
+}
+
+// simulation rounds: (runs, step bound), the last repeated with new seeds.
+var simRounds = []struct {
+	runs  int
+	bound uint64
+}{{256, 5_000}, {1024, 20_000}, {4096, 100_000}}
+
+// simulate runs rounds of random simulation (Pr queries with a fixed
+// number of runs) looking for the property's violation, until one is found
+// and replayed, or ctx ends. It never proves anything.
+func (r *runner) simulate(ctx context.Context) engineResult {
+	var res engineResult
+	runs, failures := 0, 0
+	for round := 0; ctx.Err() == nil; round++ {
+		sr := simRounds[min(round, len(simRounds)-1)]
+		q := fmt.Sprintf("Pr[<=%d](<> %s) {Rule=fixed, Epsilon=0.0001, MaxRuns=%d}", sr.bound, r.g.Focus, sr.runs)
+		res.Query = q
+		seed := r.opts.Seed + uint64(round)
+		x, err := r.submit(ctx, coordinator.Submission{Query: q, Seed: seed, JobSize: 64})
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			// A round that fails (a worker lost) is tried again with the
+			// next round's seed, three times at most.
+			if failures++; failures == 3 {
+				res.Outcome, res.Detail = OutError, err.Error()
+				return res
+			}
+			r.logf("%s: round %d: %v", EngineSimulation, round, err)
+			continue
+		}
+		runs += int(x.Runs)
+		td := x.Trace()
+		if td == nil || td.FirstSatisfying == nil {
+			continue
+		}
+		ref := td.FirstSatisfying
+		steps, err := r.simTrace(ref.Seed, ref.Index, sr.bound)
+		if err != nil {
+			res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of trace (seed %d, index %d): %v", ref.Seed, ref.Index, err)
+			return res
+		}
+		sub, ok, err := r.check(steps)
+		if err != nil {
+			res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of trace (seed %d, index %d): %v", ref.Seed, ref.Index, err)
+			return res
+		}
+		if ok {
+			res.Outcome, res.steps, res.sub = OutViolation, steps, sub
+			res.Detail = fmt.Sprintf("trace (seed %d, index %d) of %d steps, after %d runs", ref.Seed, ref.Index, len(steps), runs)
+			return res
+		}
+	}
+	res.Outcome, res.Detail = OutNone, fmt.Sprintf("no violation in %d runs", runs)
+	return res
+}
+
+// recChooser records the draws of a generator.
+type recChooser struct {
+	r     *vm.Rand
+	draws []uint64
+}
+
+func (c *recChooser) Choose(n uint64) uint64 {
+	v := c.r.Choose(n)
+	c.draws = append(c.draws, v)
+	return v
+}
+
+// simTrace runs trace (seed, index) to the first state satisfying the
+// goal's focus (as the simulator observed it) and returns its steps with
+// the values they drew.
+func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	q, err := query.Parse(fmt.Sprintf("Pr[<=%d](<> %s)", bound, r.g.Focus))
+	if err != nil {
+		return nil, err
+	}
+	c, err := query.Compile(q, r.m)
+	if err != nil {
+		return nil, err
+	}
+	st := r.m.NewState()
+	ch := &recChooser{r: vm.NewRand(seed, index)}
+	var steps []explicit.Step
+	prevDraws := false // the previous step draws a value: the first draw since
+	found := false
+	r.m.Observe(st, bound, ch, func(st *vm.State, t *vm.Thread) bool {
+		// Draws since the last visit: the previous step's value (drawn
+		// after the scheduler picked it), then this step's pick.
+		if prevDraws && len(steps) > 0 && len(ch.draws) > 0 {
+			steps[len(steps)-1].Choices = []uint64{ch.draws[0]}
+		}
+		ch.draws = ch.draws[:0]
+		if c.Prop(st) {
+			found = true
+			return true
+		}
+		if t != nil {
+			steps = append(steps, explicit.Step{Thread: t.ID})
+			_, prevDraws = r.m.NextChoice(st, t)
+		}
+		return false
+	})
+	if !found {
+		return nil, fmt.Errorf("the trace does not reach %s within %d steps", r.g.Focus, bound)
+	}
+	return steps, nil
+}
+
+// search runs the explicit-state search: E<> Primary (its unreachability
+// proves the property), then, when it finds a state that is no violation
+// of the property (another error), E<> Focus.
+func (r *runner) search(ctx context.Context) engineResult {
+	var res engineResult
+	maxBytes := r.opts.ExplicitMaxBytes
+	if maxBytes <= 0 {
+		maxBytes = 1 << 30
+	}
+	for i, prop := range []string{r.g.Primary, r.g.Focus} {
+		q := "E<> " + prop
+		res.Query = q
+		rem := r.remaining()
+		if rem <= 0 {
+			break
+		}
+		x, err := r.submit(ctx, coordinator.Submission{Query: q, Explicit: &jobs.ExplicitOptions{
+			Order: "bfs", Reduction: "global", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
+		if err != nil {
+			res.Outcome, res.Detail = OutRefused, err.Error()
+			return res
+		}
+		ex := x.Explicit()
+		if ex == nil {
+			res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not an explicit-state result", q)
+			return res
+		}
+		switch ex.Verdict {
+		case explicit.NotSatisfied:
+			if i == 0 {
+				res.Outcome = OutProof
+				res.Detail = fmt.Sprintf("complete search, %d states, no violation and no error state", ex.States)
+			} else {
+				res.Outcome = OutNone
+				res.Detail = fmt.Sprintf("no violation in %d states, but an error of another kind is reachable", ex.States)
+			}
+			return res
+		case explicit.Satisfied:
+			if ex.Trace == nil {
+				res.Outcome, res.Detail = OutError, q+": satisfied without a trace"
+				return res
+			}
+			sub, ok, err := r.check(ex.Trace.Steps)
+			if err != nil {
+				res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of the search's trace: %v", err)
+				return res
+			}
+			if ok {
+				res.Outcome, res.steps, res.sub = OutViolation, ex.Trace.Steps, sub
+				res.Detail = fmt.Sprintf("trace of %d steps, %d states searched", len(ex.Trace.Steps), ex.States)
+				return res
+			}
+			res.Detail = ex.Reason
+		default:
+			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", ex.Verdict, ex.Reason)
+			return res
+		}
+	}
+	res.Outcome = OutNone
+	return res
+}
+
+// createsThreads reports whether prog can start a thread.
+func createsThreads(prog *ir.Program) bool {
+	for _, f := range prog.Funcs {
+		if f.External && (f.Name == "pthread_create" || f.Name == "thrd_create") {
+			return true
+		}
+	}
+	return false
+}
+
+// bmc runs bounded model checking of E<> BMCPrimary (a proof when no
+// execution is cut by the bound), then of E<> BMCFocus when the first
+// violation found is of another kind.
+func (r *runner) bmc(ctx context.Context) engineResult {
+	var res engineResult
+	if r.g.BMCPrimary == "" || (r.g.Prop.Kind == NoDataRace && createsThreads(r.p.Prog)) {
+		res.Outcome, res.Detail = OutRefused, "data races are not expressible for bounded model checking"
+		return res
+	}
+	solver := r.opts.Solver
+	if solver == "" {
+		solver = "z3"
+	}
+	for i, prop := range []string{r.g.BMCPrimary, r.g.BMCFocus} {
+		if prop == "" {
+			break
+		}
+		q := "E<> " + prop
+		res.Query = q
+		rem := r.remaining()
+		if rem <= 0 {
+			break
+		}
+		x, err := r.submit(ctx, coordinator.Submission{Query: q, Kind: jobs.KindBMC,
+			BMC: &jobs.BMCOptions{Solver: solver, SolverTimeoutS: rem.Seconds()}})
+		if err != nil {
+			res.Outcome, res.Detail = OutRefused, err.Error()
+			return res
+		}
+		d, ok := x.Detail.(*symbolic.Detail)
+		if !ok || d.BMC == nil {
+			res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not a BMC result", q)
+			return res
+		}
+		b := d.BMC
+		switch {
+		case b.Trace != nil:
+			sub, ok, err := r.check(b.Trace.Steps)
+			if err != nil {
+				res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of the BMC witness: %v", err)
+				return res
+			}
+			if ok {
+				res.Outcome, res.steps, res.sub = OutViolation, b.Trace.Steps, sub
+				res.Detail = fmt.Sprintf("witness of %d steps: %s", len(b.Trace.Steps), b.Reason)
+				return res
+			}
+			res.Detail = b.Reason
+		case b.Verdict == symbolic.VerdictNotSatisfied && i == 0:
+			// E<> V not satisfied: no violation and no error at all, with
+			// no execution cut by the bound.
+			res.Outcome, res.Detail = OutProof, b.Reason
+			return res
+		default:
+			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", b.Verdict, b.Reason)
+			return res
+		}
+	}
+	res.Outcome = OutNone
+	return res
+}
