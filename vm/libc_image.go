@@ -96,19 +96,26 @@ func ctypeClass(c int64) uint16 {
 	return f
 }
 
-// ctypeToupper and ctypeTolower map like the C locale: ASCII letters
-// change case, everything else (EOF, negative chars, bytes >= 128) is
-// returned unchanged.
+// ctypeToupper and ctypeTolower map like glibc's C locale: ASCII letters
+// change case, a negative (signed) char other than EOF maps to its
+// unsigned value, everything else is returned unchanged.
 func ctypeToupper(c int64) int64 {
 	if c >= 'a' && c <= 'z' {
 		return c - 'a' + 'A'
 	}
-	return c
+	return ctypeUnsigned(c)
 }
 
 func ctypeTolower(c int64) int64 {
 	if c >= 'A' && c <= 'Z' {
 		return c - 'A' + 'a'
+	}
+	return ctypeUnsigned(c)
+}
+
+func ctypeUnsigned(c int64) int64 {
+	if c >= -128 && c < -1 {
+		return c + 256
 	}
 	return c
 }

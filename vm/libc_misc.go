@@ -57,11 +57,11 @@ func srandom(st []byte, seed uint32) {
 	if seed == 0 {
 		seed = 1
 	}
-	word := int64(seed)
+	word := int32(seed) // glibc's int32_t word
 	binary.LittleEndian.PutUint32(st, seed)
 	for i := 1; i < randDeg; i++ {
-		hi, lo := word/127773, word%127773
-		word = 16807*lo - 2836*hi
+		hi, lo := int64(word)/127773, int64(word)%127773
+		word = int32(16807*lo - 2836*hi)
 		if word < 0 {
 			word += 2147483647
 		}
