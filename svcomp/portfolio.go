@@ -228,16 +228,7 @@ func (r *runner) check(steps []explicit.Step) (sub string, ok bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	race := false
-	if r.g.Prop.Kind == NoDataRace && final.Status == vm.Running {
-		prop, err := RaceProp(r.m)
-		if err != nil {
-			return "", false, err
-		}
-		race = prop(final)
-	}
-	sub, ok = r.g.Classify(final, race)
-	return sub, ok, nil
+	return r.g.Classify(r.m, final)
 }
 
 // simulation rounds: (runs, step bound), the last repeated with new seeds.

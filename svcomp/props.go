@@ -2,6 +2,7 @@ package svcomp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -25,7 +26,6 @@ func False(sub string) string { return "FALSE(" + sub + ")" }
 var (
 	derefKinds = []vm.ErrKind{vm.ErrNullDeref, vm.ErrOutOfBounds, vm.ErrUseAfterFree, vm.ErrUseAfterReturn, vm.ErrInvalidPtr}
 	freeKinds  = []vm.ErrKind{vm.ErrDoubleFree, vm.ErrInvalidFree}
-	reachKinds = []vm.ErrKind{vm.ErrReachError, vm.ErrVerifierErr, vm.ErrAssertFail}
 )
 
 // Goal is what the engines look for to decide a property.
@@ -80,8 +80,19 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 	all := errorOr(notAbort())
 	switch p.Kind {
 	case UnreachCall:
-		g.Focus = errorOr(reachKinds)
-		g.BMCFocus = g.Focus
+		// The property is the call itself: reach_error may be defined as
+		// an empty function followed by abort() (older tasks), so a defined
+		// error function is watched as "a process is about to call it"; an
+		// undefined reach_error and __VERIFIER_error are the vm's error
+		// states ReachError and VerifierError.
+		var focus, bmc []string
+		for _, fn := range errorFuncs(p, prog) {
+			focus = append(focus, "Exists (p)([p."+fn+"])")
+			bmc = append(bmc, "[0."+fn+"]")
+		}
+		kinds := errorOr([]vm.ErrKind{vm.ErrReachError, vm.ErrVerifierErr})
+		g.Focus = strings.Join(append(focus, kinds), " || ")
+		g.BMCFocus = strings.Join(append(bmc, kinds), " || ")
 	case NoDataRace:
 		g.Focus = "DataRace"
 	case ValidMemsafety:
@@ -106,16 +117,36 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 		g.Why = fmt.Sprintf("property %s is not checked", p.Kind)
 		return g
 	}
-	if p.Kind == NoDataRace {
+	switch p.Kind {
+	case NoDataRace:
 		g.Primary = "DataRace || " + anyError
 		// BMC accepts single-threaded programs only, where no race exists:
 		// its proof that no error is reachable proves no-data-race.
 		g.BMCPrimary = all
-	} else {
+	case UnreachCall:
+		g.Primary = g.Focus + " || " + anyError
+		g.BMCPrimary = g.BMCFocus + " || " + all
+	default:
 		g.Primary = anyError
 		g.BMCPrimary = all
 	}
 	return g
+}
+
+// errorFuncs are the error functions of unreach-call that prog defines
+// (a body, not the platform's): the property's own, reach_error and
+// __VERIFIER_error.
+func errorFuncs(p *Property, prog *ir.Program) []string {
+	var out []string
+	for _, fn := range []string{p.Func, "reach_error", "__VERIFIER_error"} {
+		if slices.Contains(out, fn) {
+			continue
+		}
+		if i, ok := prog.FuncIdx[fn]; ok && !prog.Funcs[i].External {
+			out = append(out, fn)
+		}
+	}
+	return out
 }
 
 // allocates reports whether prog calls an allocation function (malloc,
@@ -133,59 +164,27 @@ func allocates(prog *ir.Program) bool {
 	return false
 }
 
-// Classify says whether st, the last state of a witness, violates the
-// goal's property, and which (sub)property: the verdict FALSE(sub). race
-// tells whether st has a data race (the DataRace proposition).
-func (g *Goal) Classify(st *vm.State, race bool) (sub string, ok bool) {
-	p := g.Prop
-	if p.Kind == NoDataRace {
-		return "no-data-race", race
-	}
-	if st.Status != vm.Failed || st.Err == nil {
-		return "", false
-	}
-	k := st.Err.Kind
-	switch p.Kind {
-	case UnreachCall:
-		switch k {
-		case vm.ErrReachError, vm.ErrVerifierErr:
-			return "unreach-call", true
-		case vm.ErrAssertFail:
-			// __assert_fail is the violation only where the error function
-			// calls it (reach_error(){ __assert_fail(...); }), not an
-			// assert() elsewhere.
-			if st.Err.Func == p.Func || st.Err.Func == "reach_error" || st.Err.Func == "__VERIFIER_error" {
-				return "unreach-call", true
-			}
-		}
-	case ValidMemsafety:
-		for _, d := range derefKinds {
-			if k == d {
-				return "valid-deref", true
-			}
-		}
-		for _, f := range freeKinds {
-			if k == f {
-				return "valid-free", true
-			}
-		}
-	case NoOverflow:
-		if k == vm.ErrOverflow {
-			return "no-overflow", true
-		}
-	}
-	return "", false
-}
-
-// RaceProp compiles the DataRace proposition for m.
-func RaceProp(m *vm.Machine) (func(*vm.State) bool, error) {
-	q, err := query.Parse("E<> DataRace")
+// Classify says whether st, the last state of a witness on machine m,
+// violates the goal's property (satisfies Focus), and which
+// (sub)property: the verdict FALSE(sub).
+func (g *Goal) Classify(m *vm.Machine, st *vm.State) (sub string, ok bool, err error) {
+	q, err := query.Parse("E<> " + g.Focus)
 	if err != nil {
-		return nil, err
+		return "", false, fmt.Errorf("property %s: %w", g.Prop.Kind, err)
 	}
 	c, err := query.Compile(q, m)
 	if err != nil {
-		return nil, err
+		return "", false, fmt.Errorf("property %s: %w", g.Prop.Kind, err)
 	}
-	return c.Prop, nil
+	if !c.Prop(st) {
+		return "", false, nil
+	}
+	if g.Prop.Kind == ValidMemsafety && st.Err != nil {
+		if slices.Contains(freeKinds, st.Err.Kind) {
+			return "valid-free", true, nil
+		}
+		return "valid-deref", true, nil
+	}
+	return g.Prop.Kind.String(), true, nil
 }
+

@@ -75,7 +75,7 @@ func ParseTask(b []byte, dir string) (*Task, error) {
 		return nil, fmt.Errorf("not a task definition: %w", err)
 	}
 	switch f.FormatVersion {
-	case "2.0", "2.1":
+	case "1.0", "1.1", "2.0", "2.1": // 1.x has the same fields for C tasks
 	case "":
 		return nil, fmt.Errorf("no format_version (want 2.0)")
 	default:

@@ -40,7 +40,7 @@ options:
 			Properties: []TaskProperty{{File: "properties/valid-memsafety.prp", Expected: "false", Subproperty: "valid-deref"},
 				{File: "properties/termination.prp"}}}},
 		{name: "no version", yml: "input_files: a.c\nproperties:\n  - property_file: p.prp\n", err: "no format_version"},
-		{name: "version 1", yml: "format_version: '1.0'\ninput_files: a.c\n", err: `format_version "1.0"`},
+		{name: "version 3", yml: "format_version: '3.0'\ninput_files: a.c\n", err: `format_version "3.0"`},
 		{name: "no input", yml: "format_version: '2.0'\nproperties:\n  - property_file: p.prp\n", err: "no input_files"},
 		{name: "input not a name", yml: "format_version: '2.0'\ninput_files: [[a]]\n", err: "is not a file name"},
 		{name: "no properties", yml: "format_version: '2.0'\ninput_files: a.c\n", err: "no properties"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,7 +245,7 @@ func FileSHA256(path string) (string, error) {
 func targetLoc(m *vm.Machine, infos []stepInfo, final *vm.State, g *Goal) (ir.SrcLoc, string) {
 	if final.Status == vm.Failed && final.Err != nil {
 		e := final.Err
-		if g.Prop.Kind == UnreachCall && (e.Func == g.Prop.Func || e.Func == "reach_error" || e.Func == "__VERIFIER_error") {
+		if g.Prop.Kind == UnreachCall && slices.Contains(errorFuncs(g.Prop, m.Prog), e.Func) {
 			// The call of the error function: the last step of the process
 			// outside it.
 			for i := len(infos) - 1; i >= 0; i-- {
@@ -254,6 +255,19 @@ func targetLoc(m *vm.Machine, infos []stepInfo, final *vm.State, g *Goal) (ir.Sr
 			}
 		}
 		return e.Loc, e.Func
+	}
+	if g.Prop.Kind == UnreachCall {
+		// The process about to call the error function.
+		funcs := errorFuncs(g.Prop, m.Prog)
+		for _, t := range final.Threads {
+			if t.Done || len(t.Frames) == 0 {
+				continue
+			}
+			fr := &t.Frames[len(t.Frames)-1]
+			if int(fr.PC) < len(fr.Fn.Text) && slices.Contains(funcs, callee(fr.Fn.Text[fr.PC])) {
+				return m.Loc(t), fr.Fn.Name
+			}
+		}
 	}
 	if len(infos) > 0 {
 		last := infos[len(infos)-1]

@@ -84,15 +84,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 			if !sameSchedule(got, steps) {
 				t.Errorf("replayed steps differ:\n got %v\nwant %v", got, steps)
 			}
-			race := false
-			if g.Prop.Kind == NoDataRace {
-				prop, err := RaceProp(m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				race = prop(final)
-			}
-			if sub, ok := g.Classify(final, race); !ok || sub != tc.sub {
+			if sub, ok, err := g.Classify(m, final); err != nil || !ok || sub != tc.sub {
 				t.Errorf("replay ends %s: %q %v, want %s", final.Describe(), sub, ok, tc.sub)
 			}
 			if !tc.threads {
@@ -106,7 +98,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 				values[0].Value++
 				_, final, err := Replay(m, values, schedule, 1_000_000)
 				if err == nil {
-					if _, ok := g.Classify(final, false); ok {
+					if _, ok, _ := g.Classify(m, final); ok {
 						t.Errorf("a witness with value %d still ends in the violation", values[0].Value)
 					}
 				}

@@ -40,15 +40,15 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if *witness != "" {
+		return replayWitness(pos[0], lf.options(), *witness, stdout, stderr)
+	}
 	prog, err := ir.Load(pos[0], lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
 	m := vm.NewMachine(prog)
-	if *witness != "" {
-		return replayWitness(m, *witness, stdout, stderr)
-	}
 	if *cex != "" {
 		steps, err := readCounterexample(*cex)
 		if err != nil {

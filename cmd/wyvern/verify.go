@@ -154,7 +154,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		return coordinator.ExitUnknown
 	}
-	src, err := ir.Frontend(rep.Program, ir.Options{})
+	src, err := ir.Frontend(rep.Program, verifyOptions(ir.Options{}))
 	var prog *ir.Program
 	if err == nil {
 		prog, err = ir.ParseLL(src.Name, src.LL)
@@ -208,6 +208,15 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		out.Witness = *witness
 	}
 	return emit(out)
+}
+
+// verifyOptions are the compiler options of verify (and of replay
+// --witness, which must compile the program as verify did): SV-COMP's
+// programs are written for gcc, whose inline functions without extern
+// (GNU89 semantics) still get a definition.
+func verifyOptions(o ir.Options) ir.Options {
+	o.ClangFlags = append(append([]string{}, o.ClangFlags...), "-fgnu89-inline")
+	return o
 }
 
 // pickProperty selects the task's property named by prop (a property file
@@ -318,7 +327,13 @@ func startLocalCluster(ctx context.Context, n int, stderr io.Writer) (*nats.Conn
 // replayWitness replays a violation witness (format 2.0) on program m and
 // says whether it reproduces the violation of its specification (exit 0)
 // or not (1).
-func replayWitness(m *vm.Machine, path string, stdout, stderr io.Writer) int {
+func replayWitness(file string, opts ir.Options, path string, stdout, stderr io.Writer) int {
+	prog, err := ir.Load(file, verifyOptions(opts))
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
+		return exitUsage
+	}
+	m := vm.NewMachine(prog)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -347,17 +362,12 @@ func replayWitness(m *vm.Machine, path string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1
 	}
-	race := false
-	if p.Kind == svcomp.NoDataRace && final.Status == vm.Running {
-		prop, err := svcomp.RaceProp(m)
-		if err != nil {
-			fmt.Fprintf(stderr, "wyvern: %v\n", err)
-			return 1
-		}
-		race = prop(final)
-	}
 	g := svcomp.GoalOf(p, m.Prog)
-	sub, ok := g.Classify(final, race)
+	sub, ok, err := g.Classify(m, final)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
+		return 1
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "wyvern: %s: the witness does not reproduce a violation of %s: the run ends %s\n", path, spec, final.Describe())
 		return 1
