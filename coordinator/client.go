@@ -29,6 +29,8 @@ type Submission struct {
 	// BMC, if set, asks for bounded model checking with these options
 	// (Kind KindBMC).
 	BMC *jobs.BMCOptions
+	// Args are the program's command-line arguments after argv[0].
+	Args []string
 	// Kind, if set, is the job kind that answers the query (a kind chosen by
 	// a flag, e.g. an engine); by default KindOf decides.
 	Kind string
@@ -73,7 +75,8 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		kind = KindOf(q, s.Explicit)
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
-		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Created: time.Now().UTC()}
+		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Args: s.Args,
+		Created: time.Now().UTC()}
 	if s.Progress != nil {
 		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
 			var p jobs.Progress

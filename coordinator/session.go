@@ -84,7 +84,7 @@ func (s *Session) PublishJob(ctx context.Context, part string, payload any) erro
 	s.published[part] = true // before publishing: its result may come at once
 	s.mu.Unlock()
 	job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: part, Program: s.Exp.Program,
-		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Payload: p}
+		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args, Payload: p}
 	b, _ := json.Marshal(job)
 	if _, err := s.c.js.Publish(ctx, jobs.JobSubject(s.Exp.ID), b); err != nil {
 		return fmt.Errorf("publish job %s: %w", job.ID(), err)

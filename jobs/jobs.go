@@ -56,6 +56,9 @@ type Experiment struct {
 	Query       string `json:"query"`
 	Seed        uint64 `json:"seed"`
 	JobSize     int    `json:"job_size"` // traces per job
+	// Args are the program's command-line arguments after argv[0]
+	// (`--arg`); absent: none.
+	Args []string `json:"args,omitempty"`
 	// Kind is the job kind that answers the query (KindTrace, KindSplit,
 	// KindExplicit, ...): decided once, by the client, from the query and
 	// the options (coordinator.KindOf).
@@ -110,6 +113,7 @@ type Job struct {
 	ProgramName string          `json:"program_name"`
 	Query       string          `json:"query"`
 	Seed        uint64          `json:"seed"`
+	Args        []string        `json:"args,omitempty"` // the experiment's Args
 	Payload     json.RawMessage `json:"payload"`
 }
 

@@ -63,6 +63,10 @@ type Worker struct {
 	// Log, when set, receives what the worker drops or refuses (messages
 	// it cannot decode, jobs of kinds it does not run); nil: quiet.
 	Log *log.Logger
+	// Limits are the per-run limits of the programs the worker runs (zero
+	// fields: vm's defaults); every worker of a deployment should use the
+	// same, since a run's outcome depends on them.
+	Limits vm.Limits
 
 	kinds map[string]Factory
 
@@ -70,7 +74,7 @@ type Worker struct {
 	wm            *metrics.Worker // from Metrics, set by Run
 
 	mu       sync.Mutex
-	machines map[string]*machineEntry // by program hash
+	machines map[string]*machineEntry // by program hash and arguments
 }
 
 type machineEntry struct {
@@ -339,14 +343,19 @@ func (j *Job) Compile(ctx context.Context) (*query.Compiled, error) {
 	return query.Compile(q, m)
 }
 
-// Machine returns the job's program, loaded once per worker process.
+// Machine returns the job's program with its command-line arguments,
+// loaded once per worker process.
 func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 	w := j.w
+	key := j.Program
+	if len(j.Args) > 0 {
+		key = fmt.Sprintf("%s %q", j.Program, j.Args)
+	}
 	w.mu.Lock()
-	e, ok := w.machines[j.Program]
+	e, ok := w.machines[key]
 	if !ok {
 		e = &machineEntry{}
-		w.machines[j.Program] = e
+		w.machines[key] = e
 	}
 	w.mu.Unlock()
 	e.once.Do(func() {
@@ -365,7 +374,8 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 			e.err = err
 			return
 		}
-		e.m = vm.NewMachine(prog)
+		e.m = vm.NewMachineArgs(prog, j.Args)
+		w.Limits.Apply(e.m)
 	})
 	return e.m, e.err
 }

@@ -19,9 +19,44 @@ import (
 // (CI=true) a missing clang is a failure, never a silent skip.
 func requireClang(t testing.TB) string { t.Helper(); return testutil.NeedClang(t) }
 
+// diffHeader is a differential program's optional first-line header,
+// `// wyvern-diff: args=A,B,C seeds=1,2,3`: the command-line arguments
+// (passed natively and with --arg) and the seeds `wyvern run` is compared
+// under (default: 1).
+type diffHeader struct {
+	args  []string
+	seeds []string
+}
+
+func readDiffHeader(t *testing.T, file string) diffHeader {
+	t.Helper()
+	h := diffHeader{seeds: []string{"1"}}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(src), "\n")
+	rest, ok := strings.CutPrefix(first, "// wyvern-diff:")
+	if !ok {
+		return h
+	}
+	for _, f := range strings.Fields(rest) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "args":
+			h.args = strings.Split(v, ",")
+		case "seeds":
+			h.seeds = strings.Split(v, ",")
+		default:
+			t.Fatalf("%s: unknown wyvern-diff key %q", file, k)
+		}
+	}
+	return h
+}
+
 // TestDifferential compiles every program of testdata/diff natively with
-// clang-14 and runs it with `wyvern run` at -O0 and -O1: stdout and exit
-// status must be identical.
+// clang-14 and runs it with `wyvern run` at -O0 and -O1 (under each seed
+// of its header): stdout and exit status must be identical.
 func TestDifferential(t *testing.T) {
 	clang := requireClang(t)
 	files, err := filepath.Glob("../../testdata/diff/*.c")
@@ -34,16 +69,17 @@ func TestDifferential(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, f := range files {
+		h := readDiffHeader(t, f)
 		for _, opt := range []string{"0", "1"} {
 			name := fmt.Sprintf("%s/O%s", filepath.Base(f), opt)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				exe := filepath.Join(dir, filepath.Base(f)+".O"+opt)
-				if out, err := exec.Command(clang, "-w", "-O"+opt, "-o", exe, f).CombinedOutput(); err != nil {
+				if out, err := exec.Command(clang, "-w", "-O"+opt, "-pthread", "-o", exe, f, "-lm").CombinedOutput(); err != nil {
 					t.Fatalf("native compile: %v\n%s", err, out)
 				}
 				var nout bytes.Buffer
-				cmd := exec.Command(exe)
+				cmd := exec.Command(exe, h.args...)
 				cmd.Stdout = &nout
 				nrc := 0
 				if err := cmd.Run(); err != nil {
@@ -53,13 +89,19 @@ func TestDifferential(t *testing.T) {
 					}
 					nrc = ee.ExitCode()
 				}
-				var wout, werr bytes.Buffer
-				wrc := dispatch([]string{"run", "-O", opt, f}, &wout, &werr)
-				if wrc != nrc {
-					t.Errorf("exit status: native %d, wyvern %d (%s)", nrc, wrc, bytes.TrimSpace(werr.Bytes()))
-				}
-				if !bytes.Equal(nout.Bytes(), wout.Bytes()) {
-					t.Errorf("stdout differs:\n%s", firstDiff(nout.Bytes(), wout.Bytes()))
+				for _, seed := range h.seeds {
+					args := []string{"run", "-O", opt, "--seed", seed, f}
+					for _, a := range h.args {
+						args = append(args, "--arg", a)
+					}
+					var wout, werr bytes.Buffer
+					wrc := dispatch(args, &wout, &werr)
+					if wrc != nrc {
+						t.Errorf("seed %s: exit status: native %d, wyvern %d (%s)", seed, nrc, wrc, bytes.TrimSpace(werr.Bytes()))
+					}
+					if !bytes.Equal(nout.Bytes(), wout.Bytes()) {
+						t.Errorf("seed %s: stdout differs:\n%s", seed, firstDiff(nout.Bytes(), wout.Bytes()))
+					}
 				}
 			})
 		}

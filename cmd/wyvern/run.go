@@ -22,11 +22,13 @@ const (
 type loadFlags struct {
 	opt   int
 	clang multiFlag
+	args  multiFlag // the program's arguments after argv[0]
 }
 
 func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.opt, "O", 0, "clang optimisation level for C input (0 or 1)")
 	fs.Var(&l.clang, "clang-flag", "extra flag passed to clang (repeatable)")
+	fs.Var(&l.args, "arg", "command-line argument for the program's main(argc, argv), after argv[0] (repeatable)")
 }
 
 func (l *loadFlags) options() ir.Options {
@@ -38,13 +40,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var lf loadFlags
 	lf.register(fs)
+	var lim limitFlags
+	lim.register(fs)
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "trace index (the trace's random stream is keyed by seed and index)")
 	maxSteps := fs.Uint64("max-steps", 1_000_000_000, "step bound")
 	trace := fs.Bool("trace", false, "print the interleaving step by step")
 	asJSON := fs.Bool("json", false, "print a JSON summary instead of the status line")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [-O 0|1] [--clang-flag F]")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [-O 0|1] [--clang-flag F] [--arg A]...")
 		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc). The program's output goes to stdout, the reason the run")
 		fmt.Fprintln(stderr, "ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
@@ -58,12 +62,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if err := lim.check(); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
 	prog, err := ir.Load(pos[0], lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
-	m := vm.NewMachine(prog)
+	m := vm.NewMachineArgs(prog, lf.args)
+	lim.limits().Apply(m)
 	st := m.NewState()
 	rng := vm.NewRand(*seed, *index)
 	if *trace {
