@@ -460,6 +460,10 @@ func (f *folder) result() Result {
 		if pr.Stopped && !pr.EpsilonReached {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("the interval's half-width %.3g is above Epsilon = %g: MaxRuns = %d stopped the rule first", pr.HalfWidth(), pr.Epsilon, pr.N))
 		}
+		if f.sat == 0 && f.runs > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("0 of %d runs satisfy the property: the event may be rare, and the absolute Epsilon = %g says only that p <= %.3g; "+
+				"importance splitting estimates rare events (add {Split=adaptive, Score=EXPR} with a score that grows toward the property)", f.runs, pr.Epsilon, pr.Hi))
+		}
 	case f.sprt != nil:
 		sr := f.sprt.Result()
 		d.Decision, d.Theta, d.LLR, d.Cmp = sr.Decision, q.Theta, sr.LLR, q.Cmp
@@ -529,6 +533,11 @@ func (r *Result) WriteText(w io.Writer) {
 	if r.Detail != nil {
 		r.Detail.WriteText(w, r)
 	}
+	if _, ok := r.Detail.(*TraceDetail); !ok { // a trace result prints its warnings before its end counts
+		for _, msg := range r.Warnings {
+			fmt.Fprintf(w, "warning: %s\n", msg)
+		}
+	}
 }
 
 // WriteText implements Detail.
@@ -571,7 +580,7 @@ func (d *TraceDetail) WriteText(w io.Writer, r *Result) {
 	}
 	ends := make([]string, 0, len(r.Ends))
 	for _, e := range jobs.Ends {
-		if c, ok := r.Ends[e.String()]; ok {
+		if c := r.Ends[e.String()]; c > 0 { // JSON has every end, 0 included
 			ends = append(ends, fmt.Sprintf("%s %d", e, c))
 		}
 	}

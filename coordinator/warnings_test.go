@@ -13,7 +13,8 @@ import (
 // TestResultWarnings: results warn where the numbers could mislead — an
 // Estimate sample with no spread or too skewed for its size, an interval
 // that MaxRuns stopped before it reached Epsilon, a hypothesis test that
-// reached MaxRuns undecided (with no confidence interval reported).
+// reached MaxRuns undecided (with no confidence interval reported), no
+// satisfying run at all (a rare event: splitting is suggested).
 func TestResultWarnings(t *testing.T) {
 	fold := func(text string, trace func(i uint64) jobs.Outcome) *coordinator.Result {
 		t.Helper()
@@ -41,6 +42,8 @@ func TestResultWarnings(t *testing.T) {
 		}, "skewed"},
 		{"spread values", "Estimate[<=10,100]{max x}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Value: float64(i % 10)} }, ""},
 		{"maxruns before epsilon", "Pr[<=10](<> x > 1) {Epsilon=0.01, MaxRuns=500}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, "above Epsilon = 0.01: MaxRuns = 500"},
+		{"no satisfying run", "Pr[<=10](<> x > 1) {Epsilon=0.01}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i} },
+			"0 of 400 runs satisfy the property: the event may be rare, and the absolute Epsilon = 0.01 says only that p <= 0.016"},
 		{"epsilon reached", "Pr[<=10](<> x > 1) {Epsilon=0.05}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, ""},
 		{"sprt undecided", "Pr[<=10](<> x > 1) >= 0.5 {Delta=0.01, MaxRuns=300}", func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%2 == 0} }, "MaxRuns = 300 reached without a decision"},
 	}

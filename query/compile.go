@@ -22,7 +22,10 @@ type Compiled struct {
 	Levels []func(st *vm.State) bool
 	// Reads is what the compiled propositions and expressions read.
 	Reads Reads
-	env   []int32 // values of Exists-bound process variables
+	// Processes are the process numbers the query names literally ([2.f],
+	// @1.f.%x), in the order they are compiled (Exists-bound ones are not).
+	Processes []int32
+	env       []int32 // values of Exists-bound process variables
 }
 
 // Read is a part of a state that a query can read, as a bit set.
@@ -121,6 +124,7 @@ func (c *Compiled) errAt(col int, format string, args ...any) error {
 func (c *Compiled) proc(r procRef) func() int32 {
 	if r.v < 0 {
 		lit := r.lit
+		c.Processes = append(c.Processes, lit)
 		return func() int32 { return lit }
 	}
 	v := r.v

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -39,6 +40,8 @@ type prepared struct {
 	explicit *jobs.ExplicitOptions
 	// bmc: bounded model checking (--engine bmc); nil: another engine
 	bmc *jobs.BMCOptions
+	// where: the query's place in a query file (-q), "QUERIES.q:3"
+	where string
 }
 
 // prepare loads the program locally and checks the parsed query against
@@ -53,50 +56,28 @@ func prepare(file string, q *query.Query, lf *loadFlags) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := query.Compile(q, vm.NewMachine(prog)); err != nil {
+	return (&prepared{src: src, prog: prog}).withQuery(q)
+}
+
+// withQuery checks query q against p's program: p for q.
+func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
+	if _, err := query.Compile(q, p.newMachine()); err != nil {
 		return nil, err
 	}
 	spec, err := splitting.FromQuery(q)
 	if err != nil {
 		return nil, fmt.Errorf("query %q: %w", q.Text, err)
 	}
-	return &prepared{src: src, prog: prog, q: q, split: spec}, nil
+	np := *p
+	np.q, np.split = q, spec
+	return &np, nil
 }
 
-// prepareArgs parses the flags and FILE QUERY of check and submit and
-// prepares them: the query parsed (its options checked against its kind),
-// the flags checked against the query, then the program loaded and the
-// query compiled against it; it prints the cause when that fails.
-func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentFlags, stderr io.Writer) (*prepared, bool) {
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return nil, false
-	}
-	if len(pos) != 2 {
-		fs.Usage()
-		return nil, false
-	}
-	var p *prepared
-	q, err := query.Parse(pos[1])
-	if err == nil {
-		err = ef.check(fs, q)
-	}
-	if err == nil {
-		p, err = prepare(pos[0], q, lf)
-	}
-	if err == nil && ef.engine == engineBMC {
-		p.bmc = ef.bmcOptions()
-	} else if err == nil {
-		p.explicit, err = ef.explicitOptions(p.q)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return nil, false
-	}
-	return p, true
-}
+// newMachine prepares p's program for execution.
+func (p *prepared) newMachine() *vm.Machine { return vm.NewMachine(p.prog) }
 
 type experimentFlags struct {
+	queries    string // -q: a file of queries
 	seed       uint64
 	jobSize    int
 	asJSON     bool
@@ -252,6 +233,7 @@ func (e *experimentFlags) explicitOptions(q *query.Query) (*jobs.ExplicitOptions
 }
 
 func (e *experimentFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&e.queries, "q", "", "answer each query of this file in turn (one a line; // and # comments), instead of QUERY")
 	fs.Uint64Var(&e.seed, "seed", 1, "experiment seed: with the program, query and options it fixes the answer")
 	fs.IntVar(&e.jobSize, "job-size", 256, "traces per job (does not change the answer)")
 	fs.BoolVar(&e.asJSON, "json", false, "print the result as JSON")
@@ -283,10 +265,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.NumCPU(), "simulator workers (one per core by default)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1]")
-		fmt.Fprintln(stderr, "\nAnswers QUERY on FILE with an in-process NATS server, a coordinator and N workers.")
+		fmt.Fprintln(stderr, "       wyvern check FILE -q QUERIES.q [flags]")
+		fmt.Fprintln(stderr, "\nAnswers QUERY (or each query of QUERIES.q in turn) on FILE with an in-process NATS server,")
+		fmt.Fprintln(stderr, "a coordinator and N workers. Exit status: 0 holds (or an estimate), 10 violated or reachable,")
+		fmt.Fprintln(stderr, "11 no verdict, 2 bad input, 1 failure; with -q the worst over the queries.")
 		fs.PrintDefaults()
 	}
-	p, ok := prepareArgs(fs, args, &lf, &ef, stderr)
+	ps, ok := prepareArgs(fs, args, &lf, &ef, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -345,17 +330,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer snc.Close()
-	rc := submitAndPrint(ctx, snc, p, &ef, stdout, stderr)
+	rc := runQueries(ctx, snc, ps, &ef, stdout, stderr)
 	// Let Prometheus record the final values before the endpoint goes.
 	ms.linger(15 * time.Second)
 	return rc
 }
 
-func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
+// submitOne submits p's experiment and waits for its result; without one
+// it says why and gives the exit status (1 failed, 130 interrupted).
+func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int) {
 	pl := newProgressLine(stderr, ef.quiet)
+	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
 		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
-		Progress: pl.update,
+		Progress: func(pr jobs.Progress) { last.Store(&pr); pl.update(pr) },
 		NoWorkers: func() {
 			pl.clear()
 			fmt.Fprintln(stderr, "wyvern: no worker has reported for 5 s; start some with `wyvern worker --nats URL`")
@@ -364,12 +352,20 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 	pl.clear()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
+			partialResult(stderr, p.q, last.Load())
 			fmt.Fprintln(stderr, "wyvern: interrupted")
-			return 130
+			return nil, 130
 		}
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return 1
+		return nil, 1
 	}
+	return res, 0
+}
+
+// printResult prints a result: the levels (--emit-levels), its JSON
+// (--json) or its text with the trace of a counterexample; it gives the
+// exit status (the result's verdict, or 1 when the trace does not replay).
+func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
 	if ef.emitLevels {
 		if res.Split() == nil || res.Split().EmitLevels == "" {
 			fmt.Fprintln(stderr, "wyvern: --emit-levels needs an adaptive splitting query (Split=adaptive with Score=expr) whose run found levels")
@@ -393,21 +389,25 @@ func submitAndPrint(ctx context.Context, nc *nats.Conn, p *prepared, ef *experim
 		}
 		if trace != nil {
 			fmt.Fprintln(stdout, "Trace:")
-			if err := explicit.WriteTrace(stdout, vm.NewMachine(p.prog), trace.Steps); err != nil {
+			if err := explicit.WriteTrace(stdout, p.newMachine(), trace.Steps); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
 				return 1
 			}
 		}
 	}
-	if ef.plot != "" {
-		files, err := writeCharts(res, ef.plot)
-		if err != nil {
-			fmt.Fprintf(stderr, "wyvern: --plot: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "wyvern: %d charts written to %s\n", len(files), ef.plot)
-	}
 	return res.ExitStatus()
+}
+
+// plotResult writes a result's charts into dir (--plot); false when it
+// cannot.
+func plotResult(res *coordinator.Result, dir string, stderr io.Writer) bool {
+	files, err := writeCharts(res, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: --plot: %v\n", err)
+		return false
+	}
+	fmt.Fprintf(stderr, "wyvern: %d charts written to %s\n", len(files), dir)
+	return true
 }
 
 // progressLine shows progress on a terminal.
@@ -479,9 +479,10 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	nf.register(fs, "")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
+		fmt.Fprintln(stderr, "       wyvern submit --nats URL FILE -q QUERIES.q [flags]")
 		fs.PrintDefaults()
 	}
-	p, ok := prepareArgs(fs, args, &lf, &ef, stderr)
+	ps, ok := prepareArgs(fs, args, &lf, &ef, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -498,7 +499,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
 	}
-	return submitAndPrint(ctx, nc, p, &ef, stdout, stderr)
+	return runQueries(ctx, nc, ps, &ef, stdout, stderr)
 }
 
 func cmdWorker(args []string, stdout, stderr io.Writer) int {

@@ -94,6 +94,9 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
+	if args[0] == "help" && len(args) == 2 { // help COMMAND: COMMAND -h
+		args = []string{args[1], "-h"}
+	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
@@ -104,12 +107,31 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			if helpAsked(args[1:]) { // asked for: the usage goes to stdout, status 0
+				c.run(args[1:], stdout, stdout)
+				return 0
+			}
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "wyvern: unknown command %q\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+// helpAsked reports whether a command's arguments ask for its help (-h,
+// -help or --help before any "--"): the command then prints its usage and
+// stops at that flag.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // parseInterspersed parses flags that may appear before or after positional

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/symbolic"
+)
+
+// fileQuery is a query of a query file, with where it is.
+type fileQuery struct {
+	text string
+	file string
+	line int
+}
+
+// where names the query's place: "QUERIES.q:3", or "" for the command
+// line's query.
+func (f fileQuery) where() string {
+	if f.file == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", f.file, f.line)
+}
+
+// parseQueryFile reads the queries of a query file, UPPAAL's way: one
+// query a line; blank lines, lines starting with // or #, and what follows
+// // on a line are left out.
+func parseQueryFile(name string, r io.Reader) ([]fileQuery, error) {
+	var out []fileQuery
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, fileQuery{text: line, file: name, line: n})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s has no query (one a line; // and # start comments)", name)
+	}
+	return out, nil
+}
+
+// queryArgs checks the positional arguments of check and submit, FILE
+// QUERY or FILE with -q QUERIES.q, and returns the program and the queries;
+// its errors say what is wrong.
+func queryArgs(pos []string, queryFile string) (string, []fileQuery, error) {
+	if len(pos) == 0 {
+		return "", nil, fmt.Errorf("no program given: FILE QUERY, or FILE -q QUERIES.q")
+	}
+	if queryFile != "" {
+		if len(pos) > 1 {
+			return "", nil, fmt.Errorf("a query (%q) and -q %s given: put the query in the file, or leave out -q", pos[1], queryFile)
+		}
+		f, err := os.Open(queryFile)
+		if err != nil {
+			return "", nil, fmt.Errorf("-q: %w", err)
+		}
+		defer f.Close()
+		qs, err := parseQueryFile(queryFile, f)
+		return pos[0], qs, err
+	}
+	switch len(pos) {
+	case 1:
+		return "", nil, fmt.Errorf("no query given after %s: FILE QUERY (quoted: 'Pr[<=100](<> x > 1)'), or -q QUERIES.q for a file of queries", pos[0])
+	case 2:
+		return pos[0], []fileQuery{{text: pos[1]}}, nil
+	case 3:
+		return "", nil, fmt.Errorf("two queries given (%q, %q); use -q QUERIES.q for several (one a line), and quote a query that has spaces", pos[1], pos[2])
+	}
+	return "", nil, fmt.Errorf("%d queries given; use -q QUERIES.q for several (one a line), and quote a query that has spaces", len(pos)-1)
+}
+
+// prepareArgs parses the flags and the arguments of check and submit and
+// prepares every query: parsed (its options checked against its kind),
+// the flags checked against it, the program loaded once and the query
+// compiled against it. It prints the cause when that fails, with the query
+// file's line.
+func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentFlags, stderr io.Writer) ([]*prepared, bool) {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, false
+	}
+	file, qs, err := queryArgs(pos, ef.queries)
+	if err == nil && len(qs) > 1 && ef.emitLevels {
+		err = fmt.Errorf("--emit-levels prints one query's levels; -q %s has %d queries", ef.queries, len(qs))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n(wyvern %s -h for help)\n", err, fs.Name())
+		return nil, false
+	}
+	var out []*prepared
+	var base *prepared
+	for _, fq := range qs {
+		q, err := query.Parse(fq.text)
+		if err == nil {
+			err = ef.check(fs, q)
+		}
+		var p *prepared
+		switch {
+		case err != nil:
+		case base == nil:
+			p, err = prepare(file, q, lf)
+			base = p
+		default:
+			p, err = base.withQuery(q)
+		}
+		if err == nil && ef.engine == engineBMC {
+			p.bmc = ef.bmcOptions()
+		} else if err == nil {
+			p.explicit, err = ef.explicitOptions(p.q)
+		}
+		if err != nil {
+			if w := fq.where(); w != "" {
+				err = fmt.Errorf("%s: %w", w, err)
+			}
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return nil, false
+		}
+		p.where = fq.where()
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// runQueries answers the prepared queries in turn on one cluster and
+// prints their results. One query given on the command line prints as
+// always (a JSON object with --json); with -q, each result is followed by
+// its verdict line and a summary closes the text (--json: one array of
+// results). The exit status is the worst over the queries: 1 when one
+// failed, else 10 when one is violated, else 11 when one has no verdict,
+// else 0; an interrupt stops at once (130) after printing the results so
+// far.
+func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
+	if ef.queries == "" {
+		res, rc := submitOne(ctx, nc, ps[0], ef, stderr)
+		if res == nil {
+			return rc
+		}
+		addWarnings(res, ps[0])
+		rc = printResult(res, ps[0], ef, stdout, stderr)
+		if ef.plot != "" && !plotResult(res, ef.plot, stderr) {
+			return 1
+		}
+		return rc
+	}
+	var results []*coordinator.Result
+	var summary []string
+	worst := 0
+	for i, p := range ps {
+		if !ef.asJSON {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "== Query %d of %d (%s)\n", i+1, len(ps), p.where)
+		}
+		res, rc := submitOne(ctx, nc, p, ef, stderr)
+		if res == nil {
+			word := "FAILED (see above)"
+			if rc == 130 {
+				word = "INTERRUPTED"
+			}
+			summary = append(summary, fmt.Sprintf("%-14s %s: %s", p.where, p.q.Text, word))
+			worst = worseStatus(worst, rc)
+			if rc == 130 {
+				break
+			}
+			continue
+		}
+		addWarnings(res, p)
+		results = append(results, res)
+		rc = res.ExitStatus()
+		if !ef.asJSON {
+			rc = printResult(res, p, ef, stdout, stderr)
+			fmt.Fprintf(stdout, "Verdict: %s\n", verdictLine(res))
+		}
+		if ef.plot != "" && !plotResult(res, filepath.Join(ef.plot, fmt.Sprintf("q%d", i+1)), stderr) {
+			rc = 1
+		}
+		worst = worseStatus(worst, rc)
+		summary = append(summary, fmt.Sprintf("%-14s %s: %s", p.where, p.q.Text, verdictLine(res)))
+	}
+	if ef.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if results == nil {
+			results = []*coordinator.Result{}
+		}
+		enc.Encode(results)
+	} else {
+		fmt.Fprintf(stdout, "\n== Summary: %d queries of %s (exit status %d)\n", len(ps), ef.queries, worst)
+		for _, l := range summary {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+	}
+	return worst
+}
+
+// worseStatus returns the worse of two exit statuses: a usage error or an
+// interrupt, then a failure, then a violation, then no verdict, then 0.
+func worseStatus(a, b int) int {
+	rank := func(s int) int {
+		switch s {
+		case 0:
+			return 0
+		case coordinator.ExitUnknown:
+			return 1
+		case coordinator.ExitViolated:
+			return 2
+		case 1:
+			return 3
+		}
+		return 4 // 2 (bad input), 130 (interrupted)
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// verdictLine says in one line what a result answers.
+func verdictLine(r *coordinator.Result) string {
+	switch r.Kind {
+	case "probability":
+		return fmt.Sprintf("Pr in [%.6g, %.6g] (estimate %.6g, confidence %g, %d runs)", r.Lo, r.Hi, r.Estimate, r.Confidence, r.Runs)
+	case "hypothesis":
+		d := r.Trace()
+		return fmt.Sprintf("%s: Pr %s %g (%d runs, observed %.6g)", strings.ToUpper(d.Verdict), d.Cmp, d.Theta, r.Runs, r.Estimate)
+	case "estimate":
+		return fmt.Sprintf("%.6g in [%.6g, %.6g] (confidence %g, %d runs)", r.Estimate, r.Lo, r.Hi, r.Confidence, r.Runs)
+	case "enum-states-smc":
+		return fmt.Sprintf("%d distinct states in %d runs", r.Trace().States, r.Runs)
+	case "splitting":
+		if s := r.Split(); s != nil && s.NoEstimate {
+			return "NO ESTIMATE: every replication went extinct"
+		}
+		return fmt.Sprintf("Pr in [%.4g, %.4g] (estimate %.4g, confidence %g, importance splitting)", r.Lo, r.Hi, r.Estimate, r.Confidence)
+	case "explicit":
+		x := r.Explicit()
+		switch {
+		case x.Verdict == explicit.Incomplete:
+			return "INCOMPLETE: " + x.Reason
+		case x.Kind == "reach" && x.Verdict == explicit.Satisfied:
+			return fmt.Sprintf("REACHABLE (%d states explored)", x.States)
+		case x.Kind == "reach":
+			return fmt.Sprintf("UNREACHABLE (%d states)", x.States)
+		case x.Kind == "invariant" && x.Verdict == explicit.Satisfied:
+			return fmt.Sprintf("HOLDS (%d states)", x.States)
+		case x.Kind == "invariant":
+			return fmt.Sprintf("VIOLATED (%d states explored)", x.States)
+		}
+		return fmt.Sprintf("%d states (%s)", x.States, x.Verdict)
+	case "exact":
+		x := r.Exact()
+		switch {
+		case !x.Complete:
+			return fmt.Sprintf("INCOMPLETE: Pr in [%.12g, %.12g] (%s)", x.Lower, x.Upper, x.Reason)
+		case x.Holds != nil && *x.Holds:
+			return fmt.Sprintf("HOLDS: Pr = %.12g (exact)", x.Probability)
+		case x.Holds != nil:
+			return fmt.Sprintf("FAILS: Pr = %.12g (exact)", x.Probability)
+		}
+		return fmt.Sprintf("Pr = %.12g (exact)", x.Probability)
+	}
+	if d, ok := r.Detail.(*symbolic.Detail); ok && d.BMC != nil {
+		return fmt.Sprintf("%s (bmc, unwind %d): %s", strings.ToUpper(d.BMC.Verdict), d.BMC.Bound, d.BMC.Reason)
+	}
+	return fmt.Sprintf("%s result (exit status %d)", r.Kind, r.ExitStatus())
+}
