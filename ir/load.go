@@ -8,6 +8,7 @@ import (
 
 	"github.com/llir/llvm/asm"
 	lir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 )
@@ -192,6 +193,10 @@ func (l *loader) layoutGlobals() error {
 		}
 		if size > 1<<31 {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: size %d is too large", g.Name(), size)}
+		}
+		if g.TLSModel != enum.TLSModelNone {
+			// one copy per thread is not modelled: sharing it would be wrong
+			return &LoadError{File: l.name, Msg: fmt.Sprintf("thread-local variable @%s (__thread, _Thread_local) is not supported", g.Name())}
 		}
 		gl := &Global{Name: g.Name(), Block: uint32(i + 1), Size: uint32(size), Const: g.Immutable,
 			ElemKind: kindOf(g.ContentType)}
