@@ -40,6 +40,8 @@ type prepared struct {
 	explicit *jobs.ExplicitOptions
 	// bmc: bounded model checking (--engine bmc); nil: another engine
 	bmc *jobs.BMCOptions
+	// args: the program's arguments after argv[0] (--arg)
+	args []string
 	// where: the query's place in a query file (-q), "QUERIES.q:3"
 	where string
 }
@@ -56,7 +58,7 @@ func prepare(file string, q *query.Query, lf *loadFlags) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return (&prepared{src: src, prog: prog}).withQuery(q)
+	return (&prepared{src: src, prog: prog, args: lf.args}).withQuery(q)
 }
 
 // withQuery checks query q against p's program: p for q.
@@ -74,7 +76,7 @@ func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
 }
 
 // newMachine prepares p's program for execution.
-func (p *prepared) newMachine() *vm.Machine { return vm.NewMachine(p.prog) }
+func (p *prepared) newMachine() *vm.Machine { return vm.NewMachineArgs(p.prog, p.args) }
 
 type experimentFlags struct {
 	queries    string // -q: a file of queries
@@ -343,6 +345,7 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
 		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
+		Args:     p.args,
 		Progress: func(pr jobs.Progress) { last.Store(&pr); pl.update(pr) },
 		NoWorkers: func() {
 			pl.clear()

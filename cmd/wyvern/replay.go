@@ -48,7 +48,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
-	m := vm.NewMachine(prog)
+	m := vm.NewMachineArgs(prog, lf.args)
 	if *cex != "" {
 		steps, err := readCounterexample(*cex)
 		if err != nil {
