@@ -147,6 +147,10 @@ const (
 	BAttrSetDetach
 	BAttrGetDetach
 	BDetach
+	BKeyCreate
+	BKeyDelete
+	BGetspecific
+	BSetspecific
 
 	NumBuiltins // the number of identifiers (the vm table's size)
 )
@@ -212,6 +216,8 @@ var builtinNames = map[string]Builtin{
 	"pthread_barrier_init": BBarrierInit, "pthread_barrier_wait": BBarrierWait,
 	"pthread_barrier_destroy":  BBarrierDestroy,
 	"pthread_barrierattr_init": BAttrInit, "pthread_barrierattr_destroy": BAttrInit,
+	"pthread_key_create": BKeyCreate, "pthread_key_delete": BKeyDelete,
+	"pthread_getspecific": BGetspecific, "pthread_setspecific": BSetspecific,
 }
 
 // mathIntrinsics maps the LLVM intrinsics clang emits for libm functions

@@ -18,6 +18,9 @@ import (
 //   - glibc's C-locale ctype tables and the pointers to them that
 //     __ctype_b_loc, __ctype_toupper_loc and __ctype_tolower_loc return
 //     (constant blocks), when one of those is called;
+//   - the thread-specific data of pthread_key_*: a block of key states
+//     (4 bytes per key: 0 free, 1 in use) and a block of values (8 bytes per
+//     process and key, process-major), when pthread_key_create is called;
 //   - argv: one block per argument string and the array argv[0..argc]
 //     (argv[argc] is NULL), when main takes two parameters; argv[0] is the
 //     program's file name without its directory.
@@ -28,6 +31,8 @@ type libcImage struct {
 	ctypeLower uint64
 	argc       uint64
 	argv       uint64
+	keys       uint64 // pointer to the thread-specific keys block
+	specific   uint64 // pointer to the thread-specific values block
 }
 
 // Layout of the rand state block: 31 little-endian int32 words, the front
@@ -176,6 +181,10 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 		m.libc.ctypeB = ptr(add(blkConst, b), 2)
 		m.libc.ctypeUpper = ptr(add(blkConst, upper), 4)
 		m.libc.ctypeLower = ptr(add(blkConst, lower), 4)
+	}
+	if usesBuiltin(p, ir.BKeyCreate) {
+		m.libc.keys = add(blkGlobal, make([]byte, 4*maxKeys))
+		m.libc.specific = add(blkGlobal, make([]byte, 8*maxKeys*maxKeyThreads))
 	}
 	main := p.Funcs[p.Entry]
 	if len(main.Params) >= 2 {

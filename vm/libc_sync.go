@@ -203,3 +203,104 @@ func barrierWait(c call, a args) int {
 	}
 	return bBlock
 }
+
+// Thread-specific data. Keys are numbered from 0, the lowest free key
+// first (as glibc allocates them); a process's value of a key lives in the
+// platform's values block (see libc_image.go), so it is part of the state
+// like any memory. A reused key starts NULL in every process. Destructors
+// are not run at thread exit: pthread_key_create accepts NULL or free
+// (whose effect is invisible but for leaks) and refuses a destructor
+// defined by the program, whose effects a run would miss.
+const (
+	maxKeys       = 32 // keys in use at once
+	maxKeyThreads = 64 // processes whose values are kept
+)
+
+func init() {
+	platform[ir.BKeyCreate] = platformFunc{run: func(c call, a args) int {
+		if d := a.arg(1); d != 0 {
+			if fn := c.m.funcOf(d); fn == nil || !fn.External || fn.Builtin != ir.BFree {
+				return c.fail(ErrBadArg, "pthread_key_create: destructors other than free are not supported (they would not run)")
+			}
+		}
+		l := &c.m.libc
+		for k := uint64(0); k < maxKeys; k++ {
+			v, e := c.st.Mem.Load(l.keys+4*k, 4)
+			if e != ErrNone {
+				return c.fail(e, "pthread_key_create: keys")
+			}
+			if v != 0 {
+				continue
+			}
+			if e := c.st.Mem.Store(a.arg(0), 4, k); e != ErrNone {
+				return c.fail(e, "pthread_key_create: key")
+			}
+			c.st.Mem.Store(l.keys+4*k, 4, 1)
+			for t := uint64(0); t < maxKeyThreads; t++ {
+				c.st.Mem.Store(l.specific+8*(t*maxKeys+k), 8, 0)
+			}
+			a.ret(0)
+			return bNext
+		}
+		a.ret(eAgain)
+		return bNext
+	}}
+	platform[ir.BKeyDelete] = platformFunc{run: func(c call, a args) int {
+		k, ok := c.key(a)
+		if !ok {
+			a.ret(eInval)
+			return bNext
+		}
+		c.st.Mem.Store(c.m.libc.keys+4*k, 4, 0)
+		a.ret(0)
+		return bNext
+	}}
+	platform[ir.BGetspecific] = platformFunc{run: func(c call, a args) int {
+		k, ok := c.key(a)
+		if !ok {
+			a.ret(0)
+			return bNext
+		}
+		p, ok := c.specific(k)
+		if !ok {
+			return bEnd
+		}
+		v, _ := c.st.Mem.Load(p, 8)
+		a.ret(v)
+		return bNext
+	}}
+	platform[ir.BSetspecific] = platformFunc{run: func(c call, a args) int {
+		k, ok := c.key(a)
+		if !ok {
+			a.ret(eInval)
+			return bNext
+		}
+		p, ok := c.specific(k)
+		if !ok {
+			return bEnd
+		}
+		c.st.Mem.Store(p, 8, a.arg(1))
+		a.ret(0)
+		return bNext
+	}}
+}
+
+// key returns the call's key (argument 0) if it is in use.
+func (c call) key(a args) (uint64, bool) {
+	k := uint64(uint32(a.arg(0)))
+	if c.m.libc.keys == 0 || k >= maxKeys {
+		return 0, false
+	}
+	v, e := c.st.Mem.Load(c.m.libc.keys+4*k, 4)
+	return k, e == ErrNone && v != 0
+}
+
+// specific returns the address of the calling process's value of key k,
+// or fails the run when the process is beyond the values block.
+func (c call) specific(k uint64) (uint64, bool) {
+	if c.t.ID < 0 || c.t.ID >= maxKeyThreads {
+		c.fail(ErrBadArg, "%s: thread-specific data of more than %d processes is not supported", c.b, maxKeyThreads)
+		return 0, false
+	}
+	return c.m.libc.specific + 8*(uint64(c.t.ID)*maxKeys+k), true
+}

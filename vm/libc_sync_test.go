@@ -174,6 +174,11 @@ int main(void) { char b[4]; sprintf(b, "%d", 123456); return b[0]; }`,
 pthread_barrier_t b;
 int main(void) { return pthread_barrier_wait(&b); }`,
 			vm.ErrPthread, "not initialised"},
+		{"key_destructor", `#include <pthread.h>
+#include <stdio.h>
+static void bye(void *v) { printf("bye\n"); }
+int main(void) { pthread_key_t k; return pthread_key_create(&k, bye); }`,
+			vm.ErrBadArg, "destructors"},
 		{"strcat_overflow", `#include <string.h>
 int main(void) { char b[6] = "abc"; strcat(b, "defg"); return b[0]; }`,
 			vm.ErrOutOfBounds, "strcat"},
