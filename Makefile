@@ -37,6 +37,7 @@ lint: vet $(STATICCHECK)
 test: setup lint
 	CI=true $(GO) test -count=1 -timeout 40m $(PKGS)
 	CI=true $(GO) test -race -count=1 -timeout 20m -run 'TestSharedMachine|TestDeterministicAcrossWorkers' ./vm ./coordinator
+	$(MAKE) fuzz
 
 test-short:
 	$(GO) test -short $(PKGS)
@@ -48,8 +49,17 @@ soundness: setup
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./vm | tee bench.out
 
+# Fuzz targets (package:target): the loader, the wire decoder, the snapshot
+# decoder — everything that reads bytes a peer or a user sent. Each runs
+# FUZZTIME with one worker and a short minimisation (how the loader's
+# recursive-type crash was found in 17 s); new crashers land in
+# PKG/testdata/fuzz/TARGET, to be committed with their fix.
+FUZZTIME ?= 20s
+FUZZ     := ./ir:FuzzParseLL ./jobs:FuzzDecode ./vm:FuzzRestore
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseLL -fuzztime 60s ./ir
+	@for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -parallel 1 -fuzzminimizetime 2s $$pkg || exit 1; done
 
 clean:
 	rm -rf bin bench.out

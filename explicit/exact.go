@@ -119,6 +119,8 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 	res := &ExactResult{Query: q.Text, Bound: q.Bound, Compact: opts.Compact, Ends: map[string]float64{}}
 	g := newGen(m, None, opts.maxBranching())
 	maxBytes := opts.maxBytes()
+	mem := newMemGuard(maxBytes)
+	defer mem.stop()
 	cur := &layer{index: map[vm.Hash128]uint32{}}
 	next := &layer{index: map[vm.Hash128]uint32{}}
 	var (
@@ -177,6 +179,10 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 		}
 		if b := cur.bytes + next.bytes; b > maxBytes {
 			stopped = fmt.Sprintf("memory limit of %d bytes reached (estimated %d bytes)", maxBytes, b)
+			return errStop
+		}
+		if why := mem.over(); why != "" {
+			stopped = why
 			return errStop
 		}
 		return nil

@@ -27,6 +27,11 @@ func OptionsFromWire(o *jobs.ExplicitOptions) (Options, error) {
 			return opts, err
 		}
 	}
+	if o.MaxBytes < 0 {
+		// Options.MaxBytes < 0 means no limit: never from the wire, where
+		// a job could then take all of a worker's memory.
+		return opts, fmt.Errorf("max_bytes %d: want >= 0 (0: %d MiB)", o.MaxBytes, DefaultMaxBytes>>20)
+	}
 	opts.Compact, opts.MaxStates, opts.MaxBytes = o.Compact, o.MaxStates, o.MaxBytes
 	opts.MaxTime = time.Duration(o.MaxTimeS * float64(time.Second))
 	return opts, nil

@@ -78,6 +78,7 @@ type searcher struct {
 	en       []int32
 	hash     keyHash
 	pool     []*vm.State // expanded states, reused as copies of new ones
+	mem      *memGuard
 
 	found         uint32 // record of the state that decides the query
 	firstDeadlock uint32
@@ -112,8 +113,9 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res.Reduction = red.String()
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
 		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
-		found: noRec, firstDeadlock: noRec, firstError: noRec}
+		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes())}
 	err := sr.run()
+	sr.mem.stop()
 	res.ElapsedSec = time.Since(sr.start).Seconds()
 	if res.ElapsedSec > 0 {
 		res.StatesPerSec = float64(res.States) / res.ElapsedSec
@@ -224,6 +226,10 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	}
 	if b := sr.s.bytes() + sr.qBytes; b > sr.maxBytes {
 		sr.stopReason = fmt.Sprintf("memory limit of %d bytes reached (estimated %d bytes: visited set and queue)", sr.maxBytes, b)
+		return errStop
+	}
+	if why := sr.mem.over(); why != "" {
+		sr.stopReason = why
 		return errStop
 	}
 	return nil

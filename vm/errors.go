@@ -33,6 +33,10 @@ const (
 	ErrStackOverflow
 	ErrPthread // misuse of a pthread object (unlock of a mutex not held, ...)
 	ErrBadArg  // invalid argument to a platform function
+	// ErrResourceLimit: the run passed a per-run limit of the machine
+	// (Machine.MaxMemory, MaxProcs): not a bug of the program, the end of
+	// what the platform gives it; the detail names the limit.
+	ErrResourceLimit
 	numErrKinds
 )
 
@@ -44,6 +48,7 @@ var errNames = [...]string{
 	ErrUnreachable: "Unreachable", ErrAssertFail: "AssertFail", ErrReachError: "ReachError",
 	ErrVerifierErr: "VerifierError", ErrAbort: "Abort", ErrTrap: "Trap", ErrInvalidCall: "InvalidCall",
 	ErrStackOverflow: "StackOverflow", ErrPthread: "PthreadMisuse", ErrBadArg: "BadArgument",
+	ErrResourceLimit: "ResourceLimit",
 }
 
 var errText = [...]string{
@@ -57,6 +62,7 @@ var errText = [...]string{
 	ErrVerifierErr: "__VERIFIER_error() called", ErrAbort: "abort() called", ErrTrap: "trap instruction executed",
 	ErrInvalidCall: "invalid call", ErrStackOverflow: "call stack overflow",
 	ErrPthread: "pthread object misused", ErrBadArg: "invalid argument to a platform function",
+	ErrResourceLimit: "per-run resource limit exceeded",
 }
 
 func (k ErrKind) String() string {

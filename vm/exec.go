@@ -2,6 +2,7 @@ package vm
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -349,6 +350,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					if res == bBlock {
 						return n
 					}
+					if m.overLimit(st, t, pc) {
+						return n + 1
+					}
 					n++
 					if res != bNext {
 						return n
@@ -368,7 +372,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				retDst = callerBase + cs.Ret
 			}
 			if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
-				m.fail(st, t, pc, ErrStackOverflow, "")
+				m.fail(st, t, pc, ErrStackOverflow, fmt.Sprintf("call depth %d is the per-run limit", m.MaxDepth))
 				return n + 1
 			}
 			fr = &t.Frames[len(t.Frames)-1]
@@ -384,7 +388,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			}
 			if callee.HasByval {
 				if e := m.copyByval(st, t, fr, callee); e != ErrNone {
-					m.fail(st, t, 0, e, "byval argument")
+					if !m.overLimit(st, t, 0) {
+						m.fail(st, t, 0, e, "byval argument")
+					}
 					return n + 1
 				}
 			}
@@ -405,6 +411,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			res := m.builtin(st, t, b, cs, r, ch)
 			if res == bBlock {
 				return n
+			}
+			if m.overLimit(st, t, pc) {
+				return n + 1
 			}
 			n++
 			switch res {
@@ -485,6 +494,10 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			id := mem.newBlock(uint32(size), blkStack, t.ID)
 			t.Allocas = append(t.Allocas, id)
 			r[in.Dst] = ir.MakePtr(id, 0)
+			if mem.refused != 0 {
+				m.overLimit(st, t, pc)
+				return n + 1
+			}
 		case ir.OpUnreachable:
 			m.fail(st, t, pc, ErrUnreachable, "")
 			return n + 1
@@ -627,6 +640,9 @@ func (m *Machine) copyByval(st *State, t *Thread, fr *Frame, callee *ir.Func) Er
 		}
 		id := st.Mem.newBlock(size, blkStack, t.ID)
 		t.Allocas = append(t.Allocas, id)
+		if st.Mem.refused != 0 {
+			return ErrResourceLimit
+		}
 		p := ir.MakePtr(id, 0)
 		st.Mem.Write(p, buf)
 		t.Regs[slot] = p

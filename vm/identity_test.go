@@ -208,6 +208,9 @@ var identityFields = map[string]string{
 	"Memory.image":       "not: what the key is relative to",
 	"Memory.spareChunks": "not: recycled buffers",
 	"Memory.spareData":   "not: recycled buffers",
+	"Memory.live":        "not: derived from the blocks",
+	"Memory.limit":       "not: the machine's setting",
+	"Memory.refused":     "not: set only in the step that ends the run",
 
 	"block.data":   "key: the bytes",
 	"block.pages":  "key: the bytes",

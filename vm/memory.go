@@ -26,6 +26,11 @@ type Memory struct {
 	// this memory owned, so a reused state allocates nothing per run.
 	spareChunks []*chunk
 	spareData   [][]byte
+	// live is the bytes of the live heap and stack blocks; limit (0: none)
+	// bounds it: an allocation that would pass it gets no bytes and sets
+	// refused to its size, and the interpreter ends the run
+	// (ErrResourceLimit) before its next step.
+	live, limit, refused uint64
 }
 
 const (
@@ -77,7 +82,7 @@ func newEpoch() uint64 { return epochCounter.Add(1) }
 // without touching it, so any number of goroutines may derive at once.
 func (m *Memory) derive() Memory {
 	return Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(),
-		freeStack: append([]uint32(nil), m.freeStack...), image: m.image}
+		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
 }
 
 // Clone returns a copy-on-write copy of the memory in O(blocks/64). Both
@@ -85,7 +90,8 @@ func (m *Memory) derive() Memory {
 // concurrently with other uses of m.
 func (m *Memory) Clone() Memory {
 	m.epoch = newEpoch()
-	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(), image: m.image}
+	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(), image: m.image,
+		live: m.live, limit: m.limit, refused: m.refused}
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
 }
@@ -124,6 +130,21 @@ func (m *Memory) wblk(id uint32) *block {
 	return b
 }
 
+// maxSpareChunks bounds the chunks a memory keeps for its next run (4096
+// block descriptors).
+const maxSpareChunks = 64
+
+// newChunk returns an empty chunk owned by m, a recycled one if possible.
+func (m *Memory) newChunk() *chunk {
+	if k := len(m.spareChunks); k > 0 {
+		ch := m.spareChunks[k-1]
+		m.spareChunks = m.spareChunks[:k-1]
+		ch.owner = m.epoch
+		return ch
+	}
+	return &chunk{owner: m.epoch}
+}
+
 // buffer returns an empty byte slice with capacity for n bytes, recycled
 // when possible.
 func (m *Memory) buffer(n int) []byte {
@@ -141,6 +162,10 @@ func (m *Memory) buffer(n int) []byte {
 // recycling the chunks and small-block buffers m owns. What m shares with a
 // clone is not owned by m any more (Clone moved m to a new epoch), so it is
 // never recycled.
+//
+// A recycled chunk keeps nothing of the run: its descriptors are cleared
+// (a large block's pages would otherwise stay reachable from the spare
+// chunk), and at most maxSpareChunks chunks are kept.
 func (m *Memory) reset(img *Memory) {
 	for _, ch := range m.chunks {
 		if ch.owner != m.epoch {
@@ -152,14 +177,31 @@ func (m *Memory) reset(img *Memory) {
 				m.spareData = append(m.spareData, b.data[:0])
 			}
 		}
-		ch.owner = 0
-		m.spareChunks = append(m.spareChunks, ch)
+		if len(m.spareChunks) < maxSpareChunks {
+			*ch = chunk{}
+			m.spareChunks = append(m.spareChunks, ch)
+		}
 	}
 	m.chunks = append(m.chunks[:0], img.chunks...)
 	m.n = img.n
 	m.epoch = newEpoch()
 	m.freeStack = append(m.freeStack[:0], img.freeStack...)
 	m.image = img.image
+	m.live, m.refused = img.live, 0
+}
+
+// Live is the bytes of the memory's live heap (malloc) and stack (alloca)
+// blocks.
+func (m *Memory) Live() uint64 { return m.live }
+
+// recount recomputes live from the blocks (after a snapshot is restored).
+func (m *Memory) recount() {
+	m.live = 0
+	for id := uint32(1); id < m.n; id++ {
+		if b := m.blk(id); b.kind == blkHeap || b.kind == blkStack {
+			m.live += uint64(b.size)
+		}
+	}
 }
 
 // newBlock allocates a fresh block id with zeroed bytes.
@@ -179,8 +221,15 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		id = m.n
 		m.n++
 		if int(id>>chunkBits) >= len(m.chunks) {
-			m.chunks = append(m.chunks, &chunk{owner: m.epoch})
+			m.chunks = append(m.chunks, m.newChunk())
 		}
+	}
+	if kind == blkHeap || kind == blkStack {
+		if m.limit > 0 && m.live+uint64(size) > m.limit {
+			m.refused = max(uint64(size), 1) // the run ends; the block gets no bytes
+			size = 0
+		}
+		m.live += uint64(size)
 	}
 	b := m.wblk(id)
 	b.kind, b.size, b.thread = kind, size, thread
@@ -189,7 +238,7 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		b.data = nil
 		b.pages = make([]*page, np)
 		for i := range b.pages {
-			b.pages[i] = &page{owner: m.epoch}
+			b.pages[i] = &zeroPage // owned by nobody: a page is made on its first write
 		}
 		return id
 	}
@@ -235,6 +284,9 @@ func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
 // freeStackBlock marks a stack block dead and makes its id reusable.
 func (m *Memory) freeStackBlock(id uint32) {
 	b := m.wblk(id)
+	if b.kind == blkStack {
+		m.live -= uint64(b.size)
+	}
 	b.kind = blkDead
 	m.freeStack = append(m.freeStack, id)
 }
@@ -419,6 +471,7 @@ func (m *Memory) free(p uint64) ErrKind {
 		return ErrInvalidFree
 	}
 	wb := m.wblk(id)
+	m.live -= uint64(wb.size)
 	wb.kind = blkFreed
 	wb.data, wb.pages = nil, nil
 	return ErrNone

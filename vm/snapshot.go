@@ -259,6 +259,15 @@ func (m *Machine) restore(st *State, data []byte) error {
 		for a := 0; a < na && r.err == nil; a++ {
 			t.Allocas = append(t.Allocas, uint32(r.u()))
 		}
+		// A frame owns the allocas from its mark on: marks stay within the
+		// list and do not decrease (returning pops to the mark).
+		mark := int32(0)
+		for f, fr := range t.Frames {
+			if fr.AllocaMark < mark || int(fr.AllocaMark) > len(t.Allocas) {
+				return fmt.Errorf("thread %d frame %d: alloca mark %d outside [%d, %d]", k, f, fr.AllocaMark, mark, len(t.Allocas))
+			}
+			mark = fr.AllocaMark
+		}
 	}
 	mem := &st.Mem
 	n := r.u()
@@ -338,6 +347,7 @@ func (m *Machine) restore(st *State, data []byte) error {
 	if len(r.b) != 0 {
 		return fmt.Errorf("%d trailing bytes", len(r.b))
 	}
+	mem.recount()
 	for _, t := range st.Threads {
 		for _, a := range t.Allocas {
 			if a == 0 || a >= mem.n {

@@ -87,11 +87,46 @@ type State struct {
 
 // Machine holds a loaded program and its post-initialisation memory image.
 type Machine struct {
-	Prog     *ir.Program
-	init     Memory
-	MaxDepth int // call depth limit per thread
-	libc     libcImage
+	Prog *ir.Program
+	init Memory
+	// Per-run limits (0: none; NewMachine sets the defaults). A run that
+	// passes MaxMemory (bytes of live malloc and alloca blocks) or MaxProcs
+	// (processes, main included) ends in the error ResourceLimit, one that
+	// calls deeper than MaxDepth in StackOverflow: a program cannot exhaust
+	// the host's memory.
+	MaxDepth  int // call depth per process
+	MaxMemory uint64
+	MaxProcs  int
+	libc      libcImage
 }
+
+// Limits are a machine's per-run limits; a zero field leaves the
+// machine's value as it is.
+type Limits struct {
+	Memory uint64 // bytes of live malloc and alloca blocks
+	Procs  int    // processes, main included
+	Depth  int    // call depth per process
+}
+
+// Apply sets m's limits to l's non-zero fields.
+func (l Limits) Apply(m *Machine) {
+	if l.Memory > 0 {
+		m.MaxMemory = l.Memory
+	}
+	if l.Procs > 0 {
+		m.MaxProcs = l.Procs
+	}
+	if l.Depth > 0 {
+		m.MaxDepth = l.Depth
+	}
+}
+
+// Default per-run limits.
+const (
+	DefaultMaxDepth  = 10000
+	DefaultMaxMemory = 512 << 20
+	DefaultMaxProcs  = 1000
+)
 
 // NewMachine prepares a program for execution.
 func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
@@ -100,7 +135,7 @@ func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
 // arguments: main(argc, argv) receives argv[0] (the program's file name),
 // then args.
 func NewMachineArgs(p *ir.Program, args []string) *Machine {
-	m := &Machine{Prog: p, MaxDepth: 10000}
+	m := &Machine{Prog: p, MaxDepth: DefaultMaxDepth, MaxMemory: DefaultMaxMemory, MaxProcs: DefaultMaxProcs}
 	var mem Memory
 	mem.epoch = newEpoch()
 	mem.initBlock(0, blkNone, nil)
@@ -125,6 +160,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 // post-initialisation image (shared copy-on-write, so this is cheap).
 func (m *Machine) NewState() *State {
 	st := &State{Mem: m.init.derive(), LastThread: -1}
+	st.Mem.limit = m.MaxMemory
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	m.setMainArgs(t)
@@ -137,6 +173,7 @@ func (m *Machine) NewState() *State {
 // earlier are unaffected.
 func (m *Machine) Reset(st *State) {
 	st.Mem.reset(&m.init)
+	st.Mem.limit = m.MaxMemory
 	st.spare = append(st.spare, st.Threads...)
 	st.Threads = st.Threads[:0]
 	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
@@ -181,6 +218,22 @@ func (st *State) Clone() *State {
 		c.Err = &e
 	}
 	return &c
+}
+
+// overLimit reports whether st passed a per-run limit in the step of
+// thread t that just ran (a platform call or an alloca) and if so ends the
+// run with ErrResourceLimit, naming the limit.
+func (m *Machine) overLimit(st *State, t *Thread, pc int32) bool {
+	switch {
+	case st.Mem.refused != 0:
+		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("memory: %d more bytes with %d live would pass the per-run limit of %d bytes",
+			st.Mem.refused, st.Mem.live, st.Mem.limit))
+	case m.MaxProcs > 0 && len(st.Threads) > m.MaxProcs:
+		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("processes: more than the per-run limit of %d", m.MaxProcs))
+	default:
+		return false
+	}
+	return true
 }
 
 // pushFrame enters fn in thread t; arguments must be copied by the caller

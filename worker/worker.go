@@ -63,6 +63,10 @@ type Worker struct {
 	// Log, when set, receives what the worker drops or refuses (messages
 	// it cannot decode, jobs of kinds it does not run); nil: quiet.
 	Log *log.Logger
+	// Limits are the per-run limits of the programs the worker runs (zero
+	// fields: vm's defaults); every worker of a deployment should use the
+	// same, since a run's outcome depends on them.
+	Limits vm.Limits
 
 	kinds map[string]Factory
 
@@ -371,6 +375,7 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 			return
 		}
 		e.m = vm.NewMachineArgs(prog, j.Args)
+		w.Limits.Apply(e.m)
 	})
 	return e.m, e.err
 }

@@ -265,6 +265,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var ef experimentFlags
 	ef.register(fs)
 	workers := fs.Int("workers", runtime.NumCPU(), "simulator workers (one per core by default)")
+	var lim limitFlags
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1]")
 		fmt.Fprintln(stderr, "       wyvern check FILE -q QUERIES.q [flags]")
@@ -275,6 +277,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	ps, ok := prepareArgs(fs, args, &lf, &ef, stderr)
 	if !ok {
+		return exitUsage
+	}
+	if err := lim.check(); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -318,7 +324,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer wnc.Close()
-		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Workers()})
+		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Workers(), Limits: lim.limits()})
 		go func() {
 			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -514,7 +520,13 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	host, _ := os.Hostname()
 	id := fs.String("id", fmt.Sprintf("%s-%d", host, os.Getpid()), "worker name")
 	maddr := metricsFlag(fs)
+	var lim limitFlags
+	lim.register(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if err := lim.check(); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
 	}
 	nf.fromEnv(fs)
@@ -532,7 +544,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, redactURL(nf.url))
-	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(),
+	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(), Limits: lim.limits(),
 		Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)

@@ -22,6 +22,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var lf loadFlags
 	lf.register(fs)
+	var lim limitFlags
+	lim.register(fs)
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "trace index")
 	qtext := fs.String("query", "", "Pr query whose proposition ends the replay when it holds")
@@ -40,6 +42,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if err := lim.check(); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
 	if *witness != "" {
 		return replayWitness(pos[0], lf.options(), *witness, stdout, stderr)
 	}
@@ -49,6 +55,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	m := vm.NewMachineArgs(prog, lf.args)
+	lim.limits().Apply(m)
 	if *cex != "" {
 		steps, err := readCounterexample(*cex)
 		if err != nil {

@@ -40,6 +40,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var lf loadFlags
 	lf.register(fs)
+	var lim limitFlags
+	lim.register(fs)
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	index := fs.Uint64("index", 0, "trace index (the trace's random stream is keyed by seed and index)")
 	maxSteps := fs.Uint64("max-steps", 1_000_000_000, "step bound")
@@ -60,12 +62,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if err := lim.check(); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
 	prog, err := ir.Load(pos[0], lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
 	m := vm.NewMachineArgs(prog, lf.args)
+	lim.limits().Apply(m)
 	st := m.NewState()
 	rng := vm.NewRand(*seed, *index)
 	if *trace {
