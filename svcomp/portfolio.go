@@ -135,6 +135,15 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if e == EngineSimulation && (want[EngineExplicit] || want[EngineBMC]) {
+				// The engines share the workers' one job queue, served in
+				// order: the searches' single jobs go first, so that the
+				// simulation's many trace jobs do not hold them back.
+				select {
+				case <-time.After(searchHeadStart):
+				case <-ctx.Done():
+				}
+			}
 			t0 := time.Now()
 			res := r.run(ctx, e)
 			res.Engine = e
@@ -176,6 +185,14 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 	out.Seconds = time.Since(start).Seconds()
 	return out
 }
+
+// searchHeadStart is how long the simulation waits for the searches' jobs
+// to reach the queue.
+const searchHeadStart = 500 * time.Millisecond
+
+// engineMargin is the time a search's own limit leaves before the
+// portfolio's, for its result to come back.
+const engineMargin = 2 * time.Second
 
 func stopReason(ctx context.Context) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -354,7 +371,7 @@ func (r *runner) search(ctx context.Context) engineResult {
 	for i, prop := range []string{r.g.Primary, r.g.Focus} {
 		q := "E<> " + prop
 		res.Query = q
-		rem := r.remaining()
+		rem := r.remaining() - engineMargin
 		if rem <= 0 {
 			break
 		}
@@ -433,7 +450,7 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 		}
 		q := "E<> " + prop
 		res.Query = q
-		rem := r.remaining()
+		rem := r.remaining() - engineMargin
 		if rem <= 0 {
 			break
 		}

@@ -187,4 +187,3 @@ func (g *Goal) Classify(m *vm.Machine, st *vm.State) (sub string, ok bool, err e
 	}
 	return g.Prop.Kind.String(), true, nil
 }
-
