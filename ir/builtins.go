@@ -151,6 +151,7 @@ const (
 	BKeyDelete
 	BGetspecific
 	BSetspecific
+	BStrtod // strtod, strtof, atof
 
 	NumBuiltins // the number of identifiers (the vm table's size)
 )
@@ -218,6 +219,7 @@ var builtinNames = map[string]Builtin{
 	"pthread_barrierattr_init": BAttrInit, "pthread_barrierattr_destroy": BAttrInit,
 	"pthread_key_create": BKeyCreate, "pthread_key_delete": BKeyDelete,
 	"pthread_getspecific": BGetspecific, "pthread_setspecific": BSetspecific,
+	"strtod": BStrtod, "strtof": BStrtod, "atof": BStrtod,
 }
 
 // mathIntrinsics maps the LLVM intrinsics clang emits for libm functions

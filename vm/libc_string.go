@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/bits"
+	"strconv"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -19,6 +20,7 @@ func init() {
 	platform[ir.BMemchr] = platformFunc{run: memchr}
 	platform[ir.BStrtol] = platformFunc{run: strtol}
 	platform[ir.BStrtoul] = platformFunc{run: strtol}
+	platform[ir.BStrtod] = platformFunc{run: strtod}
 	for b, class := range map[ir.Builtin]uint16{
 		ir.BIsalnum: ctAlnum, ir.BIsalpha: ctAlpha, ir.BIsblank: ctBlank, ir.BIscntrl: ctCntrl,
 		ir.BIsdigit: ctDigit, ir.BIsgraph: ctGraph, ir.BIslower: ctLower, ir.BIsprint: ctPrint,
@@ -281,6 +283,51 @@ func strtol(c call, a args) int {
 	if endp != 0 {
 		if e := c.st.Mem.Store(endp, 8, p+uint64(n)); e != ErrNone {
 			return c.fail(e, "%s: end pointer", c.b)
+		}
+	}
+	return bNext
+}
+
+// strtod is strtod, strtof (the result width tells them apart) and atof
+// (no end pointer): leading white space, a decimal number with optional
+// exponent, inf, infinity or nan; errno is not set. Hexadecimal floats are
+// not recognised (their prefix "0" is).
+func strtod(c call, a args) int {
+	p := a.arg(0)
+	s, ok := c.m.readString(c, p, "string")
+	if !ok {
+		return bEnd
+	}
+	i := 0
+	for i < len(s) && isCSpace(s[i]) {
+		i++
+	}
+	n := floatPrefix(s[i:], 0)
+	x := 0.0
+	if n > 0 {
+		v, err := strconv.ParseFloat(string(s[i:i+n]), 64)
+		if err != nil && !isRangeErr(err) {
+			n = 0
+		} else {
+			x = v
+		}
+	}
+	end := p
+	if n > 0 {
+		end = p + uint64(i+n)
+	}
+	w := floatWidthOf(a)
+	if w == 32 && n > 0 { // strtof rounds the decimal string once, to float
+		if v, err := strconv.ParseFloat(string(s[i:i+n]), 32); err == nil || isRangeErr(err) {
+			x = v
+		}
+	}
+	a.ret(floatSlot(x, w))
+	if len(a.cs.Args) >= 2 {
+		if endp := a.arg(1); endp != 0 {
+			if e := c.st.Mem.Store(endp, 8, end); e != ErrNone {
+				return c.fail(e, "%s: end pointer", c.b)
+			}
 		}
 	}
 	return bNext

@@ -1,5 +1,6 @@
 /* atoi/atol/atoll, strtol/strtoll/strtoul/strtoull: bases 0, 2..36,
-   prefixes, signs, white space, end pointers and saturation. */
+   prefixes, signs, white space, end pointers and saturation; strtod,
+   strtof and atof on decimal numbers, inf and nan. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,5 +24,12 @@ int main(void) {
   unsigned long long y = strtoull("ffffffffffffffff", NULL, 16);
   printf("%lld [%s] %llu\n", x, end, y);
   printf("%ld\n", strtol("111", NULL, 2) + strtol("z", NULL, 36));
+  const char *fl[] = {"3.25", "  -1e3xyz", ".5", "1.", "+7.125e-2", "inf", "-Infinity", "nan", "abc", "", "1e400", "2.5e-400", "12.5.6"};
+  for (int i = 0; i < 13; i++) {
+    char *e1, *e2;
+    double d = strtod(fl[i], &e1);
+    float f = strtof(fl[i], &e2);
+    printf("strtod(\"%s\") = %.17g +%d, strtof = %.9g +%d, atof = %g\n", fl[i], d, (int)(e1 - fl[i]), f, (int)(e2 - fl[i]), atof(fl[i]));
+  }
   return 0;
 }
