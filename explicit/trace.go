@@ -16,6 +16,27 @@ import (
 type Step struct {
 	Thread  int32    `json:"thread"`
 	Choices []uint64 `json:"choices,omitempty"`
+	// The step in words — the function, source location and LLVM
+	// instruction about to run, and the values it loads, stores or passes
+	// to a platform call — filled by srctrace.Describe when a result is
+	// printed (check, submit); results as workers send them leave them
+	// empty.
+	Function    string      `json:"function,omitempty"`
+	Loc         string      `json:"loc,omitempty"`
+	Instruction string      `json:"instruction,omitempty"`
+	Values      []StepValue `json:"values,omitempty"`
+}
+
+// StepValue is a load, a store or a platform call of a step (see Step).
+type StepValue struct {
+	Access string `json:"access"` // load, store, rmw (atomicrmw, cmpxchg: the value before) or call
+	// Var names what was accessed: the C variable ("counter", "main::i",
+	// "buf+8" at a byte offset, "mem#12+4" for memory without a name), or
+	// for a call the function.
+	Var string `json:"var"`
+	// Value is the value loaded or stored (decimal, signed below 8 bytes;
+	// "&x" for a pointer to x), or for a call its arguments.
+	Value string `json:"value"`
 }
 
 // Trace is a run from the initial state: single steps (reduced transitions

@@ -384,6 +384,10 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		return 0
 	}
 	if ef.asJSON {
+		if err := describeTraces(res, p); err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			return 1
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -398,7 +402,7 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		}
 		if trace != nil {
 			fmt.Fprintln(stdout, "Trace:")
-			if err := explicit.WriteTrace(stdout, p.newMachine(), trace.Steps); err != nil {
+			if err := writeSteps(stdout, p.newMachine(), trace.Steps, traceSource, ef.quiet); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
 				return 1
 			}

@@ -43,11 +43,24 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if rc := dispatch([]string{"replay", file, "--counterexample", saved}, &out, &errb); rc != 0 {
+	if rc := dispatch([]string{"replay", file, "--counterexample", saved, "--trace", "ir"}, &out, &errb); rc != 0 {
 		t.Fatalf("replay: %d %s", rc, errb.String())
 	}
 	if n := strings.Count(out.String(), "peterson"); n < len(r.Explicit().Trace.Steps) {
-		t.Errorf("replay printed %d located steps for a %d-step trace:\n%s", n, len(r.Explicit().Trace.Steps), out.String())
+		t.Errorf("replay --trace ir printed %d located steps for a %d-step trace:\n%s", n, len(r.Explicit().Trace.Steps), out.String())
+	}
+	out.Reset()
+	if rc := dispatch([]string{"replay", file, "--counterexample", saved}, &out, &errb); rc != 0 {
+		t.Fatalf("replay: %d %s", rc, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "--- process 2 (petersons2) ---") || !strings.Contains(s, "Final state after") {
+		t.Errorf("replay's source view:\n%s", s)
+	}
+	// The JSON's steps say what each step does.
+	for i, s := range r.Explicit().Trace.Steps {
+		if s.Function == "" || s.Loc == "" || s.Instruction == "" || s.Values == nil {
+			t.Fatalf("step %d of the JSON trace is not described: %+v", i+1, s)
+		}
 	}
 	out.Reset()
 	if rc := dispatch([]string{"check", "--workers", "1", "--exact", "../../testdata/smc/fib_4.c", "Pr[<=5000](<> [0.VERIFIER_error])"}, &out, &errb); rc != 0 {

@@ -191,6 +191,12 @@ func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experime
 		addWarnings(res, p)
 		results = append(results, res)
 		rc = res.ExitStatus()
+		if ef.asJSON {
+			if err := describeTraces(res, p); err != nil {
+				fmt.Fprintf(stderr, "wyvern: %s: %v\n", p.where, err)
+				rc = 1
+			}
+		}
 		if !ef.asJSON {
 			rc = printResult(res, p, ef, stdout, stderr)
 			fmt.Fprintf(stdout, "Verdict: %s\n", verdictLine(res))

@@ -11,6 +11,7 @@ import (
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/srctrace"
 	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -30,12 +31,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	maxSteps := fs.Uint64("max-steps", 0, "step bound (default: the query's bound, else 10^9)")
 	cex := fs.String("counterexample", "", "print the counterexample (or witness) of an explicit-state result saved with check --json")
 	witness := fs.String("witness", "", "replay an SV-COMP violation witness (format 2.0, as verify writes it) and check that it reproduces the violation")
+	mode := fs.String("trace", traceSource, "the view: source (a line per C statement and process, with the values loaded and stored, and the final state) or ir (a line per LLVM instruction)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q]")
+		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q] [--trace source|ir]")
+		fmt.Fprintln(stderr, "       wyvern replay FILE --counterexample RESULT.json [--trace source|ir]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return exitUsage
+	}
+	if *mode != traceSource && *mode != traceIR {
+		fmt.Fprintf(stderr, "wyvern: --trace %q: want source or ir\n", *mode)
 		return exitUsage
 	}
 	if len(pos) != 1 {
@@ -62,7 +69,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
 			return exitUsage
 		}
-		if err := explicit.WriteTrace(stdout, m, steps); err != nil {
+		if err := writeSteps(stdout, m, steps, *mode, false); err != nil {
 			fmt.Fprintf(stderr, "wyvern: %s: %v\n", *cex, err)
 			return 1
 		}
@@ -98,18 +105,30 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			printed = len(st.Out)
 		}
 	}
+	rec := srctrace.NewRecorder(m)
 	m.Observe(st, bound, vm.NewRand(*seed, *index), func(st *vm.State, t *vm.Thread) bool {
-		flush()
+		if *mode == traceIR {
+			flush()
+		}
 		if prop != nil && prop(st) {
 			sat = true
 			return true
 		}
-		if t != nil {
+		switch {
+		case t == nil:
+		case *mode == traceIR:
 			traceLine(stdout, m, st, t)
+		default:
+			rec.Step(st, t)
 		}
 		return false
 	})
-	flush()
+	if *mode == traceIR {
+		flush()
+	} else {
+		rec.Step(st, nil)
+		rec.Write(stdout, st)
+	}
 	if sat {
 		fmt.Fprintf(stdout, "property satisfied after %d steps\n", st.Steps)
 	} else if prop != nil {

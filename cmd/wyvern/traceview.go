@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/srctrace"
+	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Trace views (replay --trace, the traces of check's results).
+const (
+	traceSource = "source" // one line per source statement with values, and the final state
+	traceIR     = "ir"     // one line per LLVM instruction
+)
+
+// writeSteps prints the steps of a counterexample or witness: the source
+// view, the IR view, or with quiet only the final state.
+func writeSteps(w io.Writer, m *vm.Machine, steps []explicit.Step, mode string, quiet bool) error {
+	if mode == traceIR {
+		return explicit.WriteTrace(w, m, steps)
+	}
+	rec, st, err := srctrace.Replay(m, steps)
+	if err != nil {
+		return err
+	}
+	if quiet {
+		fmt.Fprintf(w, "(%d steps, left out by --quiet: wyvern replay FILE --counterexample RESULT.json prints them)\n", len(steps))
+		return rec.WriteSummary(w, st)
+	}
+	return rec.Write(w, st)
+}
+
+// resultTraces returns the traces a result carries: an explicit search's
+// counterexample or witness and its first deadlock and error, a BMC
+// witness.
+func resultTraces(res *coordinator.Result) []*explicit.Trace {
+	var out []*explicit.Trace
+	if x := res.Explicit(); x != nil {
+		out = append(out, x.Trace)
+		if x.FirstDeadlock != nil {
+			out = append(out, x.FirstDeadlock.Trace)
+		}
+		if x.FirstError != nil {
+			out = append(out, x.FirstError.Trace)
+		}
+	}
+	if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
+		out = append(out, d.BMC.Trace)
+	}
+	return out
+}
+
+// describeTraces fills the steps of a result's traces with their
+// function, location, instruction and values, for its JSON.
+func describeTraces(res *coordinator.Result, p *prepared) error {
+	for _, tr := range resultTraces(res) {
+		if tr == nil {
+			continue
+		}
+		if err := srctrace.Describe(p.newMachine(), tr); err != nil {
+			return fmt.Errorf("replay the trace: %w", err)
+		}
+	}
+	return nil
+}
