@@ -194,12 +194,8 @@ func (l *loader) layoutGlobals() error {
 		if size > 1<<31 {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: size %d is too large", g.Name(), size)}
 		}
-		if g.TLSModel != enum.TLSModelNone {
-			// one copy per thread is not modelled: sharing it would be wrong
-			return &LoadError{File: l.name, Msg: fmt.Sprintf("thread-local variable @%s (__thread, _Thread_local) is not supported", g.Name())}
-		}
 		gl := &Global{Name: g.Name(), Block: uint32(i + 1), Size: uint32(size), Const: g.Immutable,
-			ElemKind: kindOf(g.ContentType)}
+			ElemKind: kindOf(g.ContentType), ThreadLocal: g.TLSModel != enum.TLSModelNone}
 		for _, md := range g.Metadata {
 			if md.Name != "dbg" {
 				continue

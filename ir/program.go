@@ -87,13 +87,16 @@ func (l SrcLoc) String() string {
 
 // Global is a global variable laid out in its own memory block.
 type Global struct {
-	Name     string // LLVM name without '@'
-	CName    string // C name from debug info ("" if none)
-	Block    uint32
-	Size     uint32
-	Init     []byte // initial bytes (len == Size)
-	Const    bool   // marked constant: stores are errors
-	ElemKind ValueKind
+	Name  string // LLVM name without '@'
+	CName string // C name from debug info ("" if none)
+	Block uint32
+	Size  uint32
+	Init  []byte // initial bytes (len == Size)
+	Const bool   // marked constant: stores are errors
+	// ThreadLocal: __thread/_Thread_local, one copy per process (the
+	// block is main's copy; the vm gives each thread its own).
+	ThreadLocal bool
+	ElemKind    ValueKind
 }
 
 // ValueKind classifies scalar values for printing and propositions.

@@ -1,23 +1,19 @@
 package ir
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
-// TestThreadLocalRejected: a thread-local global (one copy per thread) is
-// a load-time error naming it, not silently one shared variable.
-func TestThreadLocalRejected(t *testing.T) {
-	for _, src := range []string{
-		"@x = thread_local global i32 5\ndefine i32 @main() {\nentry:\n  %v = load i32, i32* @x\n  ret i32 %v\n}\n",
-		"@y = internal thread_local(initialexec) global i64 0\ndefine i32 @main() {\nentry:\n  ret i32 0\n}\n",
-	} {
-		_, err := ParseLL("tls.ll", []byte(src))
-		if err == nil || !strings.Contains(err.Error(), "thread-local variable") {
-			t.Errorf("%q: error %v, want a thread-local rejection", src, err)
-		}
+// TestThreadLocalGlobals: thread-local globals (__thread, _Thread_local,
+// any TLS model) are marked, ordinary ones are not.
+func TestThreadLocalGlobals(t *testing.T) {
+	src := "@x = thread_local global i32 5\n@y = internal thread_local(initialexec) global i64 0\n@z = global i32 1\n" +
+		"define i32 @main() {\nentry:\n  %v = load i32, i32* @x\n  ret i32 %v\n}\n"
+	p, err := ParseLL("tls.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := ParseLL("g.ll", []byte("@x = global i32 5\ndefine i32 @main() {\nentry:\n  ret i32 0\n}\n")); err != nil {
-		t.Errorf("an ordinary global: %v", err)
+	for name, want := range map[string]bool{"x": true, "y": true, "z": false} {
+		if g := p.Globals[p.GlobalIdx[name]]; g.ThreadLocal != want {
+			t.Errorf("@%s: ThreadLocal %v, want %v", name, g.ThreadLocal, want)
+		}
 	}
 }

@@ -186,6 +186,7 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 		m.libc.keys = add(blkGlobal, make([]byte, 4*maxKeys))
 		m.libc.specific = add(blkGlobal, make([]byte, 8*maxKeys*maxKeyThreads))
 	}
+	m.setupTLS(mem)
 	main := p.Funcs[p.Entry]
 	if len(main.Params) >= 2 {
 		argv := append([]string{filepath.Base(p.Name)}, args...)

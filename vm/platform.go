@@ -116,6 +116,9 @@ var platform = [ir.NumBuiltins]platformFunc{
 			return c.fail(ErrInvalidCall, "pthread_create: start routine is not a function of the program")
 		}
 		nt := c.st.newThread()
+		if c.m.tls != nil && !c.m.newTLS(c, nt) {
+			return bEnd
+		}
 		if !c.m.pushFrame(c.st, nt, fn, -1, 0) {
 			return c.fail(ErrStackOverflow, "")
 		}

@@ -98,6 +98,7 @@ type Machine struct {
 	MaxMemory uint64
 	MaxProcs  int
 	libc      libcImage
+	tls       *tlsImage // nil: no thread-local globals
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -258,6 +259,9 @@ func (m *Machine) pushFrame(st *State, t *Thread, fn *ir.Func, retDst, retN int3
 	// (or earlier runs of a reused state) must not reach state hashes.
 	clear(t.Regs[base : int(base)+int(fn.ConstBase)])
 	copy(t.Regs[int(base)+int(fn.ConstBase):], fn.Consts)
+	if m.tls != nil && t.ID != 0 {
+		m.remapTLS(st, t, t.Regs[int(base)+int(fn.ConstBase):need])
+	}
 	t.Frames = append(t.Frames, Frame{Fn: fn, Base: base, RetDst: retDst, RetN: retN,
 		AllocaMark: int32(len(t.Allocas)), Atomic: fn.Atomic})
 	if fn.Atomic {
