@@ -3,6 +3,7 @@
    the others, which may differ from glibc in the last bit, with 12. */
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 
 int main(void) {
   double xs[] = {0.0, 0.5, 1.0, 1.5, 2.0, 2.5, -2.5, 3.7, -3.7, 10.0, 123.456, 1e-5, 1e10, -0.0};
@@ -21,6 +22,13 @@ int main(void) {
     printf("f=%g sqrtf=%.9g floorf=%.9g ceilf=%.9g roundf=%.9g fabsf=%.9g fmodf=%.9g sinf=%.6g expf=%.6g powf=%.6g\n", f,
            sqrtf(fabsf(f)), floorf(f), ceilf(f), roundf(f), fabsf(f), fmodf(f, 0.3f), sinf(f), expf(f / 10), powf(fabsf(f), 0.5f));
   }
+  for (int i = 0; i < 7; i++) {
+    double x = -0.9 + i * 0.3;
+    printf("asin %.12g acos %.12g sinh %.12g cosh %.12g\n", asin(x), acos(x), sinh(x), cosh(x));
+  }
+  int (*iabs)(int) = abs;
+  long (*labsp)(long) = labs;
+  printf("abs %d %d %ld %lld %d %ld\n", abs(-7), abs(7), labs(-9000000000L), llabs(-5LL), iabs(-3), labsp(-4));
   printf("fmin %g fmax %g fmin-nan %g\n", fmin(1.0, 2.0), fmax(1.0, 2.0), fmin(NAN, 3.0));
   printf("sqrt(-1) nan %d, log(0) %g, pow(0,0) %g, floor(inf) %g\n", isnan(sqrt(-1.0)), log(0.0), pow(0.0, 0.0), floor(INFINITY));
   double acc = 0;
