@@ -188,24 +188,27 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 	}
 	m.setupTLS(mem)
 	main := p.Funcs[p.Entry]
+	m.libc.argc = uint64(1 + len(args))
 	if len(main.Params) >= 2 {
 		argv := append([]string{filepath.Base(p.Name)}, args...)
 		arr := make([]byte, 8*(len(argv)+1))
 		for i, a := range argv {
 			binary.LittleEndian.PutUint64(arr[8*i:], add(blkGlobal, append([]byte(a), 0)))
 		}
-		m.libc.argc = uint64(len(argv))
 		m.libc.argv = add(blkGlobal, arr)
 	}
 }
 
-// setMainArgs passes argc and argv to main's frame (the only frame of t).
+// setMainArgs passes argc and argv to main's frame (the only frame of t),
+// as far as main declares them.
 func (m *Machine) setMainArgs(t *Thread) {
 	main := m.Prog.Funcs[m.Prog.Entry]
-	if len(main.Params) < 2 || len(t.Frames) != 1 {
+	if len(main.Params) == 0 || len(t.Frames) != 1 {
 		return
 	}
 	r := t.Regs[t.Frames[0].Base:]
 	r[main.Params[0]] = m.libc.argc & 0xffffffff
-	r[main.Params[1]] = m.libc.argv
+	if len(main.Params) >= 2 {
+		r[main.Params[1]] = m.libc.argv
+	}
 }
