@@ -20,6 +20,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/metrics"
@@ -31,7 +32,10 @@ type Coordinator struct {
 	NC         *nats.Conn
 	AckWait    time.Duration // job redelivery timeout (default 10 s; workers extend it while running)
 	MaxDeliver int           // deliveries of a job before the experiment fails (default 5)
-	Log        *log.Logger   // nil: quiet
+	// RetryFor is how long JetStream operations are retried while NATS is
+	// unavailable before the experiment fails (default DefaultRetryFor).
+	RetryFor time.Duration
+	Log      *log.Logger // nil: quiet
 	// Metrics, when set, receives the workers' heartbeats, the job queue's
 	// state and every experiment's progress; nil: no metrics.
 	Metrics *metrics.Coordinator
@@ -267,7 +271,7 @@ func (c *Coordinator) resume(ctx context.Context) {
 }
 
 func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
-	e := &Session{Exp: exp, c: c, fail: make(chan string, 4)}
+	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next()}
 	c.mu.Lock()
 	if _, dup := c.running[exp.ID]; dup {
 		c.mu.Unlock()
@@ -288,7 +292,7 @@ func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
 }
 
 func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), c.retryFor()+10*time.Second)
 	defer cancel()
 	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateDone, Updated: time.Now()}
 	if err != nil {
@@ -310,8 +314,11 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 	if em != nil {
 		em.Finish(err == nil)
 	}
-	if _, perr := c.kv.Put(ctx, exp.ID, b); perr != nil {
-		c.logf("experiment %s: store result: %v", exp.ID, perr)
+	if perr := c.retry(ctx, "store the result of experiment "+exp.ID, func(ctx context.Context) error {
+		_, err := c.kv.Put(ctx, exp.ID, b)
+		return err
+	}); perr != nil {
+		c.logf("experiment %s: %v", exp.ID, perr)
 	}
 	// Drop the jobs nobody needs any more (workers also skip them).
 	c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(exp.ID))
@@ -374,6 +381,52 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	default: // the experiment is failing already
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// DefaultRetryFor is how long JetStream operations are retried while
+// NATS is unavailable (Coordinator.RetryFor).
+const DefaultRetryFor = 2 * time.Minute
+
+func (c *Coordinator) retryFor() time.Duration {
+	if c.RetryFor > 0 {
+		return c.RetryFor
+	}
+	return DefaultRetryFor
+}
+
+// retry runs op (with a 5 s deadline per attempt) until it succeeds, ctx
+// ends or retryFor has passed, waiting 0.1 s, 0.2 s, ... up to 2 s between
+// attempts: while NATS restarts every JetStream request fails, and an
+// experiment must not fail with it. The first failure is logged.
+func (c *Coordinator) retry(ctx context.Context, what string, op func(context.Context) error) error {
+	deadline := time.Now().Add(c.retryFor())
+	wait := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := op(actx)
+		cancel()
+		if err == nil {
+			if attempt > 1 {
+				c.logf("%s: done after %d attempts", what, attempt)
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", what, ctx.Err())
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: %w (retried for %s)", what, err, c.retryFor())
+		}
+		if attempt == 1 {
+			c.logf("%s: %v; retrying", what, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", what, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
 }
 
 // reject logs and counts a message the coordinator refuses; reason is a

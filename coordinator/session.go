@@ -42,6 +42,7 @@ type Session struct {
 	// resumed experiment) results stored before it started: results stream
 	// sequence numbers up to before.
 	before    uint64
+	nonce     string // this session's, in the message ids of its jobs
 	mu        sync.Mutex
 	published map[string]bool // parts published by this session
 }
@@ -86,10 +87,15 @@ func (s *Session) PublishJob(ctx context.Context, part string, payload any) erro
 	job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: part, Program: s.Exp.Program,
 		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args, Payload: p}
 	b, _ := json.Marshal(job)
-	if _, err := s.c.js.Publish(ctx, jobs.JobSubject(s.Exp.ID), b); err != nil {
-		return fmt.Errorf("publish job %s: %w", job.ID(), err)
-	}
-	return nil
+	// Retried while JetStream is unavailable (NATS restarting); the message
+	// id makes a retry whose first attempt did reach the stream a
+	// duplicate JetStream drops. It names the session, so that a resumed
+	// experiment can publish the same part again.
+	msgID := job.ID() + "@" + s.nonce
+	return s.c.retry(ctx, "publish job "+job.ID(), func(ctx context.Context) error {
+		_, err := s.c.js.Publish(ctx, jobs.JobSubject(s.Exp.ID), b, jetstream.WithMsgID(msgID))
+		return err
+	})
 }
 
 // Progress publishes a progress report (core NATS: clients that listen

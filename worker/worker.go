@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -248,7 +249,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		w.wm.JobStarted()
 	}
 	done := keepAlive(msg)
-	err := h.Handle(ctx, j)
+	err := w.run(ctx, h, j)
 	close(done)
 	var rej *rejectError
 	if errors.As(err, &rej) {
@@ -269,6 +270,19 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstrea
 		w.wm.JobDone(j.traces, j.steps, j.sat, time.Since(j.start))
 	}
 	msg.Ack()
+}
+
+// run runs a job's handler. A handler that panics (a bug the job's
+// program or payload triggers) fails the job with the panic, instead of
+// killing the worker and, delivery after delivery, every other worker.
+func (w *Worker) run(ctx context.Context, h Handler, j *Job) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.logf("job %s: the handler panicked: %v\n%s", j.ID(), r, debug.Stack())
+			err = j.Fail(ctx, fmt.Errorf("worker %s crashed running job %s: %v", w.ID, j.ID(), r))
+		}
+	}()
+	return h.Handle(ctx, j)
 }
 
 // Reject is what a handler returns for a job no coordinator plans (a
@@ -361,12 +375,15 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 	e.once.Do(func() {
 		obs, err := j.js.ObjectStore(ctx, jobs.BucketPrograms)
 		if err != nil {
-			e.err = fmt.Errorf("programs bucket: %w", err)
+			e.err = fmt.Errorf("programs bucket: %w: %w", errUnavailable, err)
 			return
 		}
 		ll, err := obs.GetBytes(ctx, j.Program)
 		if err != nil {
 			e.err = fmt.Errorf("fetch program %s: %w", j.ProgramName, err)
+			if !errors.Is(err, jetstream.ErrObjectNotFound) {
+				e.err = fmt.Errorf("fetch program %s: %w: %w", j.ProgramName, errUnavailable, err)
+			}
 			return
 		}
 		prog, err := ir.ParseLL(j.ProgramName, ll)
@@ -377,8 +394,21 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		e.m = vm.NewMachineArgs(prog, j.Args)
 		w.Limits.Apply(e.m)
 	})
+	if errors.Is(e.err, errUnavailable) {
+		// Not the program's fault (NATS restarting): the next job tries
+		// again.
+		w.mu.Lock()
+		if w.machines[key] == e {
+			delete(w.machines, key)
+		}
+		w.mu.Unlock()
+	}
 	return e.m, e.err
 }
+
+// errUnavailable marks errors of NATS or JetStream being unavailable: the
+// job is handed back for another delivery instead of failing.
+var errUnavailable = errors.New("NATS unavailable")
 
 // Publish sends one result message with payload (the kind's result type).
 func (j *Job) Publish(ctx context.Context, payload any) error {
@@ -389,8 +419,14 @@ func (j *Job) Publish(ctx context.Context, payload any) error {
 	return j.publish(ctx, jobs.Result{Payload: b})
 }
 
-// Fail publishes that the job can never run, and why.
+// Fail publishes that the job can never run, and why. A failure that is
+// NATS being unavailable (fetching the program) is no reason to fail the
+// experiment: Fail returns it and the job is delivered again.
 func (j *Job) Fail(ctx context.Context, why error) error {
+	if errors.Is(why, errUnavailable) {
+		j.w.logf("job %s: %v; handing it back", j.ID(), why)
+		return why
+	}
 	return j.publish(ctx, jobs.Result{Error: why.Error()})
 }
 

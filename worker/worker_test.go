@@ -41,6 +41,10 @@ func (doubleHandler) Handle(ctx context.Context, j *worker.Job) error {
 	if d.N < 0 {
 		return j.Fail(ctx, fmt.Errorf("negative input %d", d.N))
 	}
+	if d.N == 13 {
+		var unlucky []int
+		_ = unlucky[d.N] // a bug: panics
+	}
 	j.Count(1, 0, 0)
 	return j.Publish(ctx, doubleJob{N: 2 * d.N})
 }
@@ -142,6 +146,21 @@ func TestNewKind(t *testing.T) {
 	_, err = submit(t, emb, uint64(1)<<63) // int(seed) < 0: the handler refuses it
 	if err == nil || !strings.Contains(err.Error(), "negative input") {
 		t.Errorf("refused job: error %v", err)
+	}
+}
+
+// TestHandlerPanic: a job whose handler panics fails its experiment at
+// once with a message saying the worker crashed and why, and the worker
+// goes on serving (it used to die, and every worker after it, until the
+// job ran out of deliveries).
+func TestHandlerPanic(t *testing.T) {
+	emb := cluster(t, kindDouble)
+	_, err := submit(t, emb, 13)
+	if err == nil || !strings.Contains(err.Error(), "crashed running job") || !strings.Contains(err.Error(), "index out of range") {
+		t.Fatalf("a job that panics the handler: error %v", err)
+	}
+	if r, err := submit(t, emb, 10); err != nil || r.Estimate != 26 {
+		t.Errorf("the worker after the panic: %v, %v", r, err)
 	}
 }
 

@@ -134,17 +134,17 @@ func (n *natsFlags) connect(name string, logw io.Writer) (*nats.Conn, error) {
 	}
 	logf := func(format string, args ...any) {
 		if logw != nil {
-			fmt.Fprintf(logw, "wyvern %s: "+format+"\n", append([]any{name}, args...)...)
+			fmt.Fprintf(logw, "%s: "+format+"\n", append([]any{name}, args...)...)
 		}
 	}
 	opts = append(opts, nats.Name(name), nats.Timeout(3*time.Second), nats.RetryOnFailedConnect(false),
 		nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond), nats.ReconnectJitter(250*time.Millisecond, time.Second),
 		nats.ReconnectBufSize(64<<20),
-		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
-				logf("lost NATS at %s (%v); reconnecting", redactURL(nc.ConnectedUrl()), err)
+				logf("lost NATS at %s (%s); reconnecting", redactURL(n.url), redactSecrets(err.Error(), n))
 			} else {
-				logf("lost NATS; reconnecting")
+				logf("lost NATS at %s; reconnecting", redactURL(n.url))
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("reconnected to NATS at %s", redactURL(nc.ConnectedUrl())) }),
