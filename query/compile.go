@@ -44,10 +44,11 @@ const (
 	ReadDeadlock                   // Deadlock: whether the run ended in a deadlock
 	ReadError                      // Error, Error(kind): whether (and how) the run ended in an error
 	ReadProcesses                  // Exists (p): the set of processes
+	ReadExit                       // Exited, Exited == c: whether (and with which status) the program exited
 )
 
 var readNames = [...]string{"registers", "locals", "globals", "calls", "lines", "DivZero", "OverFlows",
-	"DataRace", "Deadlock", "Error", "processes"}
+	"DataRace", "Deadlock", "Error", "processes", "Exited"}
 
 func (r Read) String() string {
 	var names []string
@@ -191,6 +192,9 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 		case "Deadlock":
 			c.use(ReadDeadlock, p.name, p.c)
 			return func(st *vm.State) bool { return st.Status == vm.Deadlock }, nil
+		case "Exited":
+			c.use(ReadExit, p.name, p.c)
+			return func(st *vm.State) bool { return st.Status == vm.Exited }, nil
 		case "Error":
 			c.use(ReadError, p.arg, p.c)
 			if p.arg == "" {
@@ -347,6 +351,9 @@ func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
 			}
 			return typed(t.Reg(fr, slot), bits, signed)
 		}, nil
+	case exprExitCode:
+		c.use(ReadExit, "Exited", e.c)
+		return func(st *vm.State) int64 { return int64(st.ExitCode) }, nil
 	case exprVar:
 		return c.variable(e)
 	case exprProp:

@@ -287,8 +287,12 @@ func Parse(text string) (*Query, error) {
 		}
 		op := p.next()
 		if op.text != "<>" {
-			if op.text == "[]" || op.text == "[" {
-				return nil, p.errAt(op, "only eventually (<>) is supported in Pr queries")
+			if op.text == "[]" || op.text == "[" && p.is("]") {
+				return nil, p.errAt(op, "only eventually (<>) is supported in Pr queries; for always, ask for the complement: Pr[<=N]([] P) = 1 - Pr[<=N](<> !P)")
+			}
+			p.pos--
+			if _, err := p.prop(); err == nil && p.peek().text == "U" {
+				return nil, p.errAt(p.peek(), "until (P U Q) is not supported; Pr queries take eventually: Pr[<=N](<> P)")
 			}
 			return nil, p.errAt(op, "expected \"<>\" (eventually), found %q", op.text)
 		}
@@ -348,6 +352,11 @@ func Parse(text string) (*Query, error) {
 			return nil, err
 		}
 		q.Kind = Estimate
+	case t.text == "E" && p.is("["):
+		// UPPAAL's E[<=N; R](max: e), a synonym of Estimate[<=N,R]{max e}.
+		if err := p.uppaalEstimate(q); err != nil {
+			return nil, err
+		}
 	case t.text == "EnumStatesSMC":
 		if _, err := p.expect("<="); err != nil {
 			return nil, err
@@ -372,7 +381,7 @@ func Parse(text string) (*Query, error) {
 	case t.text == "EnumStates":
 		q.Kind = EnumStates
 	default:
-		return nil, p.errAt(t, "a query starts with Pr, Estimate, EnumStatesSMC, E<>, A[] or EnumStates, not %q", t.text)
+		return nil, p.errAt(t, "a query starts with Pr, Estimate (or E[<=N; R]), EnumStatesSMC, E<>, A[] or EnumStates, not %q", t.text)
 	}
 	if p.is("{") {
 		if err := p.options(q); err != nil {
@@ -389,6 +398,51 @@ func Parse(text string) (*Query, error) {
 		return nil, err
 	}
 	return q, nil
+}
+
+// uppaalEstimate parses the rest of UPPAAL's E[<=N; R](max: e) (min and
+// avg too) into an Estimate query.
+func (p *parser) uppaalEstimate(q *Query) error {
+	var err error
+	if _, err := p.expect("["); err != nil {
+		return err
+	}
+	if _, err := p.expect("<="); err != nil {
+		return err
+	}
+	if q.Bound, err = p.uint(); err != nil {
+		return err
+	}
+	if _, err := p.expect(";"); err != nil {
+		return err
+	}
+	r, err := p.uint()
+	if err != nil {
+		return err
+	}
+	q.Runs = int(r)
+	if _, err := p.expect("]"); err != nil {
+		return err
+	}
+	if _, err := p.expect("("); err != nil {
+		return err
+	}
+	agg := p.next()
+	if agg.text != "max" && agg.text != "min" && agg.text != "avg" {
+		return p.errAt(agg, "expected max, min or avg, found %q", agg.text)
+	}
+	q.Agg = agg.text
+	if _, err := p.expect(":"); err != nil {
+		return err
+	}
+	if q.Expr, err = p.arith(); err != nil {
+		return err
+	}
+	if _, err := p.expect(")"); err != nil {
+		return err
+	}
+	q.Kind = Estimate
+	return nil
 }
 
 func (p *parser) bound(q *Query) error {
@@ -603,22 +657,26 @@ type (
 		x Prop
 		c int
 	}
+	exprExitCode struct { // the exit status (Exited == c)
+		c int
+	}
 )
 
-func (x propAnd) col() int     { return x.l.col() }
-func (x propOr) col() int      { return x.l.col() }
-func (x propNot) col() int     { return x.x.col() }
-func (x propConst) col() int   { return 0 }
-func (x propKeyword) col() int { return x.c }
-func (x propCall) col() int    { return x.c }
-func (x propExists) col() int  { return x.c }
-func (x propCmp) col() int     { return x.c }
-func (x exprNum) col() int     { return x.c }
-func (x exprReg) col() int     { return x.c }
-func (x exprVar) col() int     { return x.c }
-func (x exprBin) col() int     { return x.c }
-func (x exprNeg) col() int     { return x.c }
-func (x exprProp) col() int    { return x.c }
+func (x propAnd) col() int      { return x.l.col() }
+func (x propOr) col() int       { return x.l.col() }
+func (x propNot) col() int      { return x.x.col() }
+func (x propConst) col() int    { return 0 }
+func (x propKeyword) col() int  { return x.c }
+func (x propCall) col() int     { return x.c }
+func (x propExists) col() int   { return x.c }
+func (x propCmp) col() int      { return x.c }
+func (x exprNum) col() int      { return x.c }
+func (x exprReg) col() int      { return x.c }
+func (x exprVar) col() int      { return x.c }
+func (x exprBin) col() int      { return x.c }
+func (x exprNeg) col() int      { return x.c }
+func (x exprProp) col() int     { return x.c }
+func (x exprExitCode) col() int { return x.c }
 
 func (p *parser) prop() (Prop, error) {
 	l, err := p.andProp()
@@ -685,6 +743,22 @@ func (p *parser) unaryProp() (Prop, error) {
 		case "DataRace", "DivZero", "OverFlows", "Deadlock":
 			p.next()
 			return propKeyword{name: t.text, c: t.col}, nil
+		case "Exited":
+			// Exited: the program exited (main returned or exit was
+			// called); Exited == c (or another comparison): with a status
+			// that compares so.
+			p.next()
+			exited := propKeyword{name: "Exited", c: t.col}
+			op := p.peek()
+			if !cmpOps[op.text] || op.kind == tEOF {
+				return exited, nil
+			}
+			p.next()
+			r, err := p.arith()
+			if err != nil {
+				return nil, err
+			}
+			return propAnd{exited, propCmp{op: op.text, l: exprExitCode{c: t.col}, r: r, c: t.col}}, nil
 		case "Error":
 			p.next()
 			k := propKeyword{name: "Error", c: t.col}
