@@ -48,7 +48,9 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	limit := fs.Duration("time-limit", 60*time.Second, "the one time limit of the whole verification")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON (verdict, deciding engine, per-engine outcomes and times)")
 	witness := fs.String("witness", "witness.yml", "where a FALSE verdict's violation witness (format 2.0) is written")
-	url := fs.String("nats", "", "run the engines on the cluster of this NATS server (default: an in-process server, coordinator and workers)")
+	var nf natsFlags // --nats "": an in-process server
+	nf.register(fs, "run the engines on the cluster of this NATS server (default: an in-process server, coordinator and workers)")
+	nf.url, fs.Lookup("nats").DefValue = "", ""
 	workers := fs.Int("workers", max(runtime.NumCPU(), 3), "in-process workers (at least one per engine runs them concurrently)")
 	engines := fs.String("engines", strings.Join(svcomp.Engines, ","), "engines of the portfolio, comma-separated")
 	seed := fs.Uint64("seed", 1, "simulation seed")
@@ -69,6 +71,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	nf.fromEnv(fs)
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
@@ -172,9 +175,8 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "wyvern verify: "+format+"\n", args...) }
 	}
 	var nc *nats.Conn
-	if *url != "" {
-		if nc, err = nats.Connect(*url, nats.Name("wyvern-verify"), nats.Timeout(3*time.Second)); err != nil {
-			err = fmt.Errorf("cannot reach NATS at %s: %w", *url, err)
+	if nf.url != "" {
+		if nc, err = nf.connect("wyvern-verify", stderr); err != nil {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
 			return 1
 		}
