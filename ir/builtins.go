@@ -152,6 +152,7 @@ const (
 	BGetspecific
 	BSetspecific
 	BStrtod // strtod, strtof, atof
+	BErrnoLocation
 
 	NumBuiltins // the number of identifiers (the vm table's size)
 )
@@ -219,7 +220,7 @@ var builtinNames = map[string]Builtin{
 	"pthread_barrierattr_init": BAttrInit, "pthread_barrierattr_destroy": BAttrInit,
 	"pthread_key_create": BKeyCreate, "pthread_key_delete": BKeyDelete,
 	"pthread_getspecific": BGetspecific, "pthread_setspecific": BSetspecific,
-	"strtod": BStrtod, "strtof": BStrtod, "atof": BStrtod,
+	"strtod": BStrtod, "strtof": BStrtod, "atof": BStrtod, "__errno_location": BErrnoLocation,
 }
 
 // mathIntrinsics maps the LLVM intrinsics clang emits for libm functions

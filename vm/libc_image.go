@@ -21,6 +21,8 @@ import (
 //   - the thread-specific data of pthread_key_*: a block of key states
 //     (4 bytes per key: 0 free, 1 in use) and a block of values (8 bytes per
 //     process and key, process-major), when pthread_key_create is called;
+//   - errno, 4 bytes per process (at most maxKeyThreads), when the program
+//     calls __errno_location (what <errno.h>'s errno expands to);
 //   - argv: one block per argument string and the array argv[0..argc]
 //     (argv[argc] is NULL), when main takes two parameters; argv[0] is the
 //     program's file name without its directory.
@@ -31,6 +33,7 @@ type libcImage struct {
 	ctypeLower uint64
 	argc       uint64
 	argv       uint64
+	errno      uint64 // pointer to the errno block (4 bytes per process)
 	keys       uint64 // pointer to the thread-specific keys block
 	specific   uint64 // pointer to the thread-specific values block
 }
@@ -181,6 +184,9 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 		m.libc.ctypeB = ptr(add(blkConst, b), 2)
 		m.libc.ctypeUpper = ptr(add(blkConst, upper), 4)
 		m.libc.ctypeLower = ptr(add(blkConst, lower), 4)
+	}
+	if usesBuiltin(p, ir.BErrnoLocation) {
+		m.libc.errno = add(blkGlobal, make([]byte, 4*maxKeyThreads))
 	}
 	if usesBuiltin(p, ir.BKeyCreate) {
 		m.libc.keys = add(blkGlobal, make([]byte, 4*maxKeys))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -277,8 +278,14 @@ func strtol(c call, a args) int {
 	mag, neg, overflow, n := parseInt(s, base, 0)
 	if c.b == ir.BStrtoul {
 		a.ret(clampUnsigned(mag, neg, overflow))
+		if overflow {
+			c.setErrno(eRange)
+		}
 	} else {
 		a.ret(uint64(clampSigned(mag, neg, overflow, 64)))
+		if overflow || !neg && mag > math.MaxInt64 || neg && mag > 1<<63 {
+			c.setErrno(eRange)
+		}
 	}
 	if endp != 0 {
 		if e := c.st.Mem.Store(endp, 8, p+uint64(n)); e != ErrNone {
@@ -290,8 +297,9 @@ func strtol(c call, a args) int {
 
 // strtod is strtod, strtof (the result width tells them apart) and atof
 // (no end pointer): leading white space, a decimal number with optional
-// exponent, inf, infinity or nan; errno is not set. Hexadecimal floats are
-// not recognised (their prefix "0" is).
+// exponent, inf, infinity or nan. Hexadecimal floats are not recognised
+// (their prefix "0" is). errno is ERANGE when the result overflows or
+// underflows (0 or subnormal from a non-zero number), as glibc sets it.
 func strtod(c call, a args) int {
 	p := a.arg(0)
 	s, ok := c.m.readString(c, p, "string")
@@ -303,24 +311,29 @@ func strtod(c call, a args) int {
 		i++
 	}
 	n := floatPrefix(s[i:], 0)
+	w := floatWidthOf(a)
+	bitSize, minNormal := 64, 0x1p-1022
+	if w == 32 {
+		bitSize, minNormal = 32, 0x1p-126
+	}
 	x := 0.0
 	if n > 0 {
-		v, err := strconv.ParseFloat(string(s[i:i+n]), 64)
-		if err != nil && !isRangeErr(err) {
+		num := string(s[i : i+n])
+		v, err := strconv.ParseFloat(num, bitSize)
+		switch {
+		case err != nil && !isRangeErr(err):
 			n = 0
-		} else {
+		default:
 			x = v
+			nonzero := strings.ContainsAny(strings.SplitN(strings.ToLower(num), "e", 2)[0], "123456789")
+			if err != nil || math.Abs(x) < minNormal && nonzero && !strings.ContainsAny(strings.ToLower(num), "in") {
+				c.setErrno(eRange)
+			}
 		}
 	}
 	end := p
 	if n > 0 {
 		end = p + uint64(i+n)
-	}
-	w := floatWidthOf(a)
-	if w == 32 && n > 0 { // strtof rounds the decimal string once, to float
-		if v, err := strconv.ParseFloat(string(s[i:i+n]), 32); err == nil || isRangeErr(err) {
-			x = v
-		}
 	}
 	a.ret(floatSlot(x, w))
 	if len(a.cs.Args) >= 2 {

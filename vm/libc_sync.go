@@ -159,6 +159,7 @@ func semWait(c call, a args) int {
 	}
 	if v == 0 {
 		if c.b == ir.BSemTrywait {
+			c.setErrno(eAgain)
 			a.ret(^uint64(0))
 			return bNext
 		}
@@ -283,6 +284,32 @@ func init() {
 		a.ret(0)
 		return bNext
 	}}
+}
+
+// errno: __errno_location returns the calling process's errno (processes
+// beyond maxKeyThreads are refused). The platform sets it where glibc does
+// for ERANGE in the strto* functions and EAGAIN in sem_trywait; the math
+// functions do not set it.
+const eRange = 34 // ERANGE
+
+func init() {
+	platform[ir.BErrnoLocation] = platformFunc{run: func(c call, a args) int {
+		if c.m.libc.errno == 0 {
+			return c.fail(ErrInvalidCall, "__errno_location: errno is not in this program's image")
+		}
+		if c.t.ID < 0 || c.t.ID >= maxKeyThreads {
+			return c.fail(ErrBadArg, "__errno_location: errno of more than %d processes is not supported", maxKeyThreads)
+		}
+		a.ret(c.m.libc.errno + 4*uint64(c.t.ID))
+		return bNext
+	}}
+}
+
+// setErrno sets the calling process's errno, if the program can read it.
+func (c call) setErrno(v uint64) {
+	if c.m.libc.errno != 0 && c.t.ID >= 0 && c.t.ID < maxKeyThreads {
+		c.st.Mem.Store(c.m.libc.errno+4*uint64(c.t.ID), 4, v)
+	}
 }
 
 // key returns the call's key (argument 0) if it is in use.
