@@ -20,7 +20,7 @@ import (
 // differ from glibc in the last bit or two of a double on 3% (log) to 57%
 // (log10) of TestMathAgainstGlibc's 400 arguments, never by more than 2
 // ulps; printed with up to ~14 significant digits they agree.
-// errno is not set.
+// errno is not set (domain and range errors leave it as it is).
 
 // mathUnary and mathBinary are the functions on double; a float variant
 // computes in double and rounds once.

@@ -261,7 +261,7 @@ func clampUnsigned(mag uint64, neg, overflow bool) uint64 {
 }
 
 // strtol is strtol, strtoll, strtoul, strtoull and (base 10, no end
-// pointer) atoi, atol and atoll; errno is not set.
+// pointer) atoi, atol and atoll; errno is ERANGE when the result saturates.
 func strtol(c call, a args) int {
 	p := a.arg(0)
 	s, ok := c.m.readString(c, p, "string")

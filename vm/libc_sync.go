@@ -151,7 +151,7 @@ func init() {
 }
 
 // semWait is sem_wait and sem_trywait (which returns -1 instead of
-// blocking; errno is not set).
+// blocking, with errno EAGAIN).
 func semWait(c call, a args) int {
 	v, e := c.st.Mem.Load(a.arg(0), 4)
 	if e != ErrNone {
