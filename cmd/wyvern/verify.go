@@ -253,7 +253,7 @@ func writeVerifyText(w io.Writer, r *verifyReport) {
 	}
 	fmt.Fprintf(w, "Property: %s (%s), program %s, data model %s\n", o.Property, r.PropFile, r.Program, r.DataModel)
 	if r.Expected != "" {
-		fmt.Fprintf(w, "Expected verdict: %s %s\n", r.Expected, r.ExpectedSub)
+		fmt.Fprintf(w, "Expected verdict: %s\n", strings.TrimSpace(r.Expected+" "+r.ExpectedSub))
 	}
 	for _, e := range o.Engines {
 		fmt.Fprintf(w, "  %-10s %-10s %6.2f s  %s\n", e.Engine, e.Outcome, e.Seconds, e.Detail)

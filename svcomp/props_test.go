@@ -1,0 +1,78 @@
+package svcomp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// TestGoalOf: each property maps to propositions that parse and compile
+// on the program (BMC's to targets BMC accepts), TRUE is allowed exactly
+// where the property is checked in full, and the error function is
+// watched as a call only when the program defines it.
+func TestGoalOf(t *testing.T) {
+	for _, tc := range []struct {
+		file, prop string
+		why        bool   // no engine runs
+		provable   bool   // TRUE may be claimed
+		focus      string // a part Focus must contain
+		bmc        bool   // BMC has a query
+	}{
+		{file: "lost_update.c", prop: "unreach-call", provable: true, focus: "Exists (p)([p.reach_error])", bmc: true},
+		{file: "rare_input.c", prop: "unreach-call", provable: true, focus: "Error(VerifierError)", bmc: true},
+		{file: "race.c", prop: "no-data-race", provable: true, focus: "DataRace", bmc: true},
+		{file: "null_deref.c", prop: "valid-memsafety", provable: false, focus: "Error(NullDeref)", bmc: true},
+		{file: "mutex_safe.c", prop: "valid-memsafety", provable: true, focus: "Error(DoubleFree)", bmc: true},
+		{file: "assume_abort.c", prop: "no-overflow", provable: true, focus: "Error(Overflow)", bmc: true},
+		{file: "assume_abort.c", prop: "termination", why: true},
+	} {
+		t.Run(tc.file+"/"+tc.prop, func(t *testing.T) {
+			prog := testutil.Program(t, "testdata/"+tc.file)
+			p, err := ReadProperty("testdata/properties/" + tc.prop + ".prp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := GoalOf(p, prog)
+			if (g.Why != "") != tc.why {
+				t.Fatalf("Why = %q", g.Why)
+			}
+			if tc.why {
+				return
+			}
+			if g.Provable != tc.provable || !strings.Contains(g.Focus, tc.focus) || !strings.Contains(g.Primary, "!Error(Abort)") {
+				t.Errorf("goal %+v", g)
+			}
+			if strings.Contains(g.Focus, "Error(Abort)") {
+				t.Errorf("abort() is a violation: %q", g.Focus)
+			}
+			m := vm.NewMachine(prog)
+			for _, prop := range []string{g.Primary, g.Focus} {
+				q, err := query.Parse("E<> " + prop)
+				if err == nil {
+					_, err = query.Compile(q, m)
+				}
+				if err != nil {
+					t.Errorf("E<> %s: %v", prop, err)
+				}
+			}
+			for _, prop := range []string{g.BMCPrimary, g.BMCFocus} {
+				if prop == "" {
+					continue
+				}
+				q, err := query.Parse("E<> " + prop)
+				if err == nil {
+					_, err = query.BMCTarget(q)
+				}
+				if err != nil {
+					t.Errorf("BMC E<> %s: %v", prop, err)
+				}
+			}
+			if (g.BMCPrimary != "") != tc.bmc {
+				t.Errorf("BMCPrimary %q", g.BMCPrimary)
+			}
+		})
+	}
+}
