@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Wyvern needs on a fresh Debian/Ubuntu machine: clang-14 and
 # llvm-14 (the C and bitcode frontend), z3, cvc5 and boolector (the SMT
-# solvers of bounded model checking), nats-server (cluster tests),
+# solvers of bounded model checking), nats-server 2.10+ (cluster tests; built
+# with go install at the version go.mod pins),
 # prometheus (metrics integration tests and scripts/cluster-local.sh).
 # Idempotent: installs only what is missing.
 # Go 1.26+ must already be installed (https://go.dev/dl).
@@ -13,7 +14,6 @@ command -v llvm-dis-14 >/dev/null 2>&1 || need+=(llvm-14)
 command -v z3 >/dev/null 2>&1 || need+=(z3)
 command -v cvc5 >/dev/null 2>&1 || need+=(cvc5)
 command -v boolector >/dev/null 2>&1 || need+=(boolector)
-command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -38,4 +38,24 @@ case "$gov" in
   1.2[6-9]*|1.[3-9][0-9]*|[2-9].*) ;;
   *) echo "install-deps: Go $gov is too old; Wyvern needs Go 1.26 or newer" >&2; exit 1 ;;
 esac
-echo "install-deps: clang-14 $(clang-14 --version | head -1 | sed 's/.*version //'), go $gov: ok"
+# nats-server: Debian's 2.9.10 is too old (concurrent experiments hung with
+# their jobs left in the stream); build the version go.mod pins, from the Go
+# module proxy, unless a 2.10+ server is on PATH already.
+nats_ok() {
+  command -v nats-server >/dev/null 2>&1 || return 1
+  local v
+  v=$(nats-server --version 2>/dev/null | sed -n 's/.*v\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+  set -- $v
+  [ -n "${1:-}" ] && { [ "$1" -gt 2 ] || { [ "$1" -eq 2 ] && [ "$2" -ge 10 ]; }; }
+}
+if ! nats_ok; then
+  nv=$(cd "$(dirname "$0")/.." && go list -m -f '{{.Version}}' github.com/nats-io/nats-server/v2)
+  bindir=/usr/local/bin
+  [ -w "$bindir" ] || bindir=$(go env GOPATH)/bin
+  echo "install-deps: building nats-server $nv into $bindir (go install)"
+  GOBIN=$bindir go install "github.com/nats-io/nats-server/v2@$nv"
+  hash -r
+  nats_ok || { echo "install-deps: nats-server $nv is not first on PATH ($(command -v nats-server))" >&2; exit 1; }
+fi
+
+echo "install-deps: clang-14 $(clang-14 --version | head -1 | sed 's/.*version //'), go $gov, $(nats-server --version): ok"

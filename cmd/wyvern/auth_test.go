@@ -348,6 +348,11 @@ func TestNATSFlags(t *testing.T) {
 			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
+	for v, want := range map[string]bool{"2.9.10": false, "2.10.0": true, "v2.15.2": true, "2.10.0-beta.1": true, "3.0": true, "1.99.99": false, "odd": true} {
+		if got := versionAtLeast(v, minServer); got != want {
+			t.Errorf("versionAtLeast(%q, 2.10.0) = %v", v, got)
+		}
+	}
 	// The error of an unreachable server names the URL without its password.
 	var out, errb bytes.Buffer
 	rc := dispatch([]string{"worker", "--nats", "nats://alice:s3cret@127.0.0.1:1"}, &out, &errb)

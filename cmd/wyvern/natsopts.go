@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,7 +165,37 @@ func (n *natsFlags) connect(name string, logw io.Writer) (*nats.Conn, error) {
 		}
 		return nil, fmt.Errorf("cannot reach NATS at %s: %s", u, redactSecrets(err.Error(), n))
 	}
+	if v := nc.ConnectedServerVersion(); v != "" && !versionAtLeast(v, minServer) {
+		logf("warning: nats-server %s at %s is older than %d.%d.%d, the oldest Wyvern supports (on 2.9.10 concurrent experiments hung with their jobs left in the stream): upgrade it (scripts/install-deps.sh)",
+			v, redactURL(n.url), minServer[0], minServer[1], minServer[2])
+	}
 	return nc, nil
+}
+
+// minServer is the oldest nats-server version Wyvern supports.
+var minServer = [3]int{2, 10, 0}
+
+// versionAtLeast reports whether version v ("2.10.3", "v2.11.0-beta")
+// is min or later; an unreadable version passes.
+func versionAtLeast(v string, min [3]int) bool {
+	v = strings.TrimPrefix(v, "v")
+	if i := strings.IndexAny(v, "-+"); i >= 0 {
+		v = v[:i]
+	}
+	parts := strings.Split(v, ".")
+	for i := 0; i < 3; i++ {
+		n := 0
+		if i < len(parts) {
+			var err error
+			if n, err = strconv.Atoi(parts[i]); err != nil {
+				return true
+			}
+		}
+		if n != min[i] {
+			return n > min[i]
+		}
+	}
+	return true
 }
 
 // userinfo matches the credentials of a URL: scheme://user:password@ or
