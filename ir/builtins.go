@@ -153,6 +153,14 @@ const (
 	BSetspecific
 	BStrtod // strtod, strtof, atof
 	BErrnoLocation
+	BStrdup // strdup, strndup
+	BStrnlen
+	BStrspn
+	BStrcspn
+	BStrpbrk
+	BStrcasecmp // strcasecmp, strncasecmp
+	BStrtok     // strtok, strtok_r
+	BStpcpy
 
 	NumBuiltins // the number of identifiers (the vm table's size)
 )
@@ -221,6 +229,9 @@ var builtinNames = map[string]Builtin{
 	"pthread_key_create": BKeyCreate, "pthread_key_delete": BKeyDelete,
 	"pthread_getspecific": BGetspecific, "pthread_setspecific": BSetspecific,
 	"strtod": BStrtod, "strtof": BStrtod, "atof": BStrtod, "__errno_location": BErrnoLocation,
+	"strdup": BStrdup, "strndup": BStrdup, "strnlen": BStrnlen, "strspn": BStrspn, "strcspn": BStrcspn,
+	"strpbrk": BStrpbrk, "strcasecmp": BStrcasecmp, "strncasecmp": BStrcasecmp, "strtok": BStrtok,
+	"strtok_r": BStrtok, "stpcpy": BStpcpy,
 }
 
 // mathIntrinsics maps the LLVM intrinsics clang emits for libm functions

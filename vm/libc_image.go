@@ -23,6 +23,7 @@ import (
 //     process and key, process-major), when pthread_key_create is called;
 //   - errno, 4 bytes per process (at most maxKeyThreads), when the program
 //     calls __errno_location (what <errno.h>'s errno expands to);
+//   - strtok's saved position, when the program calls strtok;
 //   - argv: one block per argument string and the array argv[0..argc]
 //     (argv[argc] is NULL), when main takes two parameters; argv[0] is the
 //     program's file name without its directory.
@@ -34,6 +35,7 @@ type libcImage struct {
 	argc       uint64
 	argv       uint64
 	errno      uint64 // pointer to the errno block (4 bytes per process)
+	strtok     uint64 // pointer to strtok's saved position (8 bytes)
 	keys       uint64 // pointer to the thread-specific keys block
 	specific   uint64 // pointer to the thread-specific values block
 }
@@ -187,6 +189,9 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 	}
 	if usesBuiltin(p, ir.BErrnoLocation) {
 		m.libc.errno = add(blkGlobal, make([]byte, 4*maxKeyThreads))
+	}
+	if usesBuiltin(p, ir.BStrtok) {
+		m.libc.strtok = add(blkGlobal, make([]byte, 8))
 	}
 	if usesBuiltin(p, ir.BKeyCreate) {
 		m.libc.keys = add(blkGlobal, make([]byte, 4*maxKeys))

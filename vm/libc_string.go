@@ -345,3 +345,193 @@ func strtod(c call, a args) int {
 	}
 	return bNext
 }
+
+func init() {
+	platform[ir.BStrdup] = platformFunc{run: strdup}
+	platform[ir.BStrnlen] = platformFunc{run: func(c call, a args) int {
+		s, n := a.arg(0), a.arg(1)
+		i := uint64(0)
+		for ; i < n; i++ {
+			ch, e := c.st.Mem.ByteAt(s + i)
+			if e != ErrNone {
+				return c.fail(e, "strnlen")
+			}
+			if ch == 0 {
+				break
+			}
+		}
+		a.ret(i)
+		return bNext
+	}}
+	platform[ir.BStrspn] = platformFunc{run: strspn}
+	platform[ir.BStrcspn] = platformFunc{run: strspn}
+	platform[ir.BStrpbrk] = platformFunc{run: func(c call, a args) int {
+		s, ok := c.m.readString(c, a.arg(0), "string")
+		if !ok {
+			return bEnd
+		}
+		set, ok := c.m.readString(c, a.arg(1), "set")
+		if !ok {
+			return bEnd
+		}
+		a.ret(0)
+		for i, ch := range s {
+			if bytes.IndexByte(set, ch) >= 0 {
+				a.ret(a.arg(0) + uint64(i))
+				break
+			}
+		}
+		return bNext
+	}}
+	platform[ir.BStrcasecmp] = platformFunc{run: strcasecmp}
+	platform[ir.BStrtok] = platformFunc{run: strtok}
+	platform[ir.BStpcpy] = platformFunc{run: func(c call, a args) int {
+		d := a.arg(0)
+		s, ok := c.m.readString(c, a.arg(1), "source")
+		if !ok {
+			return bEnd
+		}
+		if e := c.st.Mem.Write(d, append(s, 0)); e != ErrNone {
+			return c.fail(e, "stpcpy destination")
+		}
+		a.ret(d + uint64(len(s)))
+		return bNext
+	}}
+}
+
+// strdup is strdup and strndup (a second argument bounds the copy): a new
+// heap block holding the string and a NUL (NULL when it is too large).
+func strdup(c call, a args) int {
+	p := a.arg(0)
+	var s []byte
+	if len(a.cs.Args) >= 2 {
+		n := a.arg(1)
+		for i := uint64(0); i < n; i++ {
+			ch, e := c.st.Mem.ByteAt(p + i)
+			if e != ErrNone {
+				return c.fail(e, "strndup")
+			}
+			if ch == 0 {
+				break
+			}
+			s = append(s, ch)
+		}
+	} else {
+		var ok bool
+		if s, ok = c.m.readString(c, p, "string"); !ok {
+			return bEnd
+		}
+	}
+	q := c.m.malloc(c.st, uint64(len(s))+1)
+	if q != 0 {
+		c.st.Mem.Write(q, append(s, 0))
+	}
+	a.ret(q)
+	return bNext
+}
+
+// strspn is strspn (the length of the prefix of bytes in the set) and
+// strcspn (of bytes not in it).
+func strspn(c call, a args) int {
+	s, ok := c.m.readString(c, a.arg(0), "string")
+	if !ok {
+		return bEnd
+	}
+	set, ok := c.m.readString(c, a.arg(1), "set")
+	if !ok {
+		return bEnd
+	}
+	in := c.b == ir.BStrspn
+	n := 0
+	for n < len(s) && (bytes.IndexByte(set, s[n]) >= 0) == in {
+		n++
+	}
+	a.ret(uint64(n))
+	return bNext
+}
+
+// strcasecmp is strcasecmp and strncasecmp (a third argument bounds the
+// comparison), comparing tolower of each byte as glibc's C locale does.
+func strcasecmp(c call, a args) int {
+	p, q := a.arg(0), a.arg(1)
+	limit := ^uint64(0)
+	if len(a.cs.Args) >= 3 {
+		limit = a.arg(2)
+	}
+	res := int64(0)
+	for i := uint64(0); i < limit; i++ {
+		x, e1 := c.st.Mem.ByteAt(p + i)
+		if e1 != ErrNone {
+			return c.fail(e1, "%s", c.b)
+		}
+		y, e2 := c.st.Mem.ByteAt(q + i)
+		if e2 != ErrNone {
+			return c.fail(e2, "%s", c.b)
+		}
+		lx, ly := ctypeTolower(int64(x)), ctypeTolower(int64(y))
+		if lx != ly || x == 0 {
+			res = lx - ly
+			break
+		}
+	}
+	a.ret(uint64(res))
+	return bNext
+}
+
+// strtok is strtok (its position kept in a platform block) and strtok_r
+// (kept in *saveptr): the next token of bytes not in the delimiter set,
+// NUL-terminated in place.
+func strtok(c call, a args) int {
+	save := c.m.libc.strtok
+	if len(a.cs.Args) >= 3 {
+		save = a.arg(2)
+	}
+	if save == 0 {
+		return c.fail(ErrInvalidCall, "strtok: its saved position is not in this program's image")
+	}
+	s := a.arg(0)
+	if s == 0 {
+		v, e := c.st.Mem.Load(save, 8)
+		if e != ErrNone {
+			return c.fail(e, "%s: saved position", c.b)
+		}
+		s = v
+	}
+	if s == 0 {
+		a.ret(0)
+		return bNext
+	}
+	delim, ok := c.m.readString(c, a.arg(1), "delimiters")
+	if !ok {
+		return bEnd
+	}
+	str, ok := c.m.readString(c, s, "string")
+	if !ok {
+		return bEnd
+	}
+	i := 0
+	for i < len(str) && bytes.IndexByte(delim, str[i]) >= 0 {
+		i++
+	}
+	if i == len(str) {
+		c.st.Mem.Store(save, 8, s+uint64(i))
+		a.ret(0)
+		return bNext
+	}
+	j := i
+	for j < len(str) && bytes.IndexByte(delim, str[j]) < 0 {
+		j++
+	}
+	next := s + uint64(j)
+	if j < len(str) {
+		if e := c.st.Mem.Store(s+uint64(j), 1, 0); e != ErrNone {
+			return c.fail(e, "%s: string", c.b)
+		}
+		next++
+	}
+	if e := c.st.Mem.Store(save, 8, next); e != ErrNone {
+		return c.fail(e, "%s: saved position", c.b)
+	}
+	a.ret(s + uint64(i))
+	return bNext
+}
