@@ -178,6 +178,12 @@ type TraceDetail struct {
 	States int `json:"states,omitempty"`
 	// The first satisfying trace, replayable with `wyvern replay`.
 	FirstSatisfying *TraceRef `json:"first_satisfying,omitempty"`
+	// Always: the query is Pr[<=N]([] P). Runs check the eventuality of
+	// !P; the estimate, interval, convergence and Satisfied are those of
+	// [] P (the complements), FirstViolating is the first run that reaches
+	// !P and Histogram the lengths of such runs.
+	Always         bool      `json:"always,omitempty"`
+	FirstViolating *TraceRef `json:"first_violating,omitempty"`
 	// Lengths (steps) of satisfying runs.
 	Histogram []Bin `json:"histogram,omitempty"`
 	// Convergence is the estimate and its interval after 1, 2, 4, 8, ...
@@ -290,6 +296,8 @@ type folder struct {
 	alpha     float64
 	beta      float64 // SPRT
 	delta     float64 // SPRT
+	theta     float64 // SPRT: the threshold of the eventuality the runs check (1-θ for Pr([] P))
+	cmp       string  // SPRT: its comparison
 	runs      uint64  // folded
 	sat       uint64
 	steps     uint64
@@ -322,7 +330,12 @@ func newFolder(q *query.Query, seed uint64) (*folder, error) {
 		}
 	case query.Hypothesis:
 		f.delta, f.beta = q.Num("Delta"), q.Num("Beta")
-		f.sprt, err = estimator.NewSPRT(q.Theta, f.delta, f.alpha, f.beta)
+		// Pr([] P) >= θ is Pr(<> !P) <= 1-θ: the runs check <> !P.
+		f.theta, f.cmp = q.Theta, q.Cmp
+		if q.Always {
+			f.theta, f.cmp = 1-q.Theta, map[string]string{">=": "<=", "<=": ">="}[q.Cmp]
+		}
+		f.sprt, err = estimator.NewSPRT(f.theta, f.delta, f.alpha, f.beta)
 		if err != nil {
 			return nil, err
 		}
@@ -472,7 +485,7 @@ func (f *folder) result() Result {
 			d.Verdict = "undecided"
 			r.Warnings = append(r.Warnings, fmt.Sprintf("MaxRuns = %d reached without a decision: P is probably inside the indifference region [%g, %g]; raise MaxRuns or Delta",
 				f.sprt.MaxRuns(), q.Theta-f.delta, q.Theta+f.delta))
-		case (sr.Decision == estimator.DecisionAccept) == (q.Cmp == ">="):
+		case (sr.Decision == estimator.DecisionAccept) == (f.cmp == ">="):
 			d.Verdict = "holds"
 		default:
 			d.Verdict = "fails"
@@ -495,7 +508,36 @@ func (f *folder) result() Result {
 		d.Histogram = nil
 		d.Values = append([]float64(nil), f.values...)
 	}
+	if q.Always && (f.prop != nil || f.sprt != nil) {
+		complementAlways(&r, d, f.prop != nil)
+	}
 	return r
+}
+
+// complementAlways turns the result of <> !P into that of Pr[<=N]([] P):
+// the estimate, interval and convergence are complemented, satisfying runs
+// are those that never reach !P, and the first run that does is the first
+// violating one.
+func complementAlways(r *Result, d *TraceDetail, interval bool) {
+	d.Always = true
+	d.Satisfied = r.Runs - d.Satisfied
+	d.FirstViolating, d.FirstSatisfying = d.FirstSatisfying, nil
+	if r.Runs > 0 {
+		r.Estimate = 1 - r.Estimate
+	}
+	if interval {
+		r.Lo, r.Hi = 1-r.Hi, 1-r.Lo
+	}
+	for i := range d.Convergence {
+		c := &d.Convergence[i]
+		c.Estimate, c.Lo, c.Hi = 1-c.Estimate, 1-c.Hi, 1-c.Lo
+	}
+	for i, w := range r.Warnings {
+		if strings.HasPrefix(w, "0 of ") {
+			r.Warnings[i] = fmt.Sprintf("no run of %d violates the invariant: a violation may be rare, and the absolute Epsilon says only that Pr([] P) >= %.3g; "+
+				"importance splitting estimates rare events (ask Pr[<=N](<> !P) {Split=adaptive, Score=EXPR})", r.Runs, r.Lo)
+		}
+	}
 }
 
 // histogram bins satisfying-run lengths into at most 10 equal bins.
@@ -548,8 +590,12 @@ func (d *TraceDetail) WriteText(w io.Writer, r *Result) {
 			fmtP(r.Lo), fmtP(r.Hi), r.Confidence, fmtP(r.Estimate), d.Rule)
 		fmt.Fprintf(w, "Runs: %d, satisfying: %d\n", r.Runs, d.Satisfied)
 	case "hypothesis":
-		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: P >= %g, log-likelihood ratio %.4g)\n",
-			d.Cmp, d.Theta, strings.ToUpper(d.Verdict), r.Runs, d.Satisfied, d.Decision, d.Theta, d.LLR)
+		h0 := fmt.Sprintf("P >= %g", d.Theta)
+		if d.Always {
+			h0 = fmt.Sprintf("Pr(<> !P) >= %g", 1-d.Theta)
+		}
+		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: %s, log-likelihood ratio %.4g)\n",
+			d.Cmp, d.Theta, strings.ToUpper(d.Verdict), r.Runs, d.Satisfied, d.Decision, h0, d.LLR)
 		fmt.Fprintf(w, "Test: indifference region [%g, %g], error bounds alpha %g, beta %g; observed frequency %s (not a confidence interval: the test stops on the data)\n",
 			d.Theta-d.Delta, d.Theta+d.Delta, d.Alpha, d.Beta, fmtP(r.Estimate))
 	case "estimate":
@@ -558,14 +604,26 @@ func (d *TraceDetail) WriteText(w io.Writer, r *Result) {
 	case "enum-states-smc":
 		fmt.Fprintf(w, "Distinct states: %d in %d runs\n", d.States, r.Runs)
 	}
-	if f := d.FirstSatisfying; f != nil {
+	switch {
+	case d.FirstSatisfying != nil:
+		f := d.FirstSatisfying
 		fmt.Fprintf(w, "First satisfying trace: seed %d index %d (%d steps)\n  replay: wyvern replay %s --seed %d --index %d --query '%s'\n",
 			f.Seed, f.Index, f.Steps, r.Program, f.Seed, f.Index, r.Query)
-	} else if r.Kind == "probability" || r.Kind == "hypothesis" {
+	case d.FirstViolating != nil:
+		f := d.FirstViolating
+		fmt.Fprintf(w, "First run that violates the invariant: seed %d index %d (after %d steps)\n  replay: wyvern replay %s --seed %d --index %d --query '%s'\n",
+			f.Seed, f.Index, f.Steps, r.Program, f.Seed, f.Index, r.Query)
+	case d.Always:
+		fmt.Fprintln(w, "No run violates the invariant.")
+	case r.Kind == "probability" || r.Kind == "hypothesis":
 		fmt.Fprintln(w, "No satisfying run found.")
 	}
 	if len(d.Histogram) > 0 {
-		fmt.Fprintln(w, "Satisfying-run lengths (steps):")
+		if d.Always {
+			fmt.Fprintln(w, "Lengths of the runs that violate the invariant (steps to the violation):")
+		} else {
+			fmt.Fprintln(w, "Satisfying-run lengths (steps):")
+		}
 		var top uint64
 		for _, b := range d.Histogram {
 			top = max(top, b.Count)

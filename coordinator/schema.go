@@ -19,9 +19,9 @@ var (
 	tailKeys   = []string{"warnings", "experiment", "stats"}
 	resultKeys = map[string][]string{
 		"probability": {"runs", "satisfied", "estimate", "lo", "hi", "confidence", "rule", "steps", "ends",
-			"first_satisfying", "histogram", "convergence"},
+			"always", "first_satisfying", "first_violating", "histogram", "convergence"},
 		"hypothesis": {"verdict", "decision", "cmp", "theta", "delta", "alpha", "beta", "max_runs", "llr",
-			"runs", "satisfied", "estimate", "steps", "ends", "first_satisfying", "histogram", "convergence"},
+			"runs", "satisfied", "estimate", "steps", "ends", "always", "first_satisfying", "first_violating", "histogram", "convergence"},
 		"estimate":        {"runs", "estimate", "lo", "hi", "confidence", "stddev", "steps", "ends", "convergence", "values"},
 		"enum-states-smc": {"runs", "states", "steps", "ends"},
 		"splitting":       {"runs", "estimate", "lo", "hi", "confidence", "steps", "split"},

@@ -96,7 +96,11 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			return nil, err
 		case <-progress.C:
 			lo, hi := f.interval()
-			p := jobs.Progress{Runs: f.runs, Satisfied: f.sat, Lo: lo, Hi: hi, Planned: planned, Expected: f.sprt != nil,
+			sat := f.sat
+			if q.Always { // the runs check <> !P: report [] P
+				lo, hi, sat = 1-hi, 1-lo, f.runs-f.sat
+			}
+			p := jobs.Progress{Runs: f.runs, Satisfied: sat, Lo: lo, Hi: hi, Planned: planned, Expected: f.sprt != nil,
 				Workers: s.Workers(), RunsPerS: float64(f.runs) / time.Since(start).Seconds()}
 			s.Progress(p)
 			if em != nil {

@@ -45,7 +45,7 @@ func TestUppaalEstimate(t *testing.T) {
 // a message that says what to ask instead.
 func TestUnsupportedTemporal(t *testing.T) {
 	for _, c := range []struct{ q, want string }{
-		{"Pr[<=10]([] x < 3)", "Pr[<=N]([] P) = 1 - Pr[<=N](<> !P)"},
+		{"Pr[<=10]([] x < 3) {Split=adaptive, Score=x}", "for Pr[<=N]([] P), split Pr[<=N](<> !P)"},
 		{"Pr[<=10](x < 3 U x > 5)", "until (P U Q) is not supported"},
 		{"Pr[<=10]([0.f] U [1.g])", "until (P U Q) is not supported"},
 		{"Pr[<=10](x < 3)", `expected "<>" (eventually)`},

@@ -57,6 +57,10 @@ type Query struct {
 	Levels     []float64
 	LevelCols  []int
 	LevelProps []Prop
+	// Always: the query is Pr[<=N]([] P) (Probability, Hypothesis): Prop
+	// is !P, whose eventuality the runs check, and the answer is the
+	// complement (Pr([] P) = 1 - Pr(<> !P)).
+	Always bool
 }
 
 // Option is one `{Key=Value}` entry.
@@ -286,18 +290,21 @@ func Parse(text string) (*Query, error) {
 			return nil, err
 		}
 		op := p.next()
-		if op.text != "<>" {
-			if op.text == "[]" || op.text == "[" && p.is("]") {
-				return nil, p.errAt(op, "only eventually (<>) is supported in Pr queries; for always, ask for the complement: Pr[<=N]([] P) = 1 - Pr[<=N](<> !P)")
-			}
+		if op.text == "[" && p.is("]") { // [] P: always
+			p.next()
+			q.Always = true
+		} else if op.text != "<>" {
 			p.pos--
 			if _, err := p.prop(); err == nil && p.peek().text == "U" {
 				return nil, p.errAt(p.peek(), "until (P U Q) is not supported; Pr queries take eventually: Pr[<=N](<> P)")
 			}
-			return nil, p.errAt(op, "expected \"<>\" (eventually), found %q", op.text)
+			return nil, p.errAt(op, "expected \"<>\" (eventually) or \"[]\" (always), found %q", op.text)
 		}
 		if q.Prop, err = p.prop(); err != nil {
 			return nil, err
+		}
+		if q.Always {
+			q.Prop = propNot{q.Prop}
 		}
 		if _, err := p.expect(")"); err != nil {
 			return nil, err
@@ -396,6 +403,9 @@ func Parse(text string) (*Query, error) {
 	}
 	if err := q.checkOptions(thetaCol); err != nil {
 		return nil, err
+	}
+	if o, ok := q.Options["split"]; ok && q.Always {
+		return nil, q.errAt(o.KeyCol, "importance splitting estimates the probability of reaching a rare state: for Pr[<=N]([] P), split Pr[<=N](<> !P) and take 1 minus it")
 	}
 	return q, nil
 }

@@ -132,6 +132,9 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
 		return fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
 	}
+	if e.exact && q.Always {
+		return fmt.Errorf("--exact computes Pr[<=N](<> P); for Pr[<=N]([] P), ask Pr[<=N](<> !P) and take 1 minus it")
+	}
 	switch e.engine {
 	case "":
 		for _, name := range bmcFlags {
@@ -356,6 +359,10 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 		NoWorkers: func() {
 			pl.clear()
 			fmt.Fprintln(stderr, "wyvern: no worker has reported for 5 s; start some with `wyvern worker --nats URL`")
+		},
+		Silent: func(d time.Duration) {
+			pl.clear()
+			fmt.Fprintf(stderr, "wyvern: no progress for %s: the coordinator may be down (is `wyvern coordinator` running?) or a job is long; still waiting\n", d)
 		},
 	})
 	pl.clear()
