@@ -39,6 +39,12 @@ type Submission struct {
 	// NoWorkers, if set, is called when no worker has been heard from for
 	// a while (once).
 	NoWorkers func()
+	// Silent, if set, is called once when neither progress nor a change of
+	// the experiment has come for SilentAfter (default 15 s): the
+	// coordinator may be down (Submit keeps waiting; a restarted
+	// coordinator resumes the experiment).
+	Silent      func(time.Duration)
+	SilentAfter time.Duration
 }
 
 // Submit uploads the program (once, by content hash), submits the
@@ -77,17 +83,26 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
 		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Args: s.Args,
 		Created: time.Now().UTC()}
-	if s.Progress != nil {
+	var lastNews atomic.Int64 // progress or a change of the experiment
+	lastNews.Store(time.Now().UnixNano())
+	if s.Progress != nil || s.Silent != nil {
 		sub, err := nc.Subscribe(jobs.ProgressSubject(exp.ID), func(m *nats.Msg) {
 			var p jobs.Progress
 			if jobs.Decode(m.Data, &p) == nil {
-				s.Progress(p)
+				lastNews.Store(time.Now().UnixNano())
+				if s.Progress != nil {
+					s.Progress(p)
+				}
 			}
 		})
 		if err != nil {
 			return nil, fmt.Errorf("submit: %w", err)
 		}
 		defer sub.Unsubscribe()
+	}
+	silentAfter := s.SilentAfter
+	if silentAfter <= 0 {
+		silentAfter = 15 * time.Second
 	}
 	watch, err := kv.Watch(ctx, exp.ID)
 	if err != nil {
@@ -117,7 +132,8 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 	if sr.Error != "" {
 		return nil, errors.New(sr.Error)
 	}
-	warned := false
+	lastNews.Store(time.Now().UnixNano())
+	warned, silent := false, false
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var lastWorker atomic.Int64
@@ -134,6 +150,13 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 				warned = true
 				s.NoWorkers()
 			}
+			switch d := time.Since(time.Unix(0, lastNews.Load())); {
+			case d <= silentAfter:
+				silent = false // news again: warn again after the next silence
+			case !silent && s.Silent != nil:
+				silent = true
+				s.Silent(d.Round(time.Second))
+			}
 		case e, ok := <-watch.Updates():
 			if !ok {
 				return nil, errors.New("experiment watch closed")
@@ -141,6 +164,7 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 			if e == nil {
 				continue
 			}
+			lastNews.Store(time.Now().UnixNano())
 			var st jobs.Status
 			if err := jobs.Decode(e.Value(), &st); err != nil {
 				return nil, err

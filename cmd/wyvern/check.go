@@ -360,6 +360,10 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 			pl.clear()
 			fmt.Fprintln(stderr, "wyvern: no worker has reported for 5 s; start some with `wyvern worker --nats URL`")
 		},
+		Silent: func(d time.Duration) {
+			pl.clear()
+			fmt.Fprintf(stderr, "wyvern: no progress for %s: the coordinator may be down (is `wyvern coordinator` running?) or a job is long; still waiting\n", d)
+		},
 	})
 	pl.clear()
 	if err != nil {
