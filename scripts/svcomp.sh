@@ -2,6 +2,7 @@
 # Runs `wyvern verify` over SV-COMP tasks and prints SV-COMP's score table.
 #
 #   scripts/svcomp.sh [-t TIME_LIMIT] [-l TASK_LIST] [-o OUT_DIR] [-j JOBS] [-b WYVERN] [FILTER]
+#   scripts/svcomp.sh -r RESULTS.tsv...    (only the table of earlier runs' results)
 #
 # The tasks (scripts/svcomp-tasks.txt: task file, its commit, the C source,
 # its commit, the property) come from sosy-lab/sv-benchmarks, whose
@@ -27,21 +28,71 @@ list=""
 out=""
 jobs=1
 bin=""
-while getopts "t:l:o:j:b:h" opt; do
+report=""
+while getopts "t:l:o:j:b:r:h" opt; do
 	case $opt in
 	t) limit=$OPTARG ;;
 	l) list=$OPTARG ;;
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	b) bin=$OPTARG ;;
+	r) report=$OPTARG ;;
 	*)
-		sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 		exit 2
 		;;
 	esac
 done
 shift $((OPTIND - 1))
 filter=${1:-}
+
+summarize() {
+	python3 - "$@" <<'EOF'
+import sys, collections
+path, missing, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
+rows.sort()
+c = collections.Counter()
+engines = collections.Counter()
+score = 0
+total_time = 0.0
+print(f"{'task':48} {'verdict':22} {'expected':8} {'engine':10} {'witness':7} {'time':>6}")
+for name, verdict, expected, engine, replay, t, per in rows:
+    total_time += float(t)
+    status = "unknown"
+    if verdict == "TRUE":
+        status = "correct-true" if expected == "true" else "wrong-true"
+    elif verdict.startswith("FALSE"):
+        if expected == "false":
+            status = "correct-false" if replay == "yes" else "unconfirmed-false"
+        else:
+            status = "wrong-false"
+    c[status] += 1
+    if status.startswith("correct"):
+        engines[(engine, status)] += 1
+    score += {"correct-true": 2, "correct-false": 1, "wrong-true": -32, "wrong-false": -16}.get(status, 0)
+    mark = "" if status in ("correct-true", "correct-false", "unknown") else "  <-- " + status
+    print(f"{name:48} {verdict:22} {expected:8} {engine:10} {replay:7} {float(t):6.1f}{mark}")
+print()
+print(f"tasks: {len(rows)} (time limit {limit} each; {missing} not in the cache)")
+print(f"correct true:  {c['correct-true']}")
+print(f"correct false: {c['correct-false']}")
+print(f"wrong true:    {c['wrong-true']}")
+print(f"wrong false:   {c['wrong-false']}")
+print(f"unknown:       {c['unknown']}" + (f" (+{c['unconfirmed-false']} FALSE whose witness did not replay)" if c['unconfirmed-false'] else ""))
+print(f"score:         {score} (of {2 * sum(1 for r in rows if r[2] == 'true') + sum(1 for r in rows if r[2] == 'false')} possible)")
+print(f"time:          {total_time:.0f} s")
+print("decided by:    " + ", ".join(f"{e} {s.split('-')[1]} {n}" for (e, s), n in sorted(engines.items())))
+EOF
+}
+
+if [ -n "$report" ]; then
+	shift $((0))
+	cat "$report" "$@" >"${TMPDIR:-/tmp}/svcomp-report.$$"
+	summarize "${TMPDIR:-/tmp}/svcomp-report.$$" 0 "?"
+	rm -f "${TMPDIR:-/tmp}/svcomp-report.$$"
+	exit 0
+fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 list=${list:-$root/scripts/svcomp-tasks.txt}
@@ -129,41 +180,5 @@ export bin out limit results
 
 printf '%s\n' "${tasks[@]}" | xargs -P "$jobs" -I{} bash -c 'run "$@"' _ {}
 
-python3 - "$results" "$missing" "$limit" <<'EOF'
-import sys, collections
-path, missing, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
-rows.sort()
-c = collections.Counter()
-engines = collections.Counter()
-score = 0
-total_time = 0.0
-print(f"{'task':48} {'verdict':22} {'expected':8} {'engine':10} {'witness':7} {'time':>6}")
-for name, verdict, expected, engine, replay, t, per in rows:
-    total_time += float(t)
-    status = "unknown"
-    if verdict == "TRUE":
-        status = "correct-true" if expected == "true" else "wrong-true"
-    elif verdict.startswith("FALSE"):
-        if expected == "false":
-            status = "correct-false" if replay == "yes" else "unconfirmed-false"
-        else:
-            status = "wrong-false"
-    c[status] += 1
-    if status.startswith("correct"):
-        engines[(engine, status)] += 1
-    score += {"correct-true": 2, "correct-false": 1, "wrong-true": -32, "wrong-false": -16}.get(status, 0)
-    mark = "" if status in ("correct-true", "correct-false", "unknown") else "  <-- " + status
-    print(f"{name:48} {verdict:22} {expected:8} {engine:10} {replay:7} {float(t):6.1f}{mark}")
-print()
-print(f"tasks: {len(rows)} (time limit {limit} each; {missing} not in the cache)")
-print(f"correct true:  {c['correct-true']}")
-print(f"correct false: {c['correct-false']}")
-print(f"wrong true:    {c['wrong-true']}")
-print(f"wrong false:   {c['wrong-false']}")
-print(f"unknown:       {c['unknown']}" + (f" (+{c['unconfirmed-false']} FALSE whose witness did not replay)" if c['unconfirmed-false'] else ""))
-print(f"score:         {score} (of {2 * sum(1 for r in rows if r[2] == 'true') + sum(1 for r in rows if r[2] == 'false')} possible)")
-print(f"time:          {total_time:.0f} s")
-print("decided by:    " + ", ".join(f"{e} {s.split('-')[1]} {n}" for (e, s), n in sorted(engines.items())))
-EOF
+summarize "$results" "$missing" "$limit"
 echo "results: $out"
