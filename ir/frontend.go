@@ -152,6 +152,7 @@ var (
 // Prepass works around llir/llvm v0.3.6 parser limitations: it rejects
 // `align N` among the return attributes of define and call.
 func Prepass(src []byte) []byte {
+	src = hoistGEPSub(src)
 	if !bytes.Contains(src, []byte("align")) {
 		return src
 	}
@@ -175,4 +176,86 @@ func Prepass(src []byte) []byte {
 		return src
 	}
 	return bytes.Join(lines, []byte("\n"))
+}
+
+// gepSub starts a getelementptr instruction index that is a constant
+// `sub` expression: clang -O0 writes `(char *)p - offsetof(T, m)` with
+// a hand-written offsetof (((size_t)&((T *)0)->m), the container_of
+// idiom) as `i64 sub (i64 0, i64 ptrtoint (... to i64))`, an index the
+// llir parser rejects ("support for gep index type *ast.SubExpr").
+var gepSub = []byte(", i64 sub (i64 ")
+
+// hoistGEPSub rewrites each getelementptr instruction whose index is a
+// constant sub expression into a sub instruction computing the index,
+// named %wyvern.gepidx.N, followed by the getelementptr using it: the
+// same value, in a form llir parses.
+func hoistGEPSub(src []byte) []byte {
+	if !bytes.Contains(src, gepSub) {
+		return src
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	out := make([][]byte, 0, len(lines)+8)
+	n := 0
+	for _, ln := range lines {
+		j := bytes.Index(ln, gepSub)
+		k := bytes.Index(ln, []byte("getelementptr "))
+		eq := bytes.Index(ln, []byte(" = "))
+		if j < 0 || k < 0 || eq < 0 || eq > k || !bytes.HasPrefix(bytes.TrimSpace(ln), []byte("%")) {
+			out = append(out, ln)
+			continue
+		}
+		// The expression's parenthesised operands: "(i64 A, i64 B)".
+		open := j + len(", i64 sub ")
+		depth, end := 0, -1
+		for p := open; p < len(ln); p++ {
+			switch ln[p] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth == 0 {
+				end = p
+				break
+			}
+		}
+		if end < 0 {
+			out = append(out, ln)
+			continue
+		}
+		ops := ln[open+1 : end] // "i64 A, i64 B"
+		comma := topLevelComma(ops)
+		if comma < 0 || !bytes.HasPrefix(ops, []byte("i64 ")) || !bytes.HasPrefix(bytes.TrimSpace(ops[comma+1:]), []byte("i64 ")) {
+			out = append(out, ln)
+			continue
+		}
+		a := bytes.TrimSpace(ops[len("i64 "):comma])
+		b := bytes.TrimPrefix(bytes.TrimSpace(ops[comma+1:]), []byte("i64 "))
+		name := fmt.Sprintf("%%wyvern.gepidx.%d", n)
+		n++
+		indent := ln[:len(ln)-len(bytes.TrimLeft(ln, " \t"))]
+		sub := fmt.Sprintf("%s%s = sub i64 %s, %s", indent, name, a, b)
+		rest := append(append(append([]byte{}, ln[:j]...), []byte(", i64 "+name)...), ln[end+1:]...)
+		out = append(out, []byte(sub), rest)
+	}
+	return bytes.Join(out, []byte("\n"))
+}
+
+// topLevelComma is the index of the first comma of b outside parentheses
+// (-1: none).
+func topLevelComma(b []byte) int {
+	depth := 0
+	for i, c := range b {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
