@@ -26,6 +26,12 @@ type ConvPoint struct {
 // must be positive and Lo ≤ Estimate ≤ Hi. The runs axis is logarithmic
 // when the points span more than two decades (e.g. checkpoints at n0·2^j).
 func Convergence(path, title string, pts []ConvPoint) error {
+	return ConvergenceOf(path, title, "probability", pts)
+}
+
+// ConvergenceOf is Convergence with ylabel naming what is estimated (a
+// probability, an observed frequency, a mean).
+func ConvergenceOf(path, title, ylabel string, pts []ConvPoint) error {
 	const chart = "convergence"
 	if _, err := format(chart, path); err != nil {
 		return err
@@ -58,7 +64,7 @@ func Convergence(path, title string, pts []ConvPoint) error {
 	for i := len(pts) - 1; i >= 0; i-- {
 		band = append(band, lo[i])
 	}
-	p := newPlot(title, "runs", "probability")
+	p := newPlot(title, "runs", ylabel)
 	p.Add(plotter.NewGrid())
 	if len(pts) > 1 {
 		poly, err := plotter.NewPolygon(band)

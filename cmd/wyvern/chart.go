@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,8 +21,8 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	title := res.Program
-	if title == "" {
+	title := filepath.Base(res.Program) // the file, not its path
+	if res.Program == "" {
 		title = "Wyvern"
 	}
 	q := res.Query
@@ -48,7 +49,30 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 			for i, c := range d.Convergence {
 				pts[i] = charts.ConvPoint{Runs: int(c.Runs), Estimate: c.Estimate, Lo: c.Lo, Hi: c.Hi}
 			}
-			if err := draw("convergence", func(p string) error { return charts.Convergence(p, title, pts) }); err != nil {
+			ylabel := map[string]string{"probability": "probability", "hypothesis": "observed frequency (no interval: the test stops on the data)",
+				"estimate": "mean of the runs' values"}[res.Kind]
+			if d.Always {
+				ylabel = "probability of [] P"
+			}
+			if err := draw("convergence", func(p string) error { return charts.ConvergenceOf(p, title, ylabel, pts) }); err != nil {
+				return files, err
+			}
+		}
+		if res.Kind == "hypothesis" && len(d.Convergence) > 0 {
+			// The test as it ran: on Pr(<> !P) against 1-θ for Pr([] P).
+			t := charts.SPRTTest{Theta: d.Theta, Delta: d.Delta, Alpha: d.Alpha, Beta: d.Beta}
+			pts := make([]charts.SPRTPoint, len(d.Convergence))
+			for i, c := range d.Convergence {
+				sat := int(math.Round(c.Estimate * float64(c.Runs)))
+				if d.Always {
+					sat = int(c.Runs) - sat
+				}
+				pts[i] = charts.SPRTPoint{Runs: int(c.Runs), Satisfied: sat}
+			}
+			if d.Always {
+				t.Theta = 1 - d.Theta
+			}
+			if err := draw("sprt", func(p string) error { return charts.SPRT(p, title, t, pts) }); err != nil {
 				return files, err
 			}
 		}

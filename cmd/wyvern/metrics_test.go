@@ -219,6 +219,10 @@ func TestWriteChartsAllKinds(t *testing.T) {
 			Histogram:   []coordinator.Bin{{Lo: 3, Hi: 3, Count: 1}, {Lo: 4, Hi: 4, Count: 1}},
 			Convergence: []coordinator.ConvPoint{{Runs: 8, Estimate: 0.25, Lo: 0.03, Hi: 0.65}}}},
 			[]string{"convergence", "run-lengths"}},
+		{"hypothesis", coordinator.Result{Kind: "hypothesis", Runs: 64, Estimate: 10.0 / 64, Detail: &coordinator.TraceDetail{Satisfied: 10,
+			Verdict: "fails", Cmp: ">=", Theta: 0.3, Delta: 0.01, Alpha: 0.05, Beta: 0.05,
+			Convergence: []coordinator.ConvPoint{{Runs: 32, Estimate: 0.15625, Lo: 0.05, Hi: 0.33}, {Runs: 64, Estimate: 10.0 / 64, Lo: 0.08, Hi: 0.27}}}},
+			[]string{"convergence", "sprt"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
