@@ -22,6 +22,7 @@ func TestVerify(t *testing.T) {
 		task, prop, verdict string
 		engine              string // the engines that may decide, separated by |
 		long                bool   // skipped under -short
+		limit               string // --time-limit (default 60s)
 	}{
 		{task: "lost_update.yml", verdict: "FALSE(unreach-call)", engine: "explicit|simulation"},
 		{task: "race.yml", verdict: "FALSE(no-data-race)", engine: "explicit|simulation"},
@@ -31,13 +32,18 @@ func TestVerify(t *testing.T) {
 		{task: "rare_input.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "termination", verdict: "UNKNOWN"},
+		{task: "atomic_race.yml", verdict: "UNKNOWN", limit: "4s"},
 	} {
 		t.Run(tc.task+"/"+tc.prop, func(t *testing.T) {
 			if tc.long && testing.Short() {
 				t.Skip("BMC task: skipped under -short")
 			}
 			w := filepath.Join(t.TempDir(), "witness.yml")
-			args := []string{"verify", dir + tc.task, "--time-limit", "60s", "--workers", "3", "--witness", w}
+			limit := tc.limit
+			if limit == "" {
+				limit = "60s"
+			}
+			args := []string{"verify", dir + tc.task, "--time-limit", limit, "--workers", "3", "--witness", w}
 			if tc.prop != "" {
 				args = append(args, "--prop", tc.prop)
 			}
