@@ -202,6 +202,7 @@ func (l *loader) layoutGlobals() error {
 			}
 			if e, ok := md.Node.(*metadata.DIGlobalVariableExpression); ok && e.Var != nil {
 				gl.CName = e.Var.Name
+				gl.CType = cTypeOf(e.Var.Type)
 			}
 		}
 		l.globalIdx[g] = i

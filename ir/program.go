@@ -89,6 +89,7 @@ func (l SrcLoc) String() string {
 type Global struct {
 	Name  string // LLVM name without '@'
 	CName string // C name from debug info ("" if none)
+	CType *CType // C type from debug info (nil if none)
 	Block uint32
 	Size  uint32
 	Init  []byte // initial bytes (len == Size)

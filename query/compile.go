@@ -385,6 +385,9 @@ func typed(v uint64, bits uint8, signed bool) int64 {
 // variable resolves a C variable: a global `x` or a local `f::x`.
 func (c *Compiled) variable(e exprVar) (func(*vm.State) int64, error) {
 	m := c.M
+	if len(e.path) > 0 {
+		return c.cpath(e)
+	}
 	if e.fn == "" {
 		for _, g := range m.Prog.Globals {
 			if g.CName == e.name || g.Name == e.name {

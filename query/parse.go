@@ -129,7 +129,7 @@ type token struct {
 
 func lex(s string) ([]token, error) {
 	var toks []token
-	puncts := []string{"E<>", "A[]", "<=", ">=", "==", "!=", "&&", "||", "<>", "::",
+	puncts := []string{"E<>", "A[]", "<=", ">=", "==", "!=", "&&", "||", "<>", "::", "->",
 		"<", ">", "!", "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "@", "=", "+", "-", "*", "/", "%"}
 	i := 0
 	for i < len(s) {
@@ -652,7 +652,14 @@ type (
 	exprVar struct {
 		fn   string // "" for a global
 		name string
+		path []pathStep // buf[2], q.head, p->next: into the variable, by its C type
 		c    int
+	}
+	pathStep struct {
+		op    string // "[", "." or "->"
+		index Expr   // "["
+		field string // "." and "->"
+		c     int
 	}
 	exprBin struct {
 		op   string
@@ -918,6 +925,35 @@ func (p *parser) term() (Expr, error) {
 	return l, nil
 }
 
+// path parses what follows a variable: elements [e], fields .f and
+// fields through pointers ->f, in any number.
+func (p *parser) path(v exprVar) (Expr, error) {
+	for {
+		t := p.peek()
+		switch {
+		case t.text == "[" && t.kind == tPunct:
+			p.next()
+			i, err := p.arith()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.expect("]"); err != nil {
+				return nil, err
+			}
+			v.path = append(v.path, pathStep{op: "[", index: i, c: t.col})
+		case (t.text == "." || t.text == "->") && t.kind == tPunct:
+			p.next()
+			f, err := p.ident("a field name after " + t.text)
+			if err != nil {
+				return nil, err
+			}
+			v.path = append(v.path, pathStep{op: t.text, field: f.text, c: t.col})
+		default:
+			return v, nil
+		}
+	}
+}
+
 func (p *parser) typeSuffix() (uint8, bool, error) {
 	if !p.is(";") {
 		return 0, false, nil
@@ -1011,9 +1047,9 @@ func (p *parser) factor() (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return exprVar{fn: t.text, name: v.text, c: t.col}, nil
+			return p.path(exprVar{fn: t.text, name: v.text, c: t.col})
 		}
-		return exprVar{name: t.text, c: t.col}, nil
+		return p.path(exprVar{name: t.text, c: t.col})
 	case t.kind == tEOF:
 		return nil, p.errAt(t, "expected an expression, found end of query")
 	}

@@ -117,7 +117,8 @@ func FuzzParse(f *testing.F) {
 		"Pr[<=5](<> true) {Split=adaptive, K=10}", "Pr[<=5](<> true) {Alpha=0.01, Epsilon=.005, Rule=lodin, MinRuns=10, MaxRuns=1e3}",
 		"Pr[<=5](<> x > 1) >= 0.3 {Beta=0.1, Delta=0.05, MaxRuns=100}", "Pr[<=5](<> true) {Epsilom=0.1}",
 		"Pr[<=5](<> true) {Split=fixed, Score=x, Levels=[1,2], N=10, M=3, Interval=log, Max=-2}", "Estimate[<=5,3]{avg x} {Alpha=0.2}",
-		"E[<=5; 3](max: x + 1)", "E<> Exited == 3 && !Exited", "Pr[<=5]([] x < 3)", "Pr[<=5](x < 3 U x > 5)"} {
+		"E[<=5; 3](max: x + 1)", "E<> Exited == 3 && !Exited", "Pr[<=5]([] x < 3)", "Pr[<=5](x < 3 U x > 5)",
+		"E<> q.buf[q.head + 1] > p->next->val && grid[1][2] == -6"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
