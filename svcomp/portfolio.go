@@ -376,7 +376,7 @@ func (r *runner) search(ctx context.Context) engineResult {
 			break
 		}
 		x, err := r.submit(ctx, coordinator.Submission{Query: q, Explicit: &jobs.ExplicitOptions{
-			Order: "bfs", Reduction: "local", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
+			Order: "bfs", Reduction: "none", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
 		if err != nil {
 			res.Outcome, res.Detail = OutRefused, err.Error()
 			return res
