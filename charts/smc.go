@@ -97,6 +97,14 @@ func ConvergenceOf(path, title, ylabel string, pts []ConvPoint) error {
 	if useLog(est[0].X, est[len(est)-1].X) {
 		setLog(&p.X)
 	}
+	// Room above the data for the legend, so that it covers nothing.
+	ymin, ymax := lo[0].Y, hi[0].Y
+	for i := range pts {
+		ymin, ymax = math.Min(ymin, lo[i].Y), math.Max(ymax, hi[i].Y)
+	}
+	if ymax > ymin {
+		p.Y.Min, p.Y.Max = ymin, ymax+0.22*(ymax-ymin)
+	}
 	last := pts[len(pts)-1]
 	p.Title.Text = fmt.Sprintf("%s\n%d runs: %.4g in [%.4g, %.4g]", title, last.Runs, last.Estimate, last.Lo, last.Hi)
 	return savePlot(chart, path, p)

@@ -84,7 +84,11 @@ func SPRT(path, title string, t SPRTTest, pts []SPRTPoint) error {
 	s.Color, s.Radius, s.Shape = colEstimate, vg.Points(1.8), draw.CircleGlyph{}
 	top.Add(l, s)
 	top.Legend.Add("observed frequency", l, s)
-	top.Y.Min, top.Y.Max = 0, 1.45 // the legend above the data
+	ymax := p0
+	for _, f := range freq {
+		ymax = math.Max(ymax, f.Y)
+	}
+	top.Y.Min, top.Y.Max = 0, math.Min(1.45, 1.5*ymax) // the legend above the data
 
 	bottom := newPlot("", "runs", "log L(θ-δ)/L(θ+δ)")
 	bottom.Add(plotter.NewGrid())
