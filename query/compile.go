@@ -164,6 +164,32 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 	case propConst:
 		v := p.v
 		return func(*vm.State) bool { return v }, nil
+	case propUntil:
+		l, err := c.prop(p.l)
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.prop(p.r)
+		if err != nil {
+			return nil, err
+		}
+		// A monitor of the run: states are shown in order from the first
+		// (Steps 0, where it starts afresh).
+		failed := false
+		return func(st *vm.State) bool {
+			if st.Steps == 0 {
+				failed = false
+			}
+			switch {
+			case failed:
+				return false
+			case r(st):
+				return true
+			case !l(st):
+				failed = true
+			}
+			return false
+		}, nil
 	case propKeyword:
 		switch p.name {
 		case "DataRace":

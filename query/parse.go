@@ -57,6 +57,12 @@ type Query struct {
 	Levels     []float64
 	LevelCols  []int
 	LevelProps []Prop
+	// Until is the column of U when the query is Pr[<=N](P U Q)
+	// (Probability, Hypothesis; 0 otherwise): Prop holds at the first state
+	// of a run where Q holds if P held at every state before, and never
+	// once a state satisfied neither (it watches the run from its first
+	// state, so the run cannot be cut: no splitting, no exact computation).
+	Until int
 	// Always: the query is Pr[<=N]([] P) (Probability, Hypothesis): Prop
 	// is !P, whose eventuality the runs check, and the answer is the
 	// complement (Pr([] P) = 1 - Pr(<> !P)).
@@ -290,18 +296,29 @@ func Parse(text string) (*Query, error) {
 			return nil, err
 		}
 		op := p.next()
-		if op.text == "[" && p.is("]") { // [] P: always
+		switch {
+		case op.text == "[" && p.is("]"): // [] P: always
 			p.next()
 			q.Always = true
-		} else if op.text != "<>" {
+		case op.text != "<>":
+			// P U Q: until.
 			p.pos--
-			if _, err := p.prop(); err == nil && p.peek().text == "U" {
-				return nil, p.errAt(p.peek(), "until (P U Q) is not supported; Pr queries take eventually: Pr[<=N](<> P)")
+			l, err := p.prop()
+			if err != nil || p.peek().text != "U" {
+				return nil, p.errAt(op, "expected \"<>\" (eventually), \"[]\" (always) or P U Q (until), found %q", op.text)
 			}
-			return nil, p.errAt(op, "expected \"<>\" (eventually) or \"[]\" (always), found %q", op.text)
+			u := p.next()
+			r, err := p.prop()
+			if err != nil {
+				return nil, err
+			}
+			q.Until = u.col
+			q.Prop = propUntil{l: l, r: r, c: u.col}
 		}
-		if q.Prop, err = p.prop(); err != nil {
-			return nil, err
+		if q.Until == 0 {
+			if q.Prop, err = p.prop(); err != nil {
+				return nil, err
+			}
 		}
 		if q.Always {
 			q.Prop = propNot{q.Prop}
@@ -403,6 +420,9 @@ func Parse(text string) (*Query, error) {
 	}
 	if err := q.checkOptions(thetaCol); err != nil {
 		return nil, err
+	}
+	if o, ok := q.Options["split"]; ok && q.Until > 0 {
+		return nil, q.errAt(o.KeyCol, "importance splitting restarts runs from the middle, where P U Q cannot know the states before: it estimates Pr[<=N](<> P) only")
 	}
 	if o, ok := q.Options["split"]; ok && q.Always {
 		return nil, q.errAt(o.KeyCol, "importance splitting estimates the probability of reaching a rare state: for Pr[<=N]([] P), split Pr[<=N](<> !P) and take 1 minus it")
@@ -617,6 +637,10 @@ type (
 		arg  string // Error(kind)
 		c    int
 	}
+	propUntil struct { // l U r
+		l, r Prop
+		c    int
+	}
 	propCall struct {
 		proc procRef
 		fn   string
@@ -685,6 +709,7 @@ func (x propNot) col() int      { return x.x.col() }
 func (x propConst) col() int    { return 0 }
 func (x propKeyword) col() int  { return x.c }
 func (x propCall) col() int     { return x.c }
+func (x propUntil) col() int    { return x.c }
 func (x propExists) col() int   { return x.c }
 func (x propCmp) col() int      { return x.c }
 func (x exprNum) col() int      { return x.c }

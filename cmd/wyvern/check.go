@@ -132,6 +132,9 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 	if e.exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
 		return fmt.Errorf("--exact computes Pr[<=N](<> P) exactly; %s queries are answered by the explicit-state search without it", q.Kind)
 	}
+	if e.exact && q.Until > 0 {
+		return fmt.Errorf("--exact merges runs that reach the same state, which P U Q must tell apart: ask it by simulation (without --exact)")
+	}
 	if e.exact && q.Always {
 		return fmt.Errorf("--exact computes Pr[<=N](<> P); for Pr[<=N]([] P), ask Pr[<=N](<> !P) and take 1 minus it")
 	}
