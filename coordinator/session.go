@@ -47,6 +47,24 @@ type Session struct {
 	published map[string]bool // parts published by this session
 }
 
+// storedResults is the number of the experiment's results stored before
+// this session started (a resumed experiment's; 0 when unknown).
+func (s *Session) storedResults(ctx context.Context) int {
+	if s.before == 0 {
+		return 0
+	}
+	st, err := s.c.js.Stream(ctx, jobs.StreamResults)
+	if err != nil {
+		return 0
+	}
+	subj := jobs.ResultSubject(s.Exp.ID)
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter(subj))
+	if err != nil {
+		return 0
+	}
+	return int(info.State.Subjects[subj])
+}
+
 // planned reports whether part was published by this session.
 func (s *Session) planned(part string) bool {
 	s.mu.Lock()

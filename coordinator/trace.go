@@ -37,7 +37,7 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	em := s.Metrics()
 	start := time.Now()
 	// Results already in the stream (a resumed experiment) are folded first;
-	// the jobs still queued are dropped and planned again from scratch.
+	// the jobs still queued are dropped and the missing ranges planned again.
 	s.PurgeJobs(ctx)
 	results := make(chan *jobs.Result, 64)
 	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
@@ -75,10 +75,90 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 		}
 		return nil
 	}
+	received := map[uint64]bool{} // ranges whose outcomes came, by first index
+	// fold takes one result: its outcomes wait in the buffer until every
+	// earlier index has been folded.
+	fold := func(m *jobs.Result) error {
+		if m.Error != "" {
+			return fmt.Errorf("worker %s could not run %s: %s", m.Worker, exp.ProgramName, m.Error)
+		}
+		var r jobs.TraceOutcomes
+		if err := decodePayload(m, &r); err != nil {
+			s.Reject(m, metrics.RejectMismatch, err.Error())
+			return nil
+		}
+		if why := checkTraceResult(m.Part, &r, jobSize, limit); why != "" {
+			s.Reject(m, metrics.RejectMismatch, why)
+			return nil
+		}
+		delete(outstanding, r.First)
+		received[r.First] = true
+		workers[m.Worker] = true
+		if r.First+r.Count > next { // planned by an earlier coordinator
+			next = r.First + r.Count
+		}
+		before := dups
+		for _, o := range r.Outcomes {
+			if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
+				dups++
+				continue
+			}
+			buffer[o.Index] = o
+		}
+		if em != nil && dups > before {
+			em.Duplicates(int(dups - before))
+		}
+		for _, h := range r.States {
+			states[h] = struct{}{}
+		}
+		for !f.done {
+			o, ok := buffer[f.runs]
+			if !ok {
+				break
+			}
+			delete(buffer, f.runs)
+			f.add(o)
+		}
+		return nil
+	}
+	// A resumed experiment folds the results already stored before it plans
+	// anything, and then plans only the ranges they lack: a restarted
+	// coordinator goes on from where the last one was instead of running
+	// every trace again.
+	var gaps []uint64
+	if stored := s.storedResults(ctx); stored > 0 {
+		for n := 0; n < stored && !f.done; n++ {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case why := <-s.Failed():
+				return nil, errors.New(why)
+			case err := <-intake:
+				return nil, err
+			case m := <-results:
+				if err := fold(m); err != nil {
+					return nil, err
+				}
+			case <-time.After(10 * time.Second):
+				n = stored // the rest are planned again
+			}
+		}
+		for first := f.runs - f.runs%jobSize; first < next; first += jobSize {
+			if !received[first] {
+				gaps = append(gaps, first)
+			}
+		}
+	}
 	progress := time.NewTicker(500 * time.Millisecond)
 	defer progress.Stop()
 	for !f.done {
 		window := 8 + 4*s.Workers()
+		for len(outstanding) < window && len(gaps) > 0 {
+			if err := publish(gaps[0]); err != nil {
+				return nil, err
+			}
+			gaps = gaps[1:]
+		}
 		// Jobs keep flowing until the rule stops, up to its limit: a
 		// sequential test that needs more runs than expected gets them.
 		for len(outstanding) < window && (limit == 0 || next < limit) {
@@ -112,44 +192,8 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 				}
 			}
 		case m := <-results:
-			if m.Error != "" {
-				return nil, fmt.Errorf("worker %s could not run %s: %s", m.Worker, exp.ProgramName, m.Error)
-			}
-			var r jobs.TraceOutcomes
-			if err := decodePayload(m, &r); err != nil {
-				s.Reject(m, metrics.RejectMismatch, err.Error())
-				continue
-			}
-			if why := checkTraceResult(m.Part, &r, jobSize, limit); why != "" {
-				s.Reject(m, metrics.RejectMismatch, why)
-				continue
-			}
-			delete(outstanding, r.First)
-			workers[m.Worker] = true
-			if r.First+r.Count > next { // planned by an earlier coordinator
-				next = r.First + r.Count
-			}
-			before := dups
-			for _, o := range r.Outcomes {
-				if _, seen := buffer[o.Index]; seen || o.Index < f.runs {
-					dups++
-					continue
-				}
-				buffer[o.Index] = o
-			}
-			if em != nil && dups > before {
-				em.Duplicates(int(dups - before))
-			}
-			for _, h := range r.States {
-				states[h] = struct{}{}
-			}
-			for !f.done {
-				o, ok := buffer[f.runs]
-				if !ok {
-					break
-				}
-				delete(buffer, f.runs)
-				f.add(o)
+			if err := fold(m); err != nil {
+				return nil, err
 			}
 		}
 	}
