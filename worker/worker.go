@@ -434,6 +434,17 @@ func (j *Job) publish(ctx context.Context, r jobs.Result) error {
 	r.Version, r.Kind, r.Experiment, r.Part, r.Worker = jobs.Version, j.Kind, j.Experiment, j.Part, j.w.ID
 	r.Elapsed = time.Since(j.start).Seconds()
 	b, _ := json.Marshal(r)
+	if max := j.w.NC.MaxPayload(); max > 0 && int64(len(b)) > max-1024 {
+		// NATS would refuse it, the job would be delivered again and again
+		// and the experiment fail as if workers crashed: say what is wrong.
+		j.w.logf("job %s: a result of %d bytes is above the server's maximum message size", j.ID(), len(b))
+		if r.Payload == nil {
+			r.Error = r.Error[:min(len(r.Error), 4096)]
+		} else {
+			r.Payload, r.Error = nil, fmt.Sprintf("the result of job %s is %d bytes, above the NATS server's maximum message size of %d bytes (max_payload): use smaller jobs (--job-size) or raise max_payload", j.ID(), len(b), max)
+		}
+		b, _ = json.Marshal(r)
+	}
 	if _, err := j.js.Publish(ctx, jobs.ResultSubject(j.Experiment), b); err != nil {
 		return fmt.Errorf("publish result of %s: %w", j.ID(), err)
 	}

@@ -41,6 +41,9 @@ func (doubleHandler) Handle(ctx context.Context, j *worker.Job) error {
 	if d.N < 0 {
 		return j.Fail(ctx, fmt.Errorf("negative input %d", d.N))
 	}
+	if d.N == 14 { // a result above NATS's maximum message size
+		return j.Publish(ctx, map[string]string{"big": strings.Repeat("x", 2<<20)})
+	}
 	if d.N == 13 {
 		var unlucky []int
 		_ = unlucky[d.N] // a bug: panics
@@ -161,6 +164,17 @@ func TestHandlerPanic(t *testing.T) {
 	}
 	if r, err := submit(t, emb, 10); err != nil || r.Estimate != 26 {
 		t.Errorf("the worker after the panic: %v, %v", r, err)
+	}
+}
+
+// TestResultTooLarge: a result above the server's maximum message size
+// fails its experiment at once saying so (it used to be refused by NATS,
+// delivered again and again, and reported as workers crashing).
+func TestResultTooLarge(t *testing.T) {
+	emb := cluster(t, kindDouble)
+	_, err := submit(t, emb, 14)
+	if err == nil || !strings.Contains(err.Error(), "above the NATS server's maximum message size") {
+		t.Fatalf("a job with a 2 MiB result: error %v", err)
 	}
 }
 
