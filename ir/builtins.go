@@ -161,6 +161,10 @@ const (
 	BStrcasecmp // strcasecmp, strncasecmp
 	BStrtok     // strtok, strtok_r
 	BStpcpy
+	BPerror
+	BClock
+	BGettimeofday
+	BClockGettime
 
 	NumBuiltins // the number of identifiers (the vm table's size)
 )
@@ -231,7 +235,8 @@ var builtinNames = map[string]Builtin{
 	"strtod": BStrtod, "strtof": BStrtod, "atof": BStrtod, "__errno_location": BErrnoLocation,
 	"strdup": BStrdup, "strndup": BStrdup, "strnlen": BStrnlen, "strspn": BStrspn, "strcspn": BStrcspn,
 	"strpbrk": BStrpbrk, "strcasecmp": BStrcasecmp, "strncasecmp": BStrcasecmp, "strtok": BStrtok,
-	"strtok_r": BStrtok, "stpcpy": BStpcpy,
+	"strtok_r": BStrtok, "stpcpy": BStpcpy, "perror": BPerror, "clock": BClock,
+	"gettimeofday": BGettimeofday, "clock_gettime": BClockGettime,
 }
 
 // mathIntrinsics maps the LLVM intrinsics clang emits for libm functions

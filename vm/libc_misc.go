@@ -49,6 +49,29 @@ func init() {
 	// changes nothing else (no time passes).
 	platform[ir.BYield] = platformFunc{yields: true, run: ret0}
 	platform[ir.BQsort] = platformFunc{run: qsort}
+	// No time passes: clock() is 0, the wall clock stays at Epoch, a
+	// monotonic clock at 0.
+	platform[ir.BClock] = platformFunc{run: ret0}
+	platform[ir.BGettimeofday] = platformFunc{run: func(c call, a args) int {
+		if p := a.arg(0); p != 0 { // struct timeval {tv_sec, tv_usec}
+			if e := c.st.Mem.Write(p, timePair(Epoch, 0)); e != ErrNone {
+				return c.fail(e, "gettimeofday")
+			}
+		}
+		a.ret(0)
+		return bNext
+	}}
+	platform[ir.BClockGettime] = platformFunc{run: func(c call, a args) int {
+		sec := uint64(0)
+		if clk := int32(a.arg(0)); clk == 0 || clk == 5 { // CLOCK_REALTIME, CLOCK_REALTIME_COARSE
+			sec = Epoch
+		}
+		if e := c.st.Mem.Write(a.arg(1), timePair(sec, 0)); e != ErrNone { // struct timespec
+			return c.fail(e, "clock_gettime")
+		}
+		a.ret(0)
+		return bNext
+	}}
 }
 
 // srandom initialises a rand state block as glibc's __srandom_r does for
@@ -233,4 +256,12 @@ func qsort(c call, a args) int {
 		return bNext
 	}
 	return sort(base, n)
+}
+
+// timePair is a struct timeval or timespec: two little-endian 64-bit words.
+func timePair(sec, frac uint64) []byte {
+	b := make([]byte, 16)
+	binary.LittleEndian.PutUint64(b, sec)
+	binary.LittleEndian.PutUint64(b[8:], frac)
+	return b
 }

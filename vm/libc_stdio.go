@@ -115,4 +115,12 @@ func init() {
 		return bNext
 	}}
 	platform[ir.BFflush] = platformFunc{run: ret0}
+	platform[ir.BPerror] = platformFunc{run: func(c call, a args) int {
+		if p := a.arg(0); p != 0 { // "s: message" goes to stderr: checked, dropped
+			if _, ok := c.m.readString(c, p, "string"); !ok {
+				return bEnd
+			}
+		}
+		return bNext
+	}}
 }

@@ -1,10 +1,12 @@
-/* rand/srand/random/srandom (glibc's TYPE_3 generator), time and the yield
-   points sleep/usleep/nanosleep/sched_yield. */
+/* rand/srand/random/srandom (glibc's TYPE_3 generator), time,
+   gettimeofday, clock_gettime, clock, perror and the yield points
+   sleep/usleep/nanosleep/sched_yield. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include <sched.h>
+#include <sys/time.h>
 
 int main(void) {
   printf("unseeded:");
@@ -31,5 +33,13 @@ int main(void) {
   printf("sleep %u usleep %d yield %d\n", sleep(0), usleep(1), sched_yield());
   struct timespec ts = {0, 1000};
   printf("nanosleep %d\n", nanosleep(&ts, NULL));
+  struct timeval tv;
+  printf("gettimeofday %d sane %d\n", gettimeofday(&tv, NULL), tv.tv_sec > 1000000000 && tv.tv_usec >= 0 && tv.tv_usec < 1000000);
+  struct timespec rt, mono;
+  printf("clock_gettime %d %d\n", clock_gettime(CLOCK_REALTIME, &rt), clock_gettime(CLOCK_MONOTONIC, &mono));
+  printf("realtime sane %d monotonic sane %d\n", rt.tv_sec >= tv.tv_sec && rt.tv_nsec < 1000000000, mono.tv_sec >= 0 && mono.tv_nsec >= 0);
+  clock_t c0 = clock();
+  printf("clock nonnegative %d\n", c0 >= 0);
+  perror("perror goes to stderr");
   return 0;
 }
