@@ -191,6 +191,10 @@ type BMCOptions struct {
 	// SolverTimeoutS bounds each solver check (0: none); a check that runs
 	// out of time ends with the verdict unknown.
 	SolverTimeoutS float64 `json:"solver_timeout_s,omitempty"`
+	// Contexts bounds the schedules of a threaded program: C round-robin
+	// rounds over the threads in creation order, which covers every
+	// schedule of at most C context switches (0: DefaultContexts).
+	Contexts int `json:"contexts,omitempty"`
 }
 
 // BMCJob is a KindBMC job; its result's payload is the check's result as

@@ -13,6 +13,10 @@ type Target struct {
 	AnyError bool
 	Errors   []vm.ErrKind
 	Calls    []string
+	// CallProcs holds, for each of Calls, the process whose call is the
+	// violation ([i.f]: process i), or -1 for any process (a bound
+	// variable, exists i [i.f]).
+	CallProcs []int32
 	// Negated: the query is A[] !(violation) — it holds when no violation
 	// is reachable; for E<> (violation) a reachable violation satisfies it.
 	Negated bool
@@ -63,6 +67,11 @@ func BMCTarget(q *Query) (Target, error) {
 				return &SyntaxError{Query: q.Text, Col: x.c, Msg: "source-line locations [i.f:L] are not supported by bounded model checking"}
 			}
 			t.Calls = append(t.Calls, x.fn)
+			proc := int32(-1)
+			if x.proc.v < 0 {
+				proc = x.proc.lit
+			}
+			t.CallProcs = append(t.CallProcs, proc)
 			return nil
 		}
 		return &SyntaxError{Query: q.Text, Col: p.col(), Msg: "bounded model checking handles disjunctions of Error, Error(Kind) and [i.f] only"}

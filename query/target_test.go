@@ -16,9 +16,9 @@ func TestBMCTarget(t *testing.T) {
 	}{
 		{"E<> Error", Target{AnyError: true}, ""},
 		{"E<> Error(DivZero) || Error(OutOfBounds)", Target{Errors: []vm.ErrKind{vm.ErrDivZero, vm.ErrOutOfBounds}}, ""},
-		{"E<> [0.reach_error] || Error(AssertFail)", Target{Errors: []vm.ErrKind{vm.ErrAssertFail}, Calls: []string{"reach_error"}}, ""},
+		{"E<> [0.reach_error] || Error(AssertFail)", Target{Errors: []vm.ErrKind{vm.ErrAssertFail}, Calls: []string{"reach_error"}, CallProcs: []int32{0}}, ""},
 		{"A[] !Error", Target{AnyError: true, Negated: true}, ""},
-		{"A[] !([1.f] || Error(NullDeref))", Target{Errors: []vm.ErrKind{vm.ErrNullDeref}, Calls: []string{"f"}, Negated: true}, ""},
+		{"A[] !([1.f] || Error(NullDeref))", Target{Errors: []vm.ErrKind{vm.ErrNullDeref}, Calls: []string{"f"}, CallProcs: []int32{1}, Negated: true}, ""},
 		{"A[] Error", Target{}, "A[] !V"},
 		{"E<> Error(Nonsense)", Target{}, "unknown error kind"},
 		{"E<> DataRace", Target{}, "DataRace is not supported"},

@@ -45,6 +45,15 @@ type WitnessInput struct {
 	Value uint64 `json:"value"`
 }
 
+// WitnessContext is one context of a threaded witness's schedule: in
+// round Round, process Thread runs until it has taken Steps steps in all
+// (0xffffffff: until the violation).
+type WitnessContext struct {
+	Round  int    `json:"round"`
+	Thread int32  `json:"thread"`
+	Steps  uint64 `json:"steps"`
+}
+
 // Result is a bounded model-checking run's answer.
 type Result struct {
 	Query   string `json:"query"`
@@ -57,12 +66,15 @@ type Result struct {
 	// Witness: the violation's inputs in execution order and the concrete
 	// run that reproduces it in the vm (replay with `wyvern replay FILE
 	// --counterexample RESULT.json`).
-	Inputs        []WitnessInput  `json:"inputs,omitempty"`
-	Trace         *explicit.Trace `json:"trace,omitempty"`
-	Description   string          `json:"description,omitempty"`
-	SolverSeconds float64         `json:"solver_s"`
-	EncodeSeconds float64         `json:"encode_s"`
-	ElapsedSec    float64         `json:"elapsed_s"`
+	Inputs []WitnessInput `json:"inputs,omitempty"`
+	// Threaded programs: the round bound, and the witness's schedule.
+	Contexts      int              `json:"contexts,omitempty"`
+	Schedule      []WitnessContext `json:"schedule,omitempty"`
+	Trace         *explicit.Trace  `json:"trace,omitempty"`
+	Description   string           `json:"description,omitempty"`
+	SolverSeconds float64          `json:"solver_s"`
+	EncodeSeconds float64          `json:"encode_s"`
+	ElapsedSec    float64          `json:"elapsed_s"`
 }
 
 // Progress is reported after each bound.
@@ -111,7 +123,14 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	}
 	// A bound K lets every loop body run at most K times per entry of the
 	// loop and recursion nest K calls deep (CBMC's --unwind K+1).
-	opts := EncodeOptions{Errors: target.Errors, Calls: target.Calls}
+	opts := EncodeOptions{Errors: target.Errors, Calls: target.Calls, CallProcs: target.CallProcs, Contexts: o.Contexts}
+	threaded := Threaded(p)
+	if threaded {
+		res.Contexts = o.Contexts
+		if res.Contexts <= 0 {
+			res.Contexts = DefaultContexts
+		}
+	}
 	if target.AnyError {
 		opts.Errors = nil
 	} else if len(opts.Errors) == 0 {
@@ -174,12 +193,18 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		case Unknown:
 			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer on the unwinding assertion at unwind %d: %s", name, k, ans))
 		case Unsat:
+			if threaded {
+				return finish(VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds (every schedule of at most %d context switches), and every execution is complete within unwind %d; a threaded program is never proved beyond its context bound", res.Contexts, res.Contexts, k))
+			}
 			v := VerdictNotSatisfied
 			if target.Negated {
 				v = VerdictSatisfied
 			}
 			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
 		}
+	}
+	if threaded {
+		return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d and %d round-robin rounds, but loops or recursion go deeper", res.Bound, res.Contexts))
 	}
 	return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d, but loops or recursion go deeper", res.Bound))
 }
@@ -231,16 +256,31 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 		inputs[site{in.Func, in.PC}] = in
 	}
 	count := map[site]int{}
+	st := m.NewState()
 	ch := &queueChooser{}
+	var sch *scheduler
+	if enc.Threads != nil {
+		var err error
+		if sch, err = newScheduler(m, st, enc, model); err != nil {
+			return err
+		}
+		ch.sched = sch
+		res.Schedule = sch.contexts()
+	}
 	var steps []explicit.Step
 	var replayErr error
-	st := m.NewState()
 	found := m.Observe(st, maxReplaySteps, ch, func(st *vm.State, t *vm.Thread) bool {
 		if violated(st) {
 			return true
 		}
 		if t == nil || replayErr != nil {
 			return replayErr != nil
+		}
+		if sch != nil {
+			if err := sch.step(t); err != nil {
+				replayErr = err
+				return true
+			}
 		}
 		step := explicit.Step{Thread: t.ID}
 		if choice, ok := m.NextChoice(st, t); ok {
@@ -279,6 +319,9 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 	if replayErr != nil {
 		return replayErr
 	}
+	if sch != nil && sch.err != nil {
+		return sch.err
+	}
 	if !found {
 		return fmt.Errorf("%w: %s", errNoReplay, st.Describe())
 	}
@@ -291,14 +334,19 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 	return nil
 }
 
-// queueChooser returns queued draws in order (the witness's inputs), and 0
-// when a choice was not announced (none in single-process runs).
+// queueChooser returns queued draws in order (the witness's inputs); a
+// draw that was not queued is the scheduler's (threaded witnesses), or 0
+// (none in single-process runs).
 type queueChooser struct {
-	next []uint64
+	next  []uint64
+	sched *scheduler
 }
 
 func (c *queueChooser) Choose(n uint64) uint64 {
 	if len(c.next) == 0 {
+		if c.sched != nil {
+			return c.sched.choose(n)
+		}
 		return 0
 	}
 	d := c.next[0]
@@ -309,3 +357,104 @@ func (c *queueChooser) Choose(n uint64) uint64 {
 // maxReplaySteps bounds a witness replay (the violation's path is bounded
 // by the unwinding, so a replay that runs this long does not reproduce it).
 const maxReplaySteps = 100_000_000
+
+// scheduler replays a threaded witness's schedule: contexts in round-robin
+// order, each running its process until its step count.
+type scheduler struct {
+	m     *vm.Machine
+	st    *vm.State
+	ctxs  []WitnessContext
+	cur   int
+	taken map[int32]uint64
+	buf   []int32
+	err   error
+}
+
+func newScheduler(m *vm.Machine, st *vm.State, enc *Encoding, model Model) (*scheduler, error) {
+	get := func(name string) (uint64, error) {
+		v, ok := model[name]
+		if !ok {
+			return 0, fmt.Errorf("the model has no value for %s", name)
+		}
+		return v.Uint64(), nil
+	}
+	sch := &scheduler{m: m, st: st, taken: map[int32]uint64{}}
+	for r := 0; r < enc.Rounds; r++ {
+		for _, th := range enc.Threads {
+			n, err := get(th.Steps[r])
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				continue // not created, or nothing done yet
+			}
+			tid := th.Tid
+			if th.TidName != "" {
+				if tid, err = get(th.TidName); err != nil {
+					return nil, err
+				}
+			}
+			sch.ctxs = append(sch.ctxs, WitnessContext{Round: r, Thread: int32(tid), Steps: n})
+		}
+	}
+	return sch, nil
+}
+
+// contexts are the schedule's non-empty contexts.
+func (s *scheduler) contexts() []WitnessContext {
+	var out []WitnessContext
+	last := map[int32]uint64{}
+	for _, c := range s.ctxs {
+		if c.Steps > last[c.Thread] {
+			out = append(out, c)
+			last[c.Thread] = c.Steps
+		}
+	}
+	return out
+}
+
+// want is the process that must step next (-1: the schedule is over).
+func (s *scheduler) want() int32 {
+	for s.cur < len(s.ctxs) && s.taken[s.ctxs[s.cur].Thread] >= s.ctxs[s.cur].Steps {
+		s.cur++
+	}
+	if s.cur == len(s.ctxs) {
+		return -1
+	}
+	return s.ctxs[s.cur].Thread
+}
+
+// choose is the scheduler's draw among the n enabled processes.
+func (s *scheduler) choose(n uint64) uint64 {
+	w := s.want()
+	s.buf = s.m.EnabledThreads(s.st, s.buf)
+	for i, t := range s.buf {
+		if t == w {
+			return uint64(i)
+		}
+	}
+	if s.err == nil {
+		if w < 0 {
+			s.err = fmt.Errorf("the schedule ends before the violation")
+		} else {
+			s.err = fmt.Errorf("the schedule runs process %d, which is not enabled (enabled: %v)", w, s.buf)
+		}
+	}
+	return 0
+}
+
+// step checks that t is the process the schedule runs, and counts its step.
+func (s *scheduler) step(t *vm.Thread) error {
+	if s.err != nil {
+		return s.err
+	}
+	w := s.want()
+	if w < 0 {
+		return fmt.Errorf("the schedule ends before the violation")
+	}
+	if t.ID != w {
+		return fmt.Errorf("the schedule runs process %d, but only process %d can step", w, t.ID)
+	}
+	s.taken[t.ID]++
+	return nil
+}

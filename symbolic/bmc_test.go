@@ -57,31 +57,44 @@ func readCorpus(t *testing.T) []corpusLine {
 // arr_binsearch_safe.c in 52 s; cvc5 needs about 20 s for arr_index_safe.c
 // and more than 25 s for safe_bubble_sort.c, which z3 proves in 5 and 8 s).
 // For them the test accepts "unknown", never a wrong verdict.
+//
+// Threaded: with their lines' bounds (4 rounds; unwind 4, 2 and 10) z3
+// gives no answer within 20 s on the two safe programs mt_peterson_ok.c
+// and mt_mutex_counter_safe.c (nor within 120 s) and on
+// mt_rare_lost_update.c (B's ten increments inside A's window); the other
+// threaded bug, mt_rare_window.c, which simulation misses as well, takes
+// under a second.
 var tooHard = map[string]map[string]bool{
-	"z3":   {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true},
-	"cvc5": {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true, "arr_index_safe.c": true, "safe_bubble_sort.c": true},
+	"z3": {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true,
+		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true},
+	"cvc5": {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true, "arr_index_safe.c": true, "safe_bubble_sort.c": true,
+		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true},
 }
 
 // TestCorpus checks every single-threaded program of testdata/bmc at its
 // stated bound with z3 (and cvc5 without -short): the verdict is the
 // expected one, and every violation came with a witness that replayed in
-// the vm (Check fails otherwise). Programs using what the encoder does not
-// handle yet must be refused with an error that says so; threaded ones are
-// listed.
+// the vm (Check fails otherwise). Threaded programs are checked with the
+// line's context bound (round-robin rounds). Programs using what the
+// encoder does not handle yet must be refused with an error that says so.
 func TestCorpus(t *testing.T) {
 	lines := readCorpus(t)
 	solvers := []string{"z3", "cvc5"}
 	if testing.Short() {
 		solvers = solvers[:1]
 	}
-	checked, refused, threaded := 0, 0, 0
+	checked, refused := 0, 0
 	defer func() {
-		t.Logf("corpus: %d checks, %d lines refused by the encoder, %d threaded lines not checked", checked, refused, threaded)
+		t.Logf("corpus: %d checks, %d lines refused by the encoder", checked, refused)
 	}()
 	for _, l := range lines {
+		contexts := 0
 		if l.contexts != "-" && l.contexts != "" {
-			threaded++
-			continue
+			c, err := strconv.Atoi(l.contexts)
+			if err != nil {
+				t.Fatalf("EXPECTED.tsv: contexts %q: %v", l.contexts, err)
+			}
+			contexts = c
 		}
 		p := testutil.Program(t, filepath.Join("../testdata/bmc", l.file))
 		q, err := query.Parse(l.query)
@@ -92,7 +105,7 @@ func TestCorpus(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s/k%d", l.file, s, l.unwind), func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
-				r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: l.unwind, Solver: s, SolverTimeoutS: 20}, nil)
+				r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: l.unwind, Contexts: contexts, Solver: s, SolverTimeoutS: 20}, nil)
 				if err != nil && strings.Contains(err.Error(), "not supported by the BMC encoder yet") {
 					refused++
 					t.Logf("refused: %v", err)

@@ -58,9 +58,15 @@ type EncodeOptions struct {
 	Unwind int
 	Errors []vm.ErrKind // error kinds whose occurrence is the violation (nil: every kind)
 	Calls  []string     // functions whose call by the program is the violation (e.g. "reach_error" when the program defines it)
+	// CallProcs[i] is the process whose call of Calls[i] is the violation
+	// (-1 or absent: any process).
+	CallProcs []int32
 	// MaxTerms bounds the formula's size (0: DefaultMaxTerms); a larger
 	// encoding is an error.
 	MaxTerms int
+	// Contexts bounds the round-robin rounds of a threaded program
+	// (encode_threads.go; 0: DefaultContexts).
+	Contexts int
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -85,6 +91,10 @@ type Encoding struct {
 	Unwound   Term   // holds iff the execution is cut by the bound (a loop or recursion needs more than Unwind)
 	Inputs    []Input
 	Terms     int // formula size: named definitions plus other assertions
+	// Threads is set for a threaded program: its threads in round-robin
+	// order, and Rounds the number of rounds.
+	Threads []ThreadInfo
+	Rounds  int
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -98,7 +108,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 		return nil, fmt.Errorf("symbolic: encode: negative unwind bound %d", opts.Unwind)
 	}
 	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
-		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string]bool{}}
+		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}}
 	e.maxTerms = opts.MaxTerms
 	if e.maxTerms <= 0 {
 		e.maxTerms = DefaultMaxTerms
@@ -114,14 +124,36 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 			}
 		}
 	}
-	for _, c := range opts.Calls {
-		e.calls[c] = true
+	for i, c := range opts.Calls {
+		proc := int32(-1)
+		if i < len(opts.CallProcs) {
+			proc = opts.CallProcs[i]
+		}
+		e.calls[c] = append(e.calls[c], proc)
+	}
+	e.threaded = Threaded(p)
+	if e.threaded {
+		e.rounds = opts.Contexts
+		if e.rounds <= 0 {
+			e.rounds = DefaultContexts
+		}
+		if e.rounds > maxRounds {
+			return nil, fmt.Errorf("symbolic: encode: %d contexts: at most %d", e.rounds, maxRounds)
+		}
+		if err := e.scanThreads(); err != nil {
+			return nil, fmt.Errorf("symbolic: encode: %w", err)
+		}
 	}
 	s, err := e.initial()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := e.run(p.Funcs[p.Entry], s); err != nil {
+	if e.threaded {
+		e.initThreads(s)
+		if err := e.encodeThreads(s); err != nil {
+			return nil, err
+		}
+	} else if _, err := e.run(p.Funcs[p.Entry], s); err != nil {
 		return nil, err
 	}
 	viol := e.q.Bool("viol")
@@ -137,16 +169,20 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	return &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}, nil
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}
+	if e.threaded {
+		enc.Threads, enc.Rounds = e.threads, e.rounds
+	}
+	return enc, nil
 }
 
 type encoder struct {
 	p        *ir.Program
 	opts     EncodeOptions
 	q        *Query
-	errs     [64]bool // targeted error kinds
-	calls    map[string]bool
-	n        int // fresh names
+	errs     [64]bool           // targeted error kinds
+	calls    map[string][]int32 // violation calls: the processes whose call counts (-1: any)
+	n        int                // fresh names
 	terms    int
 	maxTerms int
 	viol     []Term
@@ -157,6 +193,26 @@ type encoder struct {
 	active   map[int]int // inlined activations per function index
 	steps    int         // blocks executed
 	err      error       // first error of a helper without an error result
+	depth    int         // inlined calls active in the current thread
+
+	// threaded programs (encode_threads.go)
+	threaded bool
+	rounds   int
+	th       *slot   // the thread being encoded
+	slots    []*slot // every thread met so far, in round-robin order
+	threads  []ThreadInfo
+	extra    []*pstate // more states an instruction produced (one per round), for block
+	blk      uint32    // the next block id (threaded programs: one per allocation in the unrolled program)
+	priv     map[uint32]bool
+	psize    map[uint32]uint64
+	privOf   map[int]map[int32]bool // per function: its private allocas
+	guesses  []guess
+	visits   int                 // blocks executions so far (one per position visit, for all rounds)
+	visit    int                 // the block execution under way
+	instance int                 // the instruction execution block is at (per pc, for all its states)
+	created  map[int]*slot       // threads by the instruction execution that creates them
+	ids      map[int]uint32      // block ids by the instruction execution that allocates them
+	deferred []func(threads int) // constraints that range over every thread id
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
@@ -166,6 +222,7 @@ type val struct {
 	c   uint64
 	w   int
 	bad string // non-empty: a value the encoder does not model (reading it is an error)
+	blk uint32 // threaded encodings: the block a symbolic pointer points into (0: unknown)
 }
 
 func cst(c uint64, w int) val {
@@ -194,6 +251,14 @@ type pstate struct {
 	flen    val
 	cnt     map[int]val // per input: executions so far (32 bits)
 	ret     []val       // returned values (return states)
+	atomic  int         // depth of atomic sections (no context switch inside)
+
+	// threaded programs only (encode_threads.go): the thread's round and
+	// step count (steps + soff), and the shared state beyond memory
+	rnd, steps   val
+	soff         int
+	halted, nthr val
+	tm           *tmaps // threaded programs: memory (encode_tmem.go)
 }
 
 func (s *pstate) clone() *pstate {
@@ -201,6 +266,7 @@ func (s *pstate) clone() *pstate {
 	c.regs = append([]val(nil), s.regs...)
 	c.allocas = append([]val(nil), s.allocas...)
 	c.free = append([]val(nil), s.free...)
+	c.tm = s.tm.copyOf()
 	c.cnt = make(map[int]val, len(s.cnt))
 	for k, v := range s.cnt {
 		c.cnt[k] = v
@@ -379,20 +445,45 @@ func (e *encoder) check(s *pstate, conds ...errCond) {
 		return
 	}
 	if len(hit) > 0 {
-		if v := and2(s.g, or(hit...)); v != "false" {
+		if v := and2(and2(s.g, or(hit...)), e.live(s)); v != "false" {
 			e.viol = append(e.viol, e.defBool(v))
 		}
 	}
+	e.stop(s, and2(s.g, or(all...)), true, true)
 	s.g = e.defBool(and2(s.g, not(or(all...))))
 }
 
 // violate ends the path at a violation regardless of the error kinds (a
-// call named in EncodeOptions.Calls).
-func (e *encoder) violate(s *pstate) {
-	if s.g != "false" {
-		e.viol = append(e.viol, s.g)
+// call named in EncodeOptions.Calls) where the calling process is one of
+// procs (-1: any); other processes go on.
+func (e *encoder) violate(s *pstate, procs []int32) {
+	if s.g == "false" {
+		return
 	}
-	s.g = "false"
+	var tid val
+	if e.th != nil {
+		tid = e.th.tid
+	} else {
+		tid = cst(0, 32)
+	}
+	var match []Term
+	for _, p := range procs {
+		if p < 0 {
+			match = []Term{"true"}
+			break
+		}
+		if tid.isConst() {
+			match = append(match, Bool(tid.c == uint64(p)))
+		} else {
+			match = append(match, eqT(e.bv(tid, 32), BV(uint64(p), 32)))
+		}
+	}
+	m := e.defBool(or(match...))
+	if v := and2(and2(s.g, m), e.live(s)); v != "false" {
+		e.viol = append(e.viol, e.defBool(v))
+	}
+	e.stop(s, and2(s.g, m), false, true)
+	s.g = e.defBool(and2(s.g, not(m)))
 }
 
 // cut ends the path because of the bound.
@@ -400,6 +491,7 @@ func (e *encoder) cut(s *pstate) {
 	if s.g != "false" {
 		e.unwound = append(e.unwound, s.g)
 	}
+	e.stop(s, s.g, false, false)
 	s.g = "false"
 }
 
@@ -407,6 +499,14 @@ func (e *encoder) cut(s *pstate) {
 // image (globals' bytes, block kinds and sizes) and main's frame.
 func (e *encoder) initial() (*pstate, error) {
 	p := e.p
+	if e.threaded {
+		mem, kind, size := e.rootMaps()
+		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
+				pmem: newLayer(nil), pkind: newLayer(nil)}}
+		s.regs = e.frameRegs(p.Funcs[p.Entry])
+		return s, nil
+	}
 	// No constant arrays: z3 refuses them under QF_ABV and boolector
 	// altogether. The initial arrays are free; what the vm's image fixes
 	// is stored: every global's bytes, every initial block's kind and

@@ -209,8 +209,14 @@ func (e *encoder) graphOf(fn *ir.Func) (*graph, error) {
 }
 
 // run executes one activation of fn from s (its registers set up) and
-// returns the merge of the states that return from it, nil if none does.
-func (e *encoder) run(fn *ir.Func, s *pstate) (*pstate, error) {
+// returns the merge of the states that return from it (one per round of a
+// threaded program), none if none does.
+func (e *encoder) run(fn *ir.Func, s *pstate) ([]*pstate, error) {
+	return e.runFrom(fn, []*pstate{s})
+}
+
+// runFrom is run from several states (one per round of a threaded program).
+func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 	g, err := e.graphOf(fn)
 	if err != nil {
 		return nil, err
@@ -219,12 +225,16 @@ func (e *encoder) run(fn *ir.Func, s *pstate) (*pstate, error) {
 	pending := make([][]*pstate, np)
 	back := map[int][]*pstate{}
 	count := map[int]int{}
-	pending[0] = []*pstate{s}
+	pending[0] = ss
 	var rets []*pstate
 	for pos := 0; pos < np; {
-		if ps := pending[pos]; len(ps) > 0 {
-			pending[pos] = nil
-			st, err := e.merge(ps)
+		ps := pending[pos]
+		pending[pos] = nil
+		e.visits++
+		visit := e.visits // one execution of the block for all rounds' states
+		for _, grp := range byRound(ps) {
+			e.visit = visit
+			st, err := e.merge(grp)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", e.where(fn, g.start[g.order[pos]]), err)
 			}
@@ -281,14 +291,41 @@ func (e *encoder) run(fn *ir.Func, s *pstate) (*pstate, error) {
 			count[pos] = 0 // entered from before: a new entry of the loop
 		}
 	}
-	if len(rets) == 0 {
-		return nil, nil
+	var out []*pstate
+	for _, grp := range byRound(rets) {
+		st, err := e.merge(grp)
+		if err != nil {
+			return nil, fmt.Errorf("%s: returns: %w", fn.Name, err)
+		}
+		if st != nil {
+			out = append(out, st)
+		}
 	}
-	st, err := e.merge(rets)
-	if err != nil {
-		return nil, fmt.Errorf("%s: returns: %w", fn.Name, err)
+	return out, nil
+}
+
+// byRound groups path states by their round (a constant: see
+// switchPoint), in increasing round order; states keep their order within
+// a group. Single-threaded programs have one group.
+func byRound(ps []*pstate) [][]*pstate {
+	if len(ps) == 0 {
+		return nil
 	}
-	return st, nil
+	var groups [][]*pstate
+	var rounds []uint64
+	for _, s := range ps {
+		i := 0
+		for i < len(rounds) && rounds[i] < s.rnd.c {
+			i++
+		}
+		if i < len(rounds) && rounds[i] == s.rnd.c {
+			groups[i] = append(groups[i], s)
+			continue
+		}
+		rounds = append(rounds[:i], append([]uint64{s.rnd.c}, rounds[i:]...)...)
+		groups = append(groups[:i], append([][]*pstate{{s}}, groups[i:]...)...)
+	}
+	return groups
 }
 
 // merge joins path states at a block: the guard is their disjunction,
@@ -308,6 +345,14 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 		return live[0], nil
 	}
 	first := live[0]
+	for _, s := range live {
+		if s.atomic != first.atomic {
+			return nil, fmt.Errorf("paths inside and outside an atomic section join")
+		}
+		if e.threaded {
+			e.settle(s)
+		}
+	}
 	out := first.clone()
 	gs := make([]Term, len(live))
 	for i, s := range live {
@@ -369,9 +414,11 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 	for i := range out.ret {
 		out.ret[i] = vals(func(s *pstate) val { return s.ret[i] }, 0)
 	}
-	out.mem = arrays(func(s *pstate) Term { return s.mem }, Memory(), "m")
-	out.kind = arrays(func(s *pstate) Term { return s.kind }, ArraySort(32, 8), "k")
-	out.size = arrays(func(s *pstate) Term { return s.size }, ArraySort(32, 32), "z")
+	if !e.threaded {
+		out.mem = arrays(func(s *pstate) Term { return s.mem }, Memory(), "m")
+		out.kind = arrays(func(s *pstate) Term { return s.kind }, ArraySort(32, 8), "k")
+		out.size = arrays(func(s *pstate) Term { return s.size }, ArraySort(32, 32), "z")
+	}
 	out.next = vals(func(s *pstate) val { return s.next }, 32)
 	out.flen = vals(func(s *pstate) val { return s.flen }, 32)
 	nf := 0
@@ -400,6 +447,17 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 			}
 			return cst(0, 32)
 		}, 32)
+	}
+	if e.threaded {
+		out.rnd = vals(func(s *pstate) val { return s.rnd }, 8)
+		out.steps = vals(func(s *pstate) val { return s.steps }, 32)
+		out.halted = vals(func(s *pstate) val { return s.halted }, 1)
+		out.nthr = vals(func(s *pstate) val { return s.nthr }, 32)
+		tm, err := e.mergeMaps(live, vals)
+		if err != nil {
+			return nil, err
+		}
+		out.tm = tm
 	}
 	if e.err != nil {
 		return nil, e.err

@@ -25,32 +25,13 @@ func (e *encoder) ptrParts(p val) (id, off Term) {
 // (vm.Memory.check): null, invalid pointer, write to a constant, use after
 // free or after return, out of bounds.
 func (e *encoder) access(s *pstate, p val, n Term, write bool) {
+	if e.threaded {
+		e.tAccess(s, p, n, write)
+		return
+	}
 	id, off := e.ptrParts(p)
 	k := e.kindOf(s, id)
-	size := Select(s.size, id)
-	null := eqT(id, BV(0, 32))
-	notNull := not(null)
-	is := func(c uint64) Term { return eqT(k, BV(c, 8)) }
-	var ok Term
-	if write {
-		ok = or(is(kGlobal), is(kStack), is(kHeap))
-	} else {
-		ok = or(is(kConst), is(kGlobal), is(kStack), is(kHeap))
-	}
-	conds := []errCond{{vm.ErrNullDeref, null}}
-	if write {
-		conds = append(conds, errCond{vm.ErrWriteConst, and2(notNull, is(kConst))})
-	}
-	bad := or(ok, is(kFreed), is(kDead))
-	if write {
-		bad = or(bad, is(kConst))
-	}
-	conds = append(conds,
-		errCond{vm.ErrUseAfterFree, and2(notNull, is(kFreed))},
-		errCond{vm.ErrUseAfterReturn, and2(notNull, is(kDead))},
-		errCond{vm.ErrInvalidPtr, and2(notNull, not(bad))},
-		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), BVUGT(BVAdd(ZeroExt(32, off), n), ZeroExt(32, size)))})
-	e.check(s, conds...)
+	e.checkAccess(s, id, off, k, Select(s.size, id), n, write)
 }
 
 // kindOf is the kind of block id: none at or above the allocation counter
@@ -61,6 +42,12 @@ func (e *encoder) kindOf(s *pstate, id Term) Term {
 
 // clear stores n zero bytes at block id (a fresh block's contents).
 func (e *encoder) clear(s *pstate, id val, n uint64) {
+	if e.threaded { // id is a constant (staticID)
+		for i := uint64(0); i < n; i++ {
+			e.tSetByte(s, id.c<<32|i, cst(0, 8))
+		}
+		return
+	}
 	m := s.mem
 	base := e.ptrOf(id)
 	for i := uint64(0); i < n; i++ {
@@ -74,6 +61,9 @@ func (e *encoder) clear(s *pstate, id val, n uint64) {
 
 // readBytes reads n bytes at p, little-endian, as one term of 8n bits.
 func (e *encoder) readBytes(s *pstate, p val, n int) Term {
+	if e.threaded {
+		return e.bv(e.tRead(s, p, n), 8*n)
+	}
 	parts := make([]Term, n)
 	for i := 0; i < n; i++ {
 		parts[n-1-i] = Select(s.mem, e.bv(e.add64(p, cst(uint64(i), 64)), 64))
@@ -93,6 +83,10 @@ func concat(parts []Term) Term {
 
 // writeBytes stores the 8n bits of v at p, little-endian.
 func (e *encoder) writeBytes(s *pstate, p val, v Term, n int) {
+	if e.threaded {
+		e.tWrite(s, p, val{t: v, w: 8 * n}, n)
+		return
+	}
 	m := s.mem
 	for i := 0; i < n; i++ {
 		m = Store(m, e.bv(e.add64(p, cst(uint64(i), 64)), 64), Extract(8*i+7, 8*i, v))
@@ -111,6 +105,19 @@ func (e *encoder) load(s *pstate, in *ir.Inst) error {
 		return nil
 	}
 	w := 8 * n
+	if e.threaded { // values, folded where constant
+		v := e.tRead(s, p, n)
+		if in.Imm != 0 && bits.Len64(in.Imm) < w {
+			w = bits.Len64(in.Imm)
+			if v.isConst() {
+				v = cst(v.c, w)
+			} else {
+				v = e.term(Extract(w-1, 0, e.bv(v, 8*n)), w)
+			}
+		}
+		s.regs[in.Dst] = v
+		return nil
+	}
 	t := e.readBytes(s, p, n)
 	if in.Imm != 0 && bits.Len64(in.Imm) < w {
 		w = bits.Len64(in.Imm)
@@ -126,12 +133,19 @@ func (e *encoder) store(s *pstate, in *ir.Inst) error {
 		return fmt.Errorf("store of %d bytes", n)
 	}
 	p := s.regs[in.A]
-	v := e.bv(s.regs[in.B], 8*n)
 	e.access(s, p, BV(uint64(n), 64), true)
 	if s.g == "false" {
 		return nil
 	}
-	e.writeBytes(s, p, v, n)
+	if e.threaded {
+		v := s.regs[in.B]
+		if !v.isConst() {
+			v = val{t: e.bv(v, 8*n), w: 8 * n}
+		}
+		e.tWrite(s, p, v, n)
+		return nil
+	}
+	e.writeBytes(s, p, e.bv(s.regs[in.B], 8*n), n)
 	return nil
 }
 
@@ -180,6 +194,9 @@ func (e *encoder) inc32(v val, d int64) val {
 
 // pushFree pushes a dead stack block id on the free stack.
 func (e *encoder) pushFree(s *pstate, id val) {
+	if e.threaded { // ids are not reused (see staticID)
+		return
+	}
 	if s.flen.isConst() {
 		i := int(s.flen.c)
 		if i < len(s.free) {
@@ -202,6 +219,9 @@ func (e *encoder) pushFree(s *pstate, id val) {
 // stack block's, else a fresh one. reused tells whether the id may be a
 // dead block's (whose bytes must be cleared).
 func (e *encoder) stackID(s *pstate) (id val, reused bool) {
+	if e.threaded {
+		return e.staticID(), false
+	}
 	if s.flen.isConst() {
 		if i := int(s.flen.c); i > 0 {
 			s.flen = cst(uint64(i-1), 32)
@@ -245,10 +265,23 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 		return nil
 	}
 	id, reused := e.stackID(s)
-	idt := e.bv(id, 32)
-	s.kind = e.def(Store(s.kind, idt, BV(kStack, 8)), ArraySort(32, 8), "k")
-	s.size = e.def(Store(s.size, idt, BV(size.c, 32)), ArraySort(32, 32), "z")
 	_ = reused // fresh ids are cleared too: the initial memory is free
+	if e.threaded {
+		if e.privOf[fn.Index] == nil {
+			e.privOf[fn.Index] = privateAllocas(fn)
+		}
+		if e.privOf[fn.Index][pc] {
+			e.priv[uint32(id.c)] = true
+			e.psize[uint32(id.c)] = size.c
+		} else {
+			s.tm.size.own[id.c] = cst(size.c, 32)
+		}
+		e.tSetKind(s, id.c, cst(kStack, 8))
+	} else {
+		idt := e.bv(id, 32)
+		s.kind = e.def(Store(s.kind, idt, BV(kStack, 8)), ArraySort(32, 8), "k")
+		s.size = e.def(Store(s.size, idt, BV(size.c, 32)), ArraySort(32, 32), "z")
+	}
 	if size.c > maxBlockBytes {
 		return e.unsupported(fn, pc, fmt.Sprintf("alloca of %d bytes", size.c))
 	}
@@ -276,10 +309,26 @@ func (e *encoder) malloc(s *pstate, n val) val {
 	}
 	tooBig = e.defBool(tooBig)
 	id := s.next
+	if e.threaded {
+		id = e.staticID()
+		k := s.tm.kind.get(id.c)
+		s.tm.kind.own[id.c] = e.sel(tooBig, k, cst(kHeap, 8))
+		z := s.tm.size.get(id.c)
+		s.tm.size.own[id.c] = e.sel(tooBig, z, e.term(Extract(31, 0, nt), 32))
+		if n.isConst() {
+			s.tm.size.own[id.c] = e.sel(tooBig, z, cst(n.c, 32))
+		}
+		if n.isConst() && n.c <= maxBlockBytes {
+			e.clear(s, id, n.c)
+		}
+		return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+	}
 	idt := e.bv(id, 32)
 	s.kind = e.def(ite(tooBig, s.kind, Store(s.kind, idt, BV(kHeap, 8))), ArraySort(32, 8), "k")
 	s.size = e.def(ite(tooBig, s.size, Store(s.size, idt, Extract(31, 0, nt))), ArraySort(32, 32), "z")
-	s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
+	if !e.threaded {
+		s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
+	}
 	// the vm clears the block; a block of unknown size keeps whatever the
 	// (free) initial memory holds there: reading it before writing is
 	// over-approximated
@@ -291,6 +340,10 @@ func (e *encoder) malloc(s *pstate, n val) val {
 
 // free releases a heap block (vm.Memory.free).
 func (e *encoder) free(s *pstate, p val) {
+	if e.threaded {
+		e.tFree(s, p)
+		return
+	}
 	id, off := e.ptrParts(p)
 	k := e.kindOf(s, id)
 	nonNull := not(eqT(e.bv(p, 64), BV(0, 64)))
@@ -319,9 +372,11 @@ func (e *encoder) constLen(fn *ir.Func, pc int32, v val, what string) (uint64, e
 // call inlines a call of a defined function, or ends the path at a
 // violation for a function named in EncodeOptions.Calls.
 func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir.CallSite) (*pstate, error) {
-	if e.calls[callee.Name] {
-		e.violate(s)
-		return s, nil
+	if procs, ok := e.calls[callee.Name]; ok {
+		e.violate(s, procs)
+		if s.g == "false" {
+			return s, nil
+		}
 	}
 	if callee.External {
 		return e.builtin(fn, pc, s, callee.Builtin, cs)
@@ -333,8 +388,11 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 		e.cut(s)
 		return s, nil
 	}
-	ns := &pstate{g: s.g, regs: e.frameRegs(callee), mem: s.mem, kind: s.kind, size: s.size,
-		next: s.next, free: append([]val(nil), s.free...), flen: s.flen, cnt: s.cnt}
+	ns := s.clone() // the shared state and the thread's counters go on in the callee
+	ns.regs, ns.allocas, ns.ret = e.frameRegs(callee), nil, nil
+	if callee.Atomic {
+		ns.atomic++
+	}
 	for i, a := range cs.Args {
 		if i >= len(callee.Params) || i >= len(cs.ArgSlots) {
 			break
@@ -347,25 +405,33 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 		copy(ns.regs[d:d+k], s.regs[a:a+k])
 	}
 	e.active[callee.Index]++
-	ret, err := e.run(callee, ns)
+	e.depth++
+	rets, err := e.run(callee, ns)
+	e.depth--
 	e.active[callee.Index]--
 	if err != nil {
 		return nil, err
 	}
-	if ret == nil {
+	var outs []*pstate
+	for _, ret := range rets {
+		out := ret.clone() // all but the caller's frame comes back from the callee
+		out.regs = append([]val(nil), s.regs...)
+		out.allocas = append([]val(nil), s.allocas...)
+		out.ret, out.atomic = s.ret, s.atomic
+		if cs.Ret >= 0 && ret.ret != nil {
+			k := min(int(cs.RetSlots), len(ret.ret))
+			if int(cs.Ret)+k > len(out.regs) {
+				return nil, fmt.Errorf("%s: call of %s: result slots out of range", e.where(fn, pc), callee.Name)
+			}
+			copy(out.regs[cs.Ret:], ret.ret[:k])
+		}
+		outs = append(outs, out)
+	}
+	if len(outs) == 0 {
 		return nil, nil
 	}
-	out := s.clone()
-	out.g, out.mem, out.kind, out.size = ret.g, ret.mem, ret.kind, ret.size
-	out.next, out.free, out.flen, out.cnt = ret.next, ret.free, ret.flen, ret.cnt
-	if cs.Ret >= 0 && ret.ret != nil {
-		k := min(int(cs.RetSlots), len(ret.ret))
-		if int(cs.Ret)+k > len(out.regs) {
-			return nil, fmt.Errorf("%s: call of %s: result slots out of range", e.where(fn, pc), callee.Name)
-		}
-		copy(out.regs[cs.Ret:], ret.ret[:k])
-	}
-	return out, nil
+	e.extra = append(e.extra, outs[1:]...) // one state per round: block goes on with each
+	return outs[0], nil
 }
 
 // arg is argument i of a call (0 if absent).
@@ -404,15 +470,24 @@ func setRet(s *pstate, cs *ir.CallSite, v val) {
 
 // builtin encodes a call of a platform function (vm/platform.go).
 func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) (*pstate, error) {
-	if cs.Callee >= 0 && int(cs.Callee) < len(e.p.Funcs) && e.calls[e.p.Funcs[cs.Callee].Name] {
-		e.violate(s)
-		return s, nil
+	if cs.Callee >= 0 && int(cs.Callee) < len(e.p.Funcs) {
+		if procs, ok := e.calls[e.p.Funcs[cs.Callee].Name]; ok {
+			e.violate(s, procs)
+			if s.g == "false" {
+				return s, nil
+			}
+		}
+	}
+	if e.threaded && pthreadBuiltin(b) {
+		return e.threadBuiltin(fn, pc, s, b, cs)
 	}
 	switch b {
 	case ir.BNondet, ir.BUniform, ir.BCoin:
 		return s, e.input(fn, pc, s, b, cs)
 	case ir.BAssume:
-		s.g = e.defBool(and2(s.g, e.nonzero(arg(s, cs, 0))))
+		c := e.nonzero(arg(s, cs, 0))
+		e.stop(s, and2(s.g, not(c)), true, false) // the run ends
+		s.g = e.defBool(and2(s.g, c))
 	case ir.BVerifierError:
 		e.check(s, errCond{vm.ErrVerifierErr, "true"})
 	case ir.BReachError:
@@ -422,9 +497,14 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 	case ir.BAbort:
 		e.check(s, errCond{vm.ErrAbort, "true"})
 	case ir.BExit:
+		e.stop(s, s.g, true, false)
 		s.g = "false" // the run ends without an error
-	case ir.BAtomicBegin, ir.BAtomicEnd:
-		// single-threaded: no effect
+	case ir.BAtomicBegin:
+		s.atomic++
+	case ir.BAtomicEnd:
+		if s.atomic > 0 {
+			s.atomic--
+		}
 	case ir.BMalloc:
 		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
 	case ir.BCalloc:
@@ -453,6 +533,12 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 				break
 			}
 			c := e.bv(arg(s, cs, 1), 8)
+			if e.threaded {
+				for i := uint64(0); i < n; i++ {
+					e.tWrite(s, e.add64(d, cst(i, 64)), val{t: c, w: 8}, 1)
+				}
+				break
+			}
 			m := s.mem
 			for i := uint64(0); i < n; i++ {
 				m = Store(m, e.bv(e.add64(d, cst(i, 64)), 64), c)
@@ -480,6 +566,16 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			}
 			e.access(s, d, BV(n, 64), true)
 			if s.g == "false" {
+				break
+			}
+			if e.threaded {
+				bs := make([]val, n)
+				for i := range bs {
+					bs[i] = e.tRead(s, e.add64(src, cst(uint64(i), 64)), 1)
+				}
+				for i := range bs {
+					e.tWrite(s, e.add64(d, cst(uint64(i), 64)), bs[i], 1)
+				}
 				break
 			}
 			bytes := make([]Term, n)
@@ -578,23 +674,8 @@ func (e *encoder) constString(p val) (string, bool) {
 // execution of the call site returns select(array, k), constrained to the
 // choice's range; invalid arguments fail as in the vm (ErrBadArg).
 func (e *encoder) input(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) error {
-	key := [2]int{fn.Index, int(pc)}
-	idx, ok := e.sites[key]
+	idx := e.declareInput(fn, pc, b, cs)
 	w := retBits(cs)
-	kind := vm.Bits
-	switch b {
-	case ir.BUniform:
-		kind = vm.Uniform
-	case ir.BCoin:
-		kind = vm.Coin
-	}
-	if !ok {
-		idx = len(e.inputs)
-		e.sites[key] = idx
-		name := fmt.Sprintf("in%d", idx)
-		e.q.Declare(name, ArraySort(32, w))
-		e.inputs = append(e.inputs, Input{Name: name, Func: fn.Name, PC: pc, Kind: kind, Width: w})
-	}
 	in := e.inputs[idx]
 	if in.Width != w {
 		return fmt.Errorf("%s: input width changed", e.where(fn, pc))
@@ -630,6 +711,29 @@ func (e *encoder) input(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.C
 	cnt := e.count(s, idx)
 	setRet(s, cs, e.term(Select(Term(in.Name), cnt), w))
 	return nil
+}
+
+// declareInput returns the index of the input of the choosing call at pc
+// of fn, declaring it when it is met first.
+func (e *encoder) declareInput(fn *ir.Func, pc int32, b ir.Builtin, cs *ir.CallSite) int {
+	key := [2]int{fn.Index, int(pc)}
+	if idx, ok := e.sites[key]; ok {
+		return idx
+	}
+	kind := vm.Bits
+	switch b {
+	case ir.BUniform:
+		kind = vm.Uniform
+	case ir.BCoin:
+		kind = vm.Coin
+	}
+	idx := len(e.inputs)
+	e.sites[key] = idx
+	name := fmt.Sprintf("in%d", idx)
+	w := retBits(cs)
+	e.q.Declare(name, ArraySort(32, w))
+	e.inputs = append(e.inputs, Input{Name: name, Func: fn.Name, PC: pc, Kind: kind, Width: w})
+	return idx
 }
 
 // count returns the number of earlier executions of input idx on the path

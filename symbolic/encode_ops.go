@@ -16,37 +16,111 @@ type out struct {
 }
 
 // block executes block b of fn on s and returns the states leaving it by
-// its edges and those returning from the function.
+// its edges and those returning from the function. In a threaded program
+// a context switch before a visible instruction forks the state, one per
+// later round (see switchPoint), and an inlined call may return one state
+// per round: the block goes on with each.
 func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*pstate, error) {
 	start, end := g.start[b], g.end[b]
+	states := []*pstate{s}
+	visit := e.visit
 	for pc := start; pc < end; pc++ {
 		in := &fn.Code[pc]
+		term := isTerminator(in.Op)
+		e.instance = visit<<20 | int(pc)
+		if e.threaded && (visible(in.Op) || e.atomicCall(fn, in) || e.mainReturn(in)) {
+			var all []*pstate
+			for _, st := range states {
+				if e.ownAccess(st, in) {
+					all = append(all, st)
+					continue
+				}
+				forks := e.switchPoint(st)
+				all = append(append(all, st), forks...)
+			}
+			merged, err := e.mergeRounds(all)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", e.where(fn, pc), err)
+			}
+			states = merged
+		}
+		var next []*pstate
 		var outs []out
 		var rets []*pstate
-		var err error
-		term := isTerminator(in.Op)
-		if term {
-			outs, rets, err = e.terminator(fn, g, pc, in, s)
-		} else {
-			s, err = e.inst(fn, pc, in, s)
-		}
-		if err == nil && e.err != nil {
-			err = fmt.Errorf("%s: %s: %w", e.where(fn, pc), in.Op, e.err)
-		}
-		if err != nil {
-			return nil, nil, err
+		for _, st := range states {
+			if st.g == "false" {
+				continue
+			}
+			// every instruction is one step of the thread; a platform
+			// call's step counts once it is enabled (see threadBuiltin)
+			if e.threaded && in.Op != ir.OpCallB {
+				st.soff++
+			}
+			var err error
+			var ns *pstate
+			if term {
+				var o []out
+				var r []*pstate
+				o, r, err = e.terminator(fn, g, pc, in, st)
+				outs, rets = append(outs, o...), append(rets, r...)
+			} else {
+				ns, err = e.inst(fn, pc, in, st)
+			}
+			if err == nil && e.err != nil {
+				err = fmt.Errorf("%s: %s: %w", e.where(fn, pc), in.Op, e.err)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			extra := e.extra
+			e.extra = nil
+			if term {
+				continue
+			}
+			for _, x := range append([]*pstate{ns}, extra...) {
+				if x == nil || x.g == "false" {
+					continue
+				}
+				if e.threaded && in.Op == ir.OpCallB {
+					x.soff++
+				}
+				next = append(next, x)
+			}
 		}
 		if term {
 			return outs, rets, nil
 		}
-		if s == nil || s.g == "false" {
+		if len(next) == 0 {
 			return nil, nil, nil
 		}
+		states = next
 	}
 	if end < int32(len(fn.Code)) {
-		return []out{{g.pcBlock[end], s}}, nil, nil
+		var outs []out
+		for _, st := range states {
+			outs = append(outs, out{g.pcBlock[end], st})
+		}
+		return outs, nil, nil
 	}
 	return nil, nil, fmt.Errorf("%s: falls off the end of the function", e.where(fn, end-1))
+}
+
+// mergeRounds merges the states of each round.
+func (e *encoder) mergeRounds(ps []*pstate) ([]*pstate, error) {
+	if len(ps) <= 1 {
+		return ps, nil
+	}
+	var out []*pstate
+	for _, grp := range byRound(ps) {
+		st, err := e.merge(grp)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }
 
 // edge follows CFG edge i (its phi copies) from s.
@@ -122,7 +196,7 @@ func (e *encoder) terminator(fn *ir.Func, g *graph, pc int32, in *ir.Inst, s *ps
 		}
 		for i := len(s.allocas) - 1; i >= 0; i-- {
 			id := s.allocas[i]
-			s.kind = e.def(Store(s.kind, e.bv(id, 32), BV(kDead, 8)), ArraySort(32, 8), "k")
+			e.setDead(s, id)
 			e.pushFree(s, id)
 		}
 		s.allocas = nil
@@ -240,6 +314,10 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 	case ir.OpCallB:
 		cs := &fn.Calls[in.Imm]
 		return e.builtin(fn, pc, s, ir.Builtin(in.B), cs)
+	case ir.OpPtrToInt:
+		r[in.Dst] = e.ptrToInt(r[in.A], in.Imm)
+	case ir.OpIntToPtr:
+		r[in.Dst] = e.intToPtr(r[in.A])
 	case ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax:
 		w := int(in.W)
 		a, b := e.bv(r[in.A], w), e.bv(r[in.B], w)
@@ -348,7 +426,11 @@ func (e *encoder) sel(c Term, a, b val) val {
 	if w == 0 {
 		w = 64
 	}
-	return e.term(ite(c, e.bv(a, w), e.bv(b, w)), w)
+	v := e.term(ite(c, e.bv(a, w), e.bv(b, w)), w)
+	if pa := provenance(a); pa != 0 && pa == provenance(b) {
+		v.blk = pa
+	}
+	return v
 }
 
 // add64 is pointer arithmetic: a + b modulo 2^64.
@@ -357,9 +439,13 @@ func (e *encoder) add64(a, b val) val {
 		return cst(a.c+b.c, 64)
 	}
 	if b.isConst() && b.c == 0 {
-		return val{t: e.bv(a, 64), w: 64}
+		return val{t: e.bv(a, 64), w: 64, blk: provenance(a)}
 	}
-	return e.term(BVAdd(e.bv(a, 64), e.bv(b, 64)), 64)
+	v := e.term(BVAdd(e.bv(a, 64), e.bv(b, 64)), 64)
+	if pa, pb := provenance(a), provenance(b); pa == 0 || pb == 0 {
+		v.blk = pa | pb // a pointer plus an offset
+	}
+	return v
 }
 
 // scaled is sext(x from w bits) * scale, 64 bits.
@@ -664,4 +750,32 @@ func b2u(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// ptrBase is ir.PtrBase of a 32-bit block id: the low 32 bits of the
+// block's integer address.
+func ptrBase(id Term) Term {
+	return ite(eqT(id, BV(0, 32)), BV(0, 32),
+		BVAdd(BVShl(BVAnd(id, BV(1<<18-1, 32)), BV(12, 32)), BV(1<<12, 32)))
+}
+
+// ptrToInt is ir.PtrToInt(p) & mask (ptrtoint).
+func (e *encoder) ptrToInt(p val, mask uint64) val {
+	w := bits.Len64(mask)
+	if p.isConst() {
+		return cst(ir.PtrToInt(p.c)&mask, w)
+	}
+	id, off := e.ptrParts(p)
+	x := Concat(id, BVAdd(off, ptrBase(id)))
+	return e.term(Extract(w-1, 0, x), w)
+}
+
+// intToPtr is ir.IntToPtr(x) (inttoptr of a value zero-extended to 64 bits).
+func (e *encoder) intToPtr(x val) val {
+	if x.isConst() {
+		return cst(ir.IntToPtr(x.c), 64)
+	}
+	t := e.bv(x, 64)
+	id := e.defBV(Extract(63, 32, t), 32)
+	return e.term(Concat(id, BVSub(Extract(31, 0, t), ptrBase(id))), 64)
 }

@@ -74,8 +74,12 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 	el := time.Since(start).Seconds()
 	res := &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
 		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}
-	if opts.Unwind == 0 && opts.MaxUnwind == 0 { // the deepening limit in effect (coordinator.Options)
-		res.Options = map[string]any{"max-unwind": DefaultMaxUnwind}
+	res.Options = map[string]any{} // the defaults in effect (coordinator.Options)
+	if opts.Unwind == 0 && opts.MaxUnwind == 0 {
+		res.Options["max-unwind"] = DefaultMaxUnwind
+	}
+	if opts.Contexts == 0 {
+		res.Options["contexts"] = DefaultContexts
 	}
 	return res, nil
 }

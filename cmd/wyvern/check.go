@@ -101,6 +101,7 @@ type experimentFlags struct {
 	maxUnwind     int
 	solver        string
 	solverTimeout time.Duration
+	contexts      int
 }
 
 // Engines --engine selects (the default picks by query: simulation for
@@ -109,11 +110,11 @@ const engineBMC = "bmc"
 
 // bmcFlags are the flags of bounded model checking: errors without
 // --engine bmc.
-var bmcFlags = []string{"unwind", "max-unwind", "solver", "solver-timeout"}
+var bmcFlags = []string{"unwind", "max-unwind", "solver", "solver-timeout", "contexts"}
 
 // bmcOptions are the BMC options of the flags (check has vetted them).
 func (e *experimentFlags) bmcOptions() *jobs.BMCOptions {
-	return &jobs.BMCOptions{Unwind: e.unwind, MaxUnwind: e.maxUnwind, Solver: e.solver, SolverTimeoutS: e.solverTimeout.Seconds()}
+	return &jobs.BMCOptions{Unwind: e.unwind, MaxUnwind: e.maxUnwind, Solver: e.solver, SolverTimeoutS: e.solverTimeout.Seconds(), Contexts: e.contexts}
 }
 
 // explicitFlags are the flags of explicit-state searches and exact
@@ -162,6 +163,8 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 			return fmt.Errorf("--unwind %d: want a bound >= 1 (0: deepen 1, 2, 4, ... up to --max-unwind)", e.unwind)
 		case e.maxUnwind < 0:
 			return fmt.Errorf("--max-unwind %d: want a bound >= 1", e.maxUnwind)
+		case e.contexts < 0:
+			return fmt.Errorf("--contexts %d: want a bound >= 1 (0: %d)", e.contexts, symbolic.DefaultContexts)
 		case e.unwind > 0 && set["max-unwind"]:
 			return fmt.Errorf("--max-unwind bounds the deepening, which a fixed --unwind %d turns off", e.unwind)
 		case e.solverTimeout < 0:
@@ -261,6 +264,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&e.maxUnwind, "max-unwind", 0, "bmc: deepening limit (0: 64)")
 	fs.StringVar(&e.solver, "solver", "z3", "bmc: SMT solver, z3, cvc5 or boolector")
 	fs.DurationVar(&e.solverTimeout, "solver-timeout", 0, "bmc: time limit of each solver check (0: none); reaching it gives the verdict unknown")
+	fs.IntVar(&e.contexts, "contexts", 0, "bmc: threaded programs: round-robin rounds, covering every schedule of at most that many context switches (0: 3)")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {

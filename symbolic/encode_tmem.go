@@ -1,0 +1,558 @@
+package symbolic
+
+import (
+	"fmt"
+
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Memory of threaded encodings. With one SMT array for memory, a round's
+// shared state is an array, and chaining rounds (encode_threads.go) asks
+// the solver for equalities between arrays built from hundreds of ite
+// merges: z3, cvc5 and boolector did not decide a two-thread program with
+// three rounds in 30 s. So threaded encodings keep memory as values of the
+// encoder instead: every block has a constant id (one per allocation of
+// the unrolled program, see staticID), and memory is a map from constant
+// byte addresses (block id << 32 | offset) to bitvector values, block
+// kinds and sizes maps from block ids to values — terms merged with ite at
+// joins like registers, folded where constant. A round's start is a layer
+// over the previous thread's end; the first thread's guesses create one
+// variable per byte it reads, defined at the end: formulas over bitvectors
+// only, with constant folding through memory.
+//
+// A stack block whose address the program never takes (its alloca's
+// register is only the address of loads and stores) is the thread's own:
+// its bytes stay with the thread across rounds, so locals keep constant
+// values after a context switch.
+//
+// Accesses at a symbolic address are supported inside one block known from
+// the pointer's provenance (a constant block pointer plus a symbolic
+// offset: arrays indexed by a variable), as a case split over the block's
+// bytes; a pointer whose block is unknown to the encoder (loaded from
+// shared memory after a switch, chosen by a branch) is refused with an
+// error naming the access.
+
+// lmap is a layered map from keys (byte addresses, block ids) to values.
+type lmap struct {
+	own    map[uint64]val
+	parent *lmap
+	base   func(k uint64) val // root layers: the value of a key not set
+}
+
+func newLayer(parent *lmap) *lmap { return &lmap{own: map[uint64]val{}, parent: parent} }
+
+func (m *lmap) get(k uint64) val {
+	for l := m; l != nil; l = l.parent {
+		if v, ok := l.own[k]; ok {
+			return v
+		}
+		if l.base != nil {
+			v := l.base(k)
+			l.own[k] = v
+			return v
+		}
+	}
+	return val{bad: fmt.Sprintf("memory at %#x has no value in the threaded encoding", k)}
+}
+
+// copyOf is an independent copy of a state's layer (same parent).
+func (m *lmap) copyOf() *lmap {
+	c := &lmap{own: make(map[uint64]val, len(m.own)), parent: m.parent}
+	for k, v := range m.own {
+		c.own[k] = v
+	}
+	return c
+}
+
+// maps of a threaded path state
+type tmaps struct {
+	mem, kind, size *lmap // shared: children of the round's start
+	pmem, pkind     *lmap // the thread's own stack blocks
+}
+
+func (t *tmaps) copyOf() *tmaps {
+	if t == nil {
+		return nil
+	}
+	return &tmaps{mem: t.mem.copyOf(), kind: t.kind.copyOf(), size: t.size.copyOf(),
+		pmem: t.pmem.copyOf(), pkind: t.pkind.copyOf()}
+}
+
+// rootMaps are the layers of the initial state: the vm's memory image.
+func (e *encoder) rootMaps() (mem, kind, size *lmap) {
+	p := e.p
+	init := map[uint64]val{}
+	sizes := map[uint64]val{}
+	kinds := map[uint64]val{}
+	for _, f := range p.Funcs {
+		kinds[uint64(f.Block)] = cst(kFunc, 8)
+	}
+	for _, g := range p.Globals {
+		k := uint64(kGlobal)
+		if g.Const {
+			k = kConst
+		}
+		kinds[uint64(g.Block)] = cst(k, 8)
+		sizes[uint64(g.Block)] = cst(uint64(g.Size), 32)
+		for i, b := range g.Init {
+			init[ir.MakePtr(g.Block, uint32(i))] = cst(uint64(b), 8)
+		}
+	}
+	mem = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
+		if v, ok := init[k]; ok {
+			return v
+		}
+		if id := uint32(k >> 32); id != 0 && id < p.FirstDynBlock {
+			return cst(0, 8) // a global's bytes past its initialiser
+		}
+		// a byte never written: the vm's fresh blocks are cleared when
+		// allocated, so only an invalid access reads this
+		return e.term(e.q.Declare(e.fresh("u"), BitVec(8)), 8)
+	}}
+	kind = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
+		if v, ok := kinds[k]; ok {
+			return v
+		}
+		return cst(kNone, 8)
+	}}
+	size = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
+		if v, ok := sizes[k]; ok {
+			return v
+		}
+		return cst(0, 32)
+	}}
+	return mem, kind, size
+}
+
+// guessMaps are the layers of a guessed round start (round r of the
+// first thread): a variable per key read, defined once the last thread
+// is encoded (defineGuesses).
+func (e *encoder) guessMaps(r int) (mem, kind, size *lmap) {
+	mk := func(tag string, w int) *lmap {
+		m := &lmap{own: map[uint64]val{}}
+		m.base = func(k uint64) val {
+			name := fmt.Sprintf("g%d%s_%x", r, tag, k)
+			v := val{t: e.q.Declare(name, BitVec(w)), w: w}
+			e.terms++
+			e.guesses = append(e.guesses, guess{round: r, tag: tag, key: k, v: v})
+			return v
+		}
+		return m
+	}
+	return mk("m", 8), mk("k", 8), mk("z", 32)
+}
+
+// guess is a variable of a guessed round start.
+type guess struct {
+	round int
+	tag   string
+	key   uint64
+	v     val
+}
+
+// defineGuesses defines each guessed value as what the last thread's
+// previous round left (which may guess more: until none is left).
+func (e *encoder) defineGuesses() {
+	last := e.slots[len(e.slots)-1]
+	for i := 0; i < len(e.guesses); i++ {
+		g := e.guesses[i]
+		end := last.end[g.round-1]
+		var v val
+		switch g.tag {
+		case "m":
+			v = end.mem.get(g.key)
+		case "k":
+			v = end.kind.get(g.key)
+		default:
+			v = end.size.get(g.key)
+		}
+		e.q.Assert(eqT(g.v.t, e.bv(v, g.v.w)))
+		e.terms++
+	}
+}
+
+// private reports whether block id is a stack block of the current thread
+// whose address does not escape.
+func (e *encoder) private(id uint64) bool { return e.priv[uint32(id)] }
+
+func (e *encoder) tKind(s *pstate, id uint64) val {
+	if e.private(id) {
+		return s.tm.pkind.get(id)
+	}
+	return s.tm.kind.get(id)
+}
+
+func (e *encoder) tSetKind(s *pstate, id uint64, k val) {
+	if e.private(id) {
+		s.tm.pkind.own[id] = k
+		return
+	}
+	s.tm.kind.own[id] = k
+}
+
+func (e *encoder) tByte(s *pstate, addr uint64) val {
+	if e.private(addr >> 32) {
+		return s.tm.pmem.get(addr)
+	}
+	return s.tm.mem.get(addr)
+}
+
+func (e *encoder) tSetByte(s *pstate, addr uint64, b val) {
+	if e.private(addr >> 32) {
+		s.tm.pmem.own[addr] = b
+		return
+	}
+	s.tm.mem.own[addr] = b
+}
+
+// blkSize is the constant size of block id (its allocation's), or -1.
+func (e *encoder) blkSize(s *pstate, id uint64) int64 {
+	var z val
+	if e.private(id) {
+		z = cst(e.psize[uint32(id)], 32)
+	} else {
+		z = s.tm.size.get(id)
+	}
+	if !z.isConst() {
+		return -1
+	}
+	return int64(z.c)
+}
+
+// provenance is the block a pointer value points into (0: unknown).
+func provenance(v val) uint32 {
+	if v.isConst() {
+		return uint32(v.c >> 32)
+	}
+	return v.blk
+}
+
+// tResolve splits a pointer into a constant block id and an offset (a
+// constant when off is "", else the term off); a pointer whose block is
+// not known fails the encoding.
+func (e *encoder) tResolve(s *pstate, p val) (id uint64, coff uint64, off Term, ok bool) {
+	if p.isConst() {
+		return p.c >> 32, p.c & 0xffffffff, "", true
+	}
+	b := provenance(p)
+	if b == 0 {
+		e.fail(fmt.Errorf("an access through a pointer whose block the threaded BMC encoder cannot tell (loaded from shared memory or chosen by a branch): not supported by the BMC encoder yet"))
+		return 0, 0, "", false
+	}
+	t := e.bv(p, 64)
+	// the provenance is exact unless the program builds pointers from
+	// integers: elsewhere the path does not go on (an under-approximation)
+	same := e.defBool(eqT(Extract(63, 32, t), BV(uint64(b), 32)))
+	e.stop(s, and2(s.g, not(same)), false, false)
+	s.g = e.defBool(and2(s.g, same))
+	return uint64(b), 0, e.defBV(Extract(31, 0, t), 32), true
+}
+
+// tAccess is access for threaded encodings.
+func (e *encoder) tAccess(s *pstate, p val, n Term, write bool) {
+	id, coff, off, ok := e.tResolve(s, p)
+	if !ok || s.g == "false" {
+		return
+	}
+	offT := off
+	if offT == "" {
+		offT = BV(coff, 32)
+	}
+	var sizeT Term
+	if e.private(id) {
+		sizeT = BV(e.psize[uint32(id)], 32)
+	} else {
+		sizeT = e.bv(s.tm.size.get(id), 32)
+	}
+	e.checkAccess(s, BV(id, 32), offT, e.bv(e.tKind(s, id), 8), sizeT, n, write)
+}
+
+// tRead reads n bytes at p (after tAccess), little-endian.
+func (e *encoder) tRead(s *pstate, p val, n int) val {
+	id, coff, off, ok := e.tResolve(s, p)
+	if !ok {
+		return val{bad: "unresolved pointer"}
+	}
+	bytes := make([]val, n)
+	if off == "" {
+		for i := range bytes {
+			bytes[i] = e.tByte(s, id<<32|(coff+uint64(i))&0xffffffff)
+		}
+	} else {
+		size := e.blkSize(s, id)
+		if size < 0 || size > maxSymbolicBlock {
+			e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
+			return val{bad: "unresolved pointer"}
+		}
+		for i := range bytes {
+			var t Term = BV(0, 8)
+			for j := size - 1; j >= 0; j-- {
+				at := eqT(BVAdd(off, BV(uint64(i), 32)), BV(uint64(j), 32))
+				t = ite(at, e.bv(e.tByte(s, id<<32|uint64(j)), 8), t)
+			}
+			bytes[i] = e.term(t, 8)
+		}
+	}
+	all := true
+	var c uint64
+	for i := n - 1; i >= 0; i-- {
+		if !bytes[i].isConst() {
+			all = false
+			break
+		}
+		c = c<<8 | bytes[i].c&0xff
+	}
+	if all {
+		return cst(c, 8*n)
+	}
+	parts := make([]Term, n)
+	for i := range bytes {
+		parts[n-1-i] = e.bv(bytes[i], 8)
+	}
+	return e.term(concat(parts), 8*n)
+}
+
+// maxSymbolicBlock bounds the blocks accessed at a variable offset in
+// threaded encodings (each access is a case split over the block's bytes).
+const maxSymbolicBlock = 4096
+
+// tWrite stores the n bytes of v at p (after tAccess), little-endian.
+func (e *encoder) tWrite(s *pstate, p val, v val, n int) {
+	id, coff, off, ok := e.tResolve(s, p)
+	if !ok {
+		return
+	}
+	byteOf := func(i int) val {
+		if v.isConst() {
+			return cst(v.c>>(8*i), 8)
+		}
+		return e.term(Extract(8*i+7, 8*i, e.bv(v, 8*n)), 8)
+	}
+	if off == "" {
+		for i := 0; i < n; i++ {
+			e.tSetByte(s, id<<32|(coff+uint64(i))&0xffffffff, byteOf(i))
+		}
+		return
+	}
+	size := e.blkSize(s, id)
+	if size < 0 || size > maxSymbolicBlock {
+		e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
+		return
+	}
+	for j := int64(0); j < size; j++ {
+		addr := id<<32 | uint64(j)
+		nb := e.tByte(s, addr)
+		for i := n - 1; i >= 0; i-- {
+			at := eqT(BVAdd(off, BV(uint64(i), 32)), BV(uint64(j), 32))
+			nb = e.sel(at, byteOf(i), nb)
+		}
+		e.tSetByte(s, addr, nb)
+	}
+}
+
+// mergeMaps merges the maps of states of one thread and round (their
+// shared layers have the same parent).
+func (e *encoder) mergeMaps(live []*pstate, vals func(get func(s *pstate) val, w int) val) (*tmaps, error) {
+	first := live[0].tm
+	one := func(get func(t *tmaps) *lmap, w int) (*lmap, error) {
+		parent := get(first).parent
+		keys := map[uint64]bool{}
+		for _, s := range live {
+			m := get(s.tm)
+			if m.parent != parent {
+				return nil, fmt.Errorf("internal: merging memories of different rounds")
+			}
+			for k := range m.own {
+				keys[k] = true
+			}
+		}
+		out := newLayer(parent)
+		for k := range keys {
+			out.own[k] = vals(func(s *pstate) val { return get(s.tm).get(k) }, w)
+		}
+		return out, nil
+	}
+	var t tmaps
+	var err error
+	if t.mem, err = one(func(t *tmaps) *lmap { return t.mem }, 8); err != nil {
+		return nil, err
+	}
+	if t.kind, err = one(func(t *tmaps) *lmap { return t.kind }, 8); err != nil {
+		return nil, err
+	}
+	if t.size, err = one(func(t *tmaps) *lmap { return t.size }, 32); err != nil {
+		return nil, err
+	}
+	if t.pmem, err = one(func(t *tmaps) *lmap { return t.pmem }, 8); err != nil {
+		return nil, err
+	}
+	if t.pkind, err = one(func(t *tmaps) *lmap { return t.pkind }, 8); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// iteLayer is (c ? a : b) for two layers over the same parent (b may be
+// the parent itself).
+func (e *encoder) iteLayer(c Term, a, b *lmap) *lmap {
+	parent := a.parent
+	out := newLayer(parent)
+	keys := map[uint64]bool{}
+	for k := range a.own {
+		keys[k] = true
+	}
+	if b != parent {
+		for k := range b.own {
+			keys[k] = true
+		}
+	}
+	for k := range keys {
+		out.own[k] = e.sel(c, a.get(k), b.get(k))
+	}
+	return out
+}
+
+// privateAllocas marks, per function, the allocas whose address does not
+// escape: their register is written by the alloca only and read only as
+// the address of loads and stores.
+func privateAllocas(fn *ir.Func) map[int32]bool {
+	out := map[int32]bool{}
+	cand := map[int32]int32{} // register → pc of its alloca
+	for pc := range fn.Code {
+		in := &fn.Code[pc]
+		if in.Op == ir.OpAlloca && in.A < 0 && in.Dst >= 0 {
+			if _, dup := cand[in.Dst]; dup {
+				cand[in.Dst] = -1
+			} else {
+				cand[in.Dst] = int32(pc)
+			}
+		}
+	}
+	escaped := map[int32]bool{}
+	mark := func(r int32) { escaped[r] = true }
+	markRange := func(a, k int32) {
+		for r := range cand {
+			if r >= a && r < a+k {
+				escaped[r] = true
+			}
+		}
+	}
+	for pc := range fn.Code {
+		in := &fn.Code[pc]
+		switch in.Op {
+		case ir.OpAlloca:
+			if cand[in.Dst] != int32(pc) {
+				mark(in.Dst)
+			}
+			continue
+		case ir.OpLoad:
+			mark(in.Dst) // written by a load
+			continue
+		case ir.OpStore:
+			mark(in.B) // stored as a value
+			continue
+		case ir.OpLoadAgg, ir.OpStoreAgg:
+			markRange(in.Dst, 64)
+			markRange(in.B, 64)
+			continue
+		case ir.OpJmp, ir.OpJmpE, ir.OpUnreachable, ir.OpTrap, ir.OpNop, ir.OpFence:
+			continue
+		case ir.OpBr, ir.OpBrE, ir.OpSwitch:
+			mark(in.A)
+			continue
+		case ir.OpRet:
+			if in.A >= 0 {
+				markRange(in.A, int32(in.Imm))
+			}
+			continue
+		case ir.OpMovN, ir.OpSelectN, ir.OpInsert:
+			markRange(in.A, int32(in.Imm&0xffff)+64)
+			markRange(in.B, 64)
+			markRange(in.C, 64)
+			markRange(in.Dst, 64)
+		case ir.OpGEPN:
+			if in.Imm < uint64(len(fn.GEPs)) {
+				gp := &fn.GEPs[in.Imm]
+				mark(gp.Base)
+				for _, x := range gp.Idx {
+					mark(x)
+				}
+			}
+		case ir.OpCall, ir.OpCallB, ir.OpCallInd:
+			if in.Imm < uint64(len(fn.Calls)) {
+				cs := &fn.Calls[in.Imm]
+				for i, a := range cs.Args {
+					k := int32(1)
+					if i < len(cs.ArgSlots) {
+						k = cs.ArgSlots[i]
+					}
+					markRange(a, k)
+				}
+				if cs.Ret >= 0 {
+					markRange(cs.Ret, max(int32(cs.RetSlots), 1))
+				}
+			}
+			if in.Op == ir.OpCallInd {
+				mark(in.A)
+			}
+			continue
+		}
+		mark(in.Dst)
+		mark(in.A)
+		switch in.Op {
+		case ir.OpExtract:
+			markRange(in.A, 64) // B is a slot offset
+			markRange(in.Dst, int32(in.Imm))
+		case ir.OpSelect, ir.OpCmpXchg, ir.OpFshl, ir.OpFshr, ir.OpFMulAdd:
+			mark(in.B)
+			mark(in.C)
+		case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpFPToSI, ir.OpFPToUI, ir.OpSIToFP, ir.OpUIToFP,
+			ir.OpFPTrunc, ir.OpFPExt, ir.OpFNeg, ir.OpCtpop, ir.OpCtlz, ir.OpCttz, ir.OpBswap, ir.OpAbs,
+			ir.OpFAbs, ir.OpSqrt, ir.OpPtrToInt, ir.OpIntToPtr, ir.OpGEPC, ir.OpStackSave, ir.OpStackRestore:
+			// one operand: B and C are not registers
+		default:
+			mark(in.B) // binary: C is not a register
+		}
+	}
+	for _, ed := range fn.Edges {
+		for _, mv := range ed.Moves {
+			mark(mv.Src)
+			mark(mv.Dst)
+		}
+	}
+	for r, pc := range cand {
+		if pc >= 0 && !escaped[r] {
+			out[pc] = true
+		}
+	}
+	return out
+}
+
+// checkAccess is the vm's check of an access of n bytes at (id, off) of a
+// block of kind k and size size (vm.Memory.check).
+func (e *encoder) checkAccess(s *pstate, id, off, k, size, n Term, write bool) {
+	null := eqT(id, BV(0, 32))
+	notNull := not(null)
+	is := func(c uint64) Term { return eqT(k, BV(c, 8)) }
+	var ok Term
+	if write {
+		ok = or(is(kGlobal), is(kStack), is(kHeap))
+	} else {
+		ok = or(is(kConst), is(kGlobal), is(kStack), is(kHeap))
+	}
+	conds := []errCond{{vm.ErrNullDeref, null}}
+	if write {
+		conds = append(conds, errCond{vm.ErrWriteConst, and2(notNull, is(kConst))})
+	}
+	bad := or(ok, is(kFreed), is(kDead))
+	if write {
+		bad = or(bad, is(kConst))
+	}
+	conds = append(conds,
+		errCond{vm.ErrUseAfterFree, and2(notNull, is(kFreed))},
+		errCond{vm.ErrUseAfterReturn, and2(notNull, is(kDead))},
+		errCond{vm.ErrInvalidPtr, and2(notNull, not(bad))},
+		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), BVUGT(BVAdd(ZeroExt(32, off), n), ZeroExt(32, size)))})
+	e.check(s, conds...)
+}
