@@ -131,6 +131,9 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 		}
 		e.calls[c] = append(e.calls[c], proc)
 	}
+	if main := p.Funcs[p.Entry]; len(main.Params) >= 2 {
+		return nil, fmt.Errorf("symbolic: encode: %s(argc, argv): argv is not supported by the BMC encoder yet", main.Name)
+	}
 	e.threaded = Threaded(p)
 	if e.threaded {
 		e.rounds = opts.Contexts
@@ -504,7 +507,7 @@ func (e *encoder) initial() (*pstate, error) {
 		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
 				pmem: newLayer(nil), pkind: newLayer(nil)}}
-		s.regs = e.frameRegs(p.Funcs[p.Entry])
+		s.regs = e.mainRegs()
 		return s, nil
 	}
 	// No constant arrays: z3 refuses them under QF_ABV and boolector
@@ -552,8 +555,19 @@ func (e *encoder) initial() (*pstate, error) {
 		mem:  e.def(mem, Memory(), "m"),
 		kind: e.def(kind, ArraySort(32, 8), "k"),
 		size: e.def(size, ArraySort(32, 32), "z")}
-	s.regs = e.frameRegs(p.Funcs[p.Entry])
+	s.regs = e.mainRegs()
 	return s, nil
+}
+
+// mainRegs is main's first frame: argc is 1, as the vm passes it to a run
+// without arguments (argv is refused by Encode).
+func (e *encoder) mainRegs() []val {
+	main := e.p.Funcs[e.p.Entry]
+	regs := e.frameRegs(main)
+	if len(main.Params) >= 1 && int(main.Params[0]) < len(regs) {
+		regs[main.Params[0]] = cst(1, 32)
+	}
+	return regs
 }
 
 // frameRegs are a fresh frame's registers: zero, constants preloaded.

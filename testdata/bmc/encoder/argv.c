@@ -1,0 +1,3 @@
+/* Encoder test: main(argc, argv) is refused (argv is not modelled). */
+void reach_error(void);
+int main(int argc, char **argv) { if (argc == 1) reach_error(); return 0; }
