@@ -80,6 +80,24 @@ func (m *Machine) readString(c call, p uint64, what string) ([]byte, bool) {
 	return buf, true
 }
 
+// readStringN reads the string at p, at most n bytes of it (strncat's
+// source, strndup): a fault ends the run, naming what was read.
+func readStringN(c call, p, n uint64, what string) ([]byte, bool) {
+	var s []byte
+	for i := uint64(0); i < n; i++ {
+		ch, e := c.st.Mem.ByteAt(p + i)
+		if e != ErrNone {
+			c.fail(e, "%s", what)
+			return nil, false
+		}
+		if ch == 0 {
+			break
+		}
+		s = append(s, ch)
+	}
+	return s, true
+}
+
 // strcat is strcat and strncat (which appends at most n bytes of the
 // source, then a NUL).
 func strcat(c call, a args) int {
@@ -90,16 +108,9 @@ func strcat(c call, a args) int {
 	}
 	var src []byte
 	if c.b == ir.BStrncat {
-		n := a.arg(2)
-		for i := uint64(0); i < n; i++ {
-			ch, e := c.st.Mem.ByteAt(s + i)
-			if e != ErrNone {
-				return c.fail(e, "strncat source")
-			}
-			if ch == 0 {
-				break
-			}
-			src = append(src, ch)
+		var ok bool
+		if src, ok = readStringN(c, s, a.arg(2), "strncat source"); !ok {
+			return bEnd
 		}
 	} else {
 		var ok bool
@@ -405,16 +416,9 @@ func strdup(c call, a args) int {
 	p := a.arg(0)
 	var s []byte
 	if len(a.cs.Args) >= 2 {
-		n := a.arg(1)
-		for i := uint64(0); i < n; i++ {
-			ch, e := c.st.Mem.ByteAt(p + i)
-			if e != ErrNone {
-				return c.fail(e, "strndup")
-			}
-			if ch == 0 {
-				break
-			}
-			s = append(s, ch)
+		var ok bool
+		if s, ok = readStringN(c, p, a.arg(1), "strndup"); !ok {
+			return bEnd
 		}
 	} else {
 		var ok bool
