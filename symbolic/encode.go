@@ -210,6 +210,7 @@ type encoder struct {
 	psize    map[uint32]uint64
 	privOf   map[int]map[int32]bool // per function: its private allocas
 	guesses  []guess
+	usesCond bool                // condition variables (thread ids bounded by condThreads)
 	visits   int                 // blocks executions so far (one per position visit, for all rounds)
 	visit    int                 // the block execution under way
 	instance int                 // the instruction execution block is at (per pc, for all its states)
@@ -258,10 +259,10 @@ type pstate struct {
 
 	// threaded programs only (encode_threads.go): the thread's round and
 	// step count (steps + soff), and the shared state beyond memory
-	rnd, steps   val
-	soff         int
-	halted, nthr val
-	tm           *tmaps // threaded programs: memory (encode_tmem.go)
+	rnd, steps         val
+	soff               int
+	halted, nthr, cseq val
+	tm                 *tmaps // threaded programs: memory (encode_tmem.go)
 }
 
 func (s *pstate) clone() *pstate {
@@ -503,10 +504,10 @@ func (e *encoder) cut(s *pstate) {
 func (e *encoder) initial() (*pstate, error) {
 	p := e.p
 	if e.threaded {
-		mem, kind, size := e.rootMaps()
+		mem, kind, size, wcv, wseq := e.rootMaps()
 		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
-				pmem: newLayer(nil), pkind: newLayer(nil)}}
+				wcv: newLayer(wcv), wseq: newLayer(wseq), pmem: newLayer(nil), pkind: newLayer(nil)}}
 		s.regs = e.mainRegs()
 		return s, nil
 	}

@@ -453,6 +453,7 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 		out.steps = vals(func(s *pstate) val { return s.steps }, 32)
 		out.halted = vals(func(s *pstate) val { return s.halted }, 1)
 		out.nthr = vals(func(s *pstate) val { return s.nthr }, 32)
+		out.cseq = vals(func(s *pstate) val { return s.cseq }, 32)
 		tm, err := e.mergeMaps(live, vals)
 		if err != nil {
 			return nil, err

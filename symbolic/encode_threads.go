@@ -114,9 +114,10 @@ type event struct {
 
 // shared is the state threads share (see above).
 type shared struct {
-	mem, kind, size *lmap
-	halted, nthr    val
-	cnt             []val // by input index
+	mem, kind, size    *lmap
+	wcv, wseq          *lmap // by thread id
+	halted, nthr, cseq val
+	cnt                []val // by input index
 }
 
 // pthreadBuiltin reports whether b is a pthread function the threaded
@@ -174,7 +175,7 @@ func (e *encoder) scanThreads() error {
 // initThreads adds the threaded fields to the initial state.
 func (e *encoder) initThreads(s *pstate) {
 	s.rnd, s.steps, s.halted = cst(0, 8), cst(0, 32), cst(0, 1)
-	s.nthr = cst(1, 32)
+	s.nthr, s.cseq = cst(1, 32), cst(0, 32)
 	for i := range e.inputs {
 		s.cnt[i] = cst(0, 32)
 	}
@@ -184,7 +185,8 @@ func (e *encoder) initThreads(s *pstate) {
 func (e *encoder) sharedOf(s *pstate) shared {
 	e.settle(s)
 	sh := shared{mem: s.tm.mem.copyOf(), kind: s.tm.kind.copyOf(), size: s.tm.size.copyOf(),
-		halted: s.halted, nthr: s.nthr, cnt: make([]val, len(e.inputs))}
+		wcv: s.tm.wcv.copyOf(), wseq: s.tm.wseq.copyOf(),
+		halted: s.halted, nthr: s.nthr, cseq: s.cseq, cnt: make([]val, len(e.inputs))}
 	for i := range sh.cnt {
 		if v, ok := s.cnt[i]; ok {
 			sh.cnt[i] = v
@@ -199,7 +201,8 @@ func (e *encoder) sharedOf(s *pstate) shared {
 // over sh's).
 func (e *encoder) setShared(s *pstate, sh shared) {
 	s.tm.mem, s.tm.kind, s.tm.size = newLayer(sh.mem), newLayer(sh.kind), newLayer(sh.size)
-	s.halted, s.nthr = sh.halted, sh.nthr
+	s.tm.wcv, s.tm.wseq = newLayer(sh.wcv), newLayer(sh.wseq)
+	s.halted, s.nthr, s.cseq = sh.halted, sh.nthr, sh.cseq
 	s.cnt = make(map[int]val, len(sh.cnt))
 	for i, v := range sh.cnt {
 		s.cnt[i] = v
@@ -212,8 +215,8 @@ func (e *encoder) guessShared(r int) shared {
 		e.terms++
 		return val{t: e.q.Declare(fmt.Sprintf("g%d%s", r, suffix), BitVec(w)), w: w}
 	}
-	sh := shared{halted: v("h", 1), nthr: v("t", 32), cnt: make([]val, len(e.inputs))}
-	sh.mem, sh.kind, sh.size = e.guessMaps(r)
+	sh := shared{halted: v("h", 1), nthr: v("t", 32), cseq: v("q", 32), cnt: make([]val, len(e.inputs))}
+	sh.mem, sh.kind, sh.size, sh.wcv, sh.wseq = e.guessMaps(r)
 	for i := range sh.cnt {
 		sh.cnt[i] = v(fmt.Sprintf("c%d", i), 32)
 	}
@@ -228,6 +231,7 @@ func (e *encoder) defineScalars(a, b shared) {
 	}
 	sc(a.halted, b.halted, 1)
 	sc(a.nthr, b.nthr, 32)
+	sc(a.cseq, b.cseq, 32)
 	for i := range a.cnt {
 		sc(a.cnt[i], b.cnt[i], 32)
 	}
@@ -238,8 +242,9 @@ func (e *encoder) defineScalars(a, b shared) {
 func (e *encoder) iteShared(c Term, a, b shared) shared {
 	out := shared{
 		mem: e.iteLayer(c, a.mem, b.mem), kind: e.iteLayer(c, a.kind, b.kind),
-		size:   e.iteLayer(c, a.size, b.size),
-		halted: e.sel(c, a.halted, b.halted), nthr: e.sel(c, a.nthr, b.nthr), cnt: make([]val, len(a.cnt)),
+		size: e.iteLayer(c, a.size, b.size), wcv: e.iteLayer(c, a.wcv, b.wcv), wseq: e.iteLayer(c, a.wseq, b.wseq),
+		halted: e.sel(c, a.halted, b.halted), nthr: e.sel(c, a.nthr, b.nthr), cseq: e.sel(c, a.cseq, b.cseq),
+		cnt: make([]val, len(a.cnt)),
 	}
 	for i := range out.cnt {
 		out.cnt[i] = e.sel(c, a.cnt[i], b.cnt[i])
@@ -380,6 +385,7 @@ func (e *encoder) encodeThreads(s *pstate) error {
 	main.start = make([]shared, R)
 	main.start[0] = e.sharedOf(s)
 	main.start[0].mem, main.start[0].kind, main.start[0].size = s.tm.mem.parent, s.tm.kind.parent, s.tm.size.parent
+	main.start[0].wcv, main.start[0].wseq = s.tm.wcv.parent, s.tm.wseq.parent
 	for r := 1; r < R; r++ {
 		main.start[r] = e.guessShared(r)
 	}
@@ -432,6 +438,9 @@ func (e *encoder) encodeThreads(s *pstate) error {
 		e.defineScalars(main.start[r], last.end[r-1])
 	}
 	e.defineGuesses()
+	if e.usesCond && len(e.slots) > condThreads {
+		return fmt.Errorf("symbolic: encode: %d threads and condition variables: at most %d are supported by the BMC encoder yet", len(e.slots), condThreads)
+	}
 	for _, f := range e.deferred {
 		f(len(e.slots))
 	}
@@ -752,7 +761,14 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		vt := e.bv(v, 32)
 		e.tWrite(s, p, e.term(ite(BVSLT(vt, BV(0, 32)), BV(0, 32), BVSub(vt, BV(1, 32))), 32), 4)
 		ret(zero)
-	case ir.BAttrInit:
+	case ir.BAttrInit, ir.BCondInit, ir.BCondDestroy:
+		ret(zero)
+	case ir.BCondWait:
+		e.usesCond = true
+		return e.condWait(s, cs, tid, owner)
+	case ir.BCondSignal, ir.BCondBroadcast:
+		e.usesCond = true
+		e.condWake(s, arg(s, cs, 0), b == ir.BCondBroadcast)
 		ret(zero)
 	default:
 		return nil, e.unsupported(fn, pc, "call of "+b.String()+" in a threaded program")
@@ -823,4 +839,121 @@ func (e *encoder) tFree(s *pstate, p val) {
 		return
 	}
 	e.tSetKind(s, id, e.sel(nonNull, cst(kFreed, 8), e.tKind(s, id)))
+}
+
+// condThreads bounds the thread ids of a program using condition
+// variables: signals read every thread's waiting state, by id.
+const condThreads = 16
+
+// byTid reads m's entry of thread id tid (a case split when tid is a term).
+func (e *encoder) byTid(m *lmap, tid val) val {
+	if tid.isConst() {
+		return m.get(tid.c)
+	}
+	v := m.get(condThreads - 1)
+	for k := condThreads - 2; k >= 0; k-- {
+		v = e.sel(eqT(e.bv(tid, 32), BV(uint64(k), 32)), m.get(uint64(k)), v)
+	}
+	return v
+}
+
+// setByTid writes m's entry of thread id tid.
+func (e *encoder) setByTid(m *lmap, tid, v val) {
+	if tid.isConst() {
+		m.own[tid.c] = v
+		return
+	}
+	for k := 0; k < condThreads; k++ {
+		m.own[uint64(k)] = e.sel(eqT(e.bv(tid, 32), BV(uint64(k), 32)), v, m.get(uint64(k)))
+	}
+}
+
+// condWait is pthread_cond_wait's two steps (vm/platform.go condWait):
+// with the mutex held by the thread, release it and wait on the condition
+// variable (arrival order cseq); then — signalled and the mutex free, in
+// this context or a later one — reacquire it.
+func (e *encoder) condWait(s *pstate, cs *ir.CallSite, tid, owner val) (*pstate, error) {
+	cv := arg(s, cs, 0)
+	m := arg(s, cs, 1)
+	v := e.loadWord(s, m)
+	if s.g == "false" {
+		return s, nil
+	}
+	held := eqT(e.bv(v, 32), e.bv(owner, 32))
+	if v.isConst() && owner.isConst() {
+		held = Bool(v.c == owner.c)
+	}
+	e.check(s, errCond{vm.ErrPthread, not(held)})
+	if s.g == "false" {
+		return s, nil
+	}
+	// 0 marks "not waiting": a wait on a null condition variable (which
+	// the vm allows) blocks here for good, an under-approximation
+	e.blockWhere(s, not(e.nonzero(cv)))
+	if s.g == "false" {
+		return s, nil
+	}
+	e.tWrite(s, m, cst(0, 32), 4)
+	s.cseq = e.inc32(s.cseq, 1)
+	e.setByTid(s.tm.wcv, tid, val{t: e.bv(cv, 64), w: 64})
+	e.setByTid(s.tm.wseq, tid, s.cseq)
+	s.soff++ // the first step
+	relock := func(s *pstate) {
+		w := e.byTid(s.tm.wcv, tid)
+		e.blockWhere(s, not(eqT(e.bv(w, 64), BV(0, 64))))
+		if s.g == "false" {
+			return
+		}
+		v := e.loadWord(s, m)
+		if s.g == "false" {
+			return
+		}
+		e.blockWhere(s, not(e.isW(v, 0)))
+		if s.g == "false" {
+			return
+		}
+		e.tWrite(s, m, owner, 4)
+		setRet(s, cs, cst(0, retBits(cs)))
+	}
+	forks := e.switchPoint(s)
+	relock(s)
+	for _, f := range forks {
+		relock(f)
+	}
+	e.extra = append(e.extra, forks...)
+	return s, nil
+}
+
+// condWake is pthread_cond_signal (wakes the waiter that arrived first)
+// and pthread_cond_broadcast (every waiter) on condition variable cv.
+func (e *encoder) condWake(s *pstate, cv val, all bool) {
+	if s.g == "false" {
+		return
+	}
+	c := e.defBV(e.bv(cv, 64), 64)
+	n := e.bv(s.nthr, 32)
+	waits := make([]Term, condThreads)
+	seqs := make([]Term, condThreads)
+	for k := range waits {
+		exists := BVULT(BV(uint64(k), 32), n)
+		if s.nthr.isConst() {
+			exists = Bool(uint64(k) < s.nthr.c)
+		}
+		waits[k] = e.defBool(and2(exists, eqT(e.bv(s.tm.wcv.get(uint64(k)), 64), c)))
+		seqs[k] = e.bv(s.tm.wseq.get(uint64(k)), 32)
+	}
+	for k := range waits {
+		wake := waits[k]
+		if !all { // the first to arrive (arrival numbers are distinct)
+			for j := range waits {
+				if j != k {
+					wake = and2(wake, or(not(waits[j]), BVULT(seqs[k], seqs[j])))
+				}
+			}
+		}
+		if wake == "false" {
+			continue
+		}
+		s.tm.wcv.own[uint64(k)] = e.sel(e.defBool(wake), cst(0, 64), s.tm.wcv.get(uint64(k)))
+	}
 }

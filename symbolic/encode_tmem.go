@@ -68,6 +68,7 @@ func (m *lmap) copyOf() *lmap {
 // maps of a threaded path state
 type tmaps struct {
 	mem, kind, size *lmap // shared: children of the round's start
+	wcv, wseq       *lmap // shared, by thread id: the condition variable it waits on (0: none), its arrival
 	pmem, pkind     *lmap // the thread's own stack blocks
 }
 
@@ -76,11 +77,11 @@ func (t *tmaps) copyOf() *tmaps {
 		return nil
 	}
 	return &tmaps{mem: t.mem.copyOf(), kind: t.kind.copyOf(), size: t.size.copyOf(),
-		pmem: t.pmem.copyOf(), pkind: t.pkind.copyOf()}
+		wcv: t.wcv.copyOf(), wseq: t.wseq.copyOf(), pmem: t.pmem.copyOf(), pkind: t.pkind.copyOf()}
 }
 
 // rootMaps are the layers of the initial state: the vm's memory image.
-func (e *encoder) rootMaps() (mem, kind, size *lmap) {
+func (e *encoder) rootMaps() (mem, kind, size, wcv, wseq *lmap) {
 	p := e.p
 	init := map[uint64]val{}
 	sizes := map[uint64]val{}
@@ -122,13 +123,15 @@ func (e *encoder) rootMaps() (mem, kind, size *lmap) {
 		}
 		return cst(0, 32)
 	}}
-	return mem, kind, size
+	wcv = &lmap{own: map[uint64]val{}, base: func(uint64) val { return cst(0, 64) }}
+	wseq = &lmap{own: map[uint64]val{}, base: func(uint64) val { return cst(0, 32) }}
+	return mem, kind, size, wcv, wseq
 }
 
 // guessMaps are the layers of a guessed round start (round r of the
 // first thread): a variable per key read, defined once the last thread
 // is encoded (defineGuesses).
-func (e *encoder) guessMaps(r int) (mem, kind, size *lmap) {
+func (e *encoder) guessMaps(r int) (mem, kind, size, wcv, wseq *lmap) {
 	mk := func(tag string, w int) *lmap {
 		m := &lmap{own: map[uint64]val{}}
 		m.base = func(k uint64) val {
@@ -140,7 +143,7 @@ func (e *encoder) guessMaps(r int) (mem, kind, size *lmap) {
 		}
 		return m
 	}
-	return mk("m", 8), mk("k", 8), mk("z", 32)
+	return mk("m", 8), mk("k", 8), mk("z", 32), mk("w", 64), mk("s", 32)
 }
 
 // guess is a variable of a guessed round start.
@@ -164,6 +167,10 @@ func (e *encoder) defineGuesses() {
 			v = end.mem.get(g.key)
 		case "k":
 			v = end.kind.get(g.key)
+		case "w":
+			v = end.wcv.get(g.key)
+		case "s":
+			v = end.wseq.get(g.key)
 		default:
 			v = end.size.get(g.key)
 		}
@@ -382,6 +389,12 @@ func (e *encoder) mergeMaps(live []*pstate, vals func(get func(s *pstate) val, w
 		return nil, err
 	}
 	if t.size, err = one(func(t *tmaps) *lmap { return t.size }, 32); err != nil {
+		return nil, err
+	}
+	if t.wcv, err = one(func(t *tmaps) *lmap { return t.wcv }, 64); err != nil {
+		return nil, err
+	}
+	if t.wseq, err = one(func(t *tmaps) *lmap { return t.wseq }, 32); err != nil {
 		return nil, err
 	}
 	if t.pmem, err = one(func(t *tmaps) *lmap { return t.pmem }, 8); err != nil {

@@ -1,5 +1,5 @@
-/* Threads (encoder test): condition variables are refused by the threaded
- * encoder. */
+/* Threads (encoder test): a condition variable waited on in a loop, as it
+ * should be: safe (incomplete under any bound). */
 #include <pthread.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
