@@ -72,10 +72,9 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 	case *constant.ExprPtrToInt:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)
-		return PtrToInt(v) & Mask(w), err
+		return PtrToIntN(v, Mask(w)), err
 	case *constant.ExprIntToPtr:
-		v, err := l.scalarConst(c.From)
-		return IntToPtr(v), err
+		return l.scalarConst(c.From)
 	case *constant.ExprTrunc:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)

@@ -105,8 +105,8 @@ const (
 	OpUAddSat
 	OpSSubSat
 	OpUSubSat
-	OpPtrToInt // Dst = PtrToInt(A) & Imm
-	OpIntToPtr // Dst = IntToPtr(A)
+	OpPtrToInt // Dst = PtrToIntN(A, Imm)
+	OpIntToPtr // Dst = A
 	numOps
 )
 

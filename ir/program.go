@@ -45,6 +45,19 @@ func PtrToInt(p uint64) uint64 {
 	return uint64(b)<<PtrBlockShift | uint64(uint32(p)+PtrBase(b))
 }
 
+// PtrToIntN is ptrtoint to an integer of mask's width: to 64 bits the
+// pointer's own bits (b << 32 | o: stored in memory and loaded back as a
+// pointer, as the -O0 code of __sync_bool_compare_and_swap on pointers
+// does, an integer must be the pointer natively), to fewer bits the low
+// bits of the integer address PtrToInt, non-zero for every non-null
+// pointer ((int)p in SV-COMP's assume_abort_if_not(p)).
+func PtrToIntN(p, mask uint64) uint64 {
+	if mask == ^uint64(0) {
+		return p
+	}
+	return PtrToInt(p) & mask
+}
+
 // IntToPtr converts a 64-bit integer address back to a pointer.
 func IntToPtr(x uint64) uint64 {
 	b := uint32(x >> PtrBlockShift)

@@ -759,23 +759,25 @@ func ptrBase(id Term) Term {
 		BVAdd(BVShl(BVAnd(id, BV(1<<18-1, 32)), BV(12, 32)), BV(1<<12, 32)))
 }
 
-// ptrToInt is ir.PtrToInt(p) & mask (ptrtoint).
+// ptrToInt is ir.PtrToIntN(p, mask) (ptrtoint): to 64 bits the pointer's
+// bits, to fewer the low bits of its integer address.
 func (e *encoder) ptrToInt(p val, mask uint64) val {
 	w := bits.Len64(mask)
 	if p.isConst() {
-		return cst(ir.PtrToInt(p.c)&mask, w)
+		return cst(ir.PtrToIntN(p.c, mask), w)
+	}
+	if w == 64 {
+		return p
 	}
 	id, off := e.ptrParts(p)
 	x := Concat(id, BVAdd(off, ptrBase(id)))
 	return e.term(Extract(w-1, 0, x), w)
 }
 
-// intToPtr is ir.IntToPtr(x) (inttoptr of a value zero-extended to 64 bits).
+// intToPtr is inttoptr: the integer's bits (zero-extended to 64).
 func (e *encoder) intToPtr(x val) val {
 	if x.isConst() {
-		return cst(ir.IntToPtr(x.c), 64)
+		return cst(x.c, 64)
 	}
-	t := e.bv(x, 64)
-	id := e.defBV(Extract(63, 32, t), 32)
-	return e.term(Concat(id, BVSub(Extract(31, 0, t), ptrBase(id))), 64)
+	return val{t: e.bv(x, 64), w: 64, blk: x.blk}
 }

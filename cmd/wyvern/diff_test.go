@@ -20,17 +20,18 @@ import (
 func requireClang(t testing.TB) string { t.Helper(); return testutil.NeedClang(t) }
 
 // diffHeader is a differential program's optional first-line header,
-// `// wyvern-diff: args=A,B,C seeds=1,2,3`: the command-line arguments
-// (passed natively and with --arg) and the seeds `wyvern run` is compared
-// under (default: 1).
+// `// wyvern-diff: args=A,B,C seeds=1,2,3 opts=0`: the command-line
+// arguments (passed natively and with --arg), the seeds `wyvern run` is
+// compared under (default: 1) and the optimisation levels (default: 0,1).
 type diffHeader struct {
 	args  []string
 	seeds []string
+	opts  []string
 }
 
 func readDiffHeader(t *testing.T, file string) diffHeader {
 	t.Helper()
-	h := diffHeader{seeds: []string{"1"}}
+	h := diffHeader{seeds: []string{"1"}, opts: []string{"0", "1"}}
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,8 @@ func readDiffHeader(t *testing.T, file string) diffHeader {
 			h.args = strings.Split(v, ",")
 		case "seeds":
 			h.seeds = strings.Split(v, ",")
+		case "opts":
+			h.opts = strings.Split(v, ",")
 		default:
 			t.Fatalf("%s: unknown wyvern-diff key %q", file, k)
 		}
@@ -70,7 +73,7 @@ func TestDifferential(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range files {
 		h := readDiffHeader(t, f)
-		for _, opt := range []string{"0", "1"} {
+		for _, opt := range h.opts {
 			name := fmt.Sprintf("%s/O%s", filepath.Base(f), opt)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
