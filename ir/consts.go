@@ -72,7 +72,7 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 	case *constant.ExprPtrToInt:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)
-		return PtrToIntN(v, Mask(w)), err
+		return v & Mask(w), err
 	case *constant.ExprIntToPtr:
 		return l.scalarConst(c.From)
 	case *constant.ExprTrunc:

@@ -105,7 +105,7 @@ const (
 	OpUAddSat
 	OpSSubSat
 	OpUSubSat
-	OpPtrToInt // Dst = PtrToIntN(A, Imm)
+	OpPtrToInt // Dst = A & Imm (pointers are integer addresses: MakePtr)
 	OpIntToPtr // Dst = A
 	numOps
 )

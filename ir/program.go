@@ -10,28 +10,36 @@ package ir
 
 import "fmt"
 
-// Pointer layout: a pointer is (block id << 32) | offset. Block 0 is null.
+// Pointer layout: a pointer to offset o of block b is the 64-bit integer
+// address b<<32 | (base(b) + o) mod 2^32. Block 0 is null (base(0) = 0, so
+// null is 0 and integers below 2^32 are pointers into the null block). For
+// b != 0, base(b) = (b mod 2^18) * 4096 + 4096 lies in [2^12, 2^30], so the
+// low 32 bits of a pointer to any byte of a block (or one past its end:
+// blocks are at most 2^31 bytes) are never 0 — as with native addresses,
+// (int)p is non-zero for a non-null p — and a block's first byte is
+// 4096-aligned. ptrtoint and inttoptr are the identity on these bits: every
+// pointer round-trips through an integer, also through memory (an integer
+// stored and loaded back as a pointer, as clang -O0 compiles
+// __sync_bool_compare_and_swap on pointers), integer differences are byte
+// distances within a block, and integers order like pointers (by block,
+// then offset).
 const (
 	PtrBlockShift = 32
 	PtrOffMask    = 0xffffffff
 )
 
-// MakePtr builds a pointer value from a block id and an offset.
-func MakePtr(block, off uint32) uint64 { return uint64(block)<<PtrBlockShift | uint64(off) }
+// MakePtr builds the pointer to offset off of block.
+func MakePtr(block, off uint32) uint64 {
+	return uint64(block)<<PtrBlockShift | uint64(off+PtrBase(block))
+}
 
-// Integer addresses. ptrtoint maps the pointer (block b, offset o) to the
-// integer b<<32 | (base(b) + o) mod 2^32 and inttoptr maps an integer x
-// back to (x>>32, (x - base(x>>32)) mod 2^32): a bijection on 64-bit
-// values, so every pointer round-trips, and integers below 2^32 are
-// pointers into the null block (base(0) = 0, so ptrtoint(null) = 0). For
-// b != 0, base(b) = (b mod 2^18) * 4096 + 4096 lies in [2^12, 2^30], so
-// the low 32 bits of a pointer to any byte of a block (or one past its
-// end: blocks are at most 2^31 bytes) are never 0 — as with native
-// addresses, (int)p is non-zero for a non-null p — and are 4096-aligned at
-// offset 0, so alignment tests on integer addresses behave as natively.
-// Integer addresses order like pointers: by block, then offset.
+// PtrOff is the offset a pointer designates in its block (PtrBlock).
+func PtrOff(p uint64) uint32 { return uint32(p) - PtrBase(uint32(p>>PtrBlockShift)) }
 
-// PtrBase returns base(b), the low 32 bits of block b's integer address.
+// PtrBlock is the block a pointer designates.
+func PtrBlock(p uint64) uint32 { return uint32(p >> PtrBlockShift) }
+
+// PtrBase returns base(b), the low 32 bits of block b's first byte.
 func PtrBase(b uint32) uint32 {
 	if b == 0 {
 		return 0
@@ -39,30 +47,8 @@ func PtrBase(b uint32) uint32 {
 	return (b&(1<<18-1))<<12 + 1<<12
 }
 
-// PtrToInt converts a pointer to its 64-bit integer address.
-func PtrToInt(p uint64) uint64 {
-	b := uint32(p >> PtrBlockShift)
-	return uint64(b)<<PtrBlockShift | uint64(uint32(p)+PtrBase(b))
-}
-
-// PtrToIntN is ptrtoint to an integer of mask's width: to 64 bits the
-// pointer's own bits (b << 32 | o: stored in memory and loaded back as a
-// pointer, as the -O0 code of __sync_bool_compare_and_swap on pointers
-// does, an integer must be the pointer natively), to fewer bits the low
-// bits of the integer address PtrToInt, non-zero for every non-null
-// pointer ((int)p in SV-COMP's assume_abort_if_not(p)).
-func PtrToIntN(p, mask uint64) uint64 {
-	if mask == ^uint64(0) {
-		return p
-	}
-	return PtrToInt(p) & mask
-}
-
-// IntToPtr converts a 64-bit integer address back to a pointer.
-func IntToPtr(x uint64) uint64 {
-	b := uint32(x >> PtrBlockShift)
-	return uint64(b)<<PtrBlockShift | uint64(uint32(x)-PtrBase(b))
-}
+// PtrToIntN is ptrtoint to an integer of mask's width: the pointer's bits.
+func PtrToIntN(p, mask uint64) uint64 { return p & mask }
 
 // Program is a loaded, compiled module.
 type Program struct {

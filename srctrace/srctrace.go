@@ -157,7 +157,7 @@ func (r *Recorder) notePthread(name string, cs *ir.CallSite, regs []uint64) {
 // function as &f; other memory as mem#block+off.
 func (r *Recorder) Name(st *vm.State, p uint64) string {
 	prog := r.m.Prog
-	block, off := uint32(p>>ir.PtrBlockShift), uint32(p)
+	block, off := ir.PtrBlock(p), ir.PtrOff(p)
 	suffix := ""
 	if off != 0 {
 		suffix = fmt.Sprintf("+%d", off)
@@ -179,7 +179,7 @@ func (r *Recorder) Name(st *vm.State, p uint64) string {
 		for i := range t.Frames {
 			fr := &t.Frames[i]
 			for _, v := range fr.Fn.Vars {
-				if q := t.Regs[fr.Base+v.Slot]; uint32(q>>ir.PtrBlockShift) == block && uint32(q) == 0 {
+				if q := t.Regs[fr.Base+v.Slot]; ir.PtrBlock(q) == block && ir.PtrOff(q) == 0 {
 					return fmt.Sprintf("%s::%s%s", fr.Fn.Name, v.Name, suffix)
 				}
 			}

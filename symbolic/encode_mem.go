@@ -15,10 +15,11 @@ const maxBlockBytes = 1 << 16
 // ptrParts are a pointer's block id and offset (32 bits each).
 func (e *encoder) ptrParts(p val) (id, off Term) {
 	if p.isConst() {
-		return BV(p.c>>32, 32), BV(p.c&0xffffffff, 32)
+		return BV(p.c>>32, 32), BV(uint64(ir.PtrOff(p.c)), 32)
 	}
 	t := e.bv(p, 64)
-	return e.defBV(Extract(63, 32, t), 32), e.defBV(Extract(31, 0, t), 32)
+	id = e.defBV(Extract(63, 32, t), 32)
+	return id, e.defBV(BVSub(Extract(31, 0, t), ptrBase(id)), 32) // ir.PtrOff
 }
 
 // access applies the vm's checks of an access of n bytes at p
@@ -296,7 +297,8 @@ func (e *encoder) ptrOf(id val) val {
 	if id.isConst() {
 		return cst(ir.MakePtr(uint32(id.c), 0), 64)
 	}
-	return e.term(Concat(e.bv(id, 32), BV(0, 32)), 64)
+	it := e.bv(id, 32)
+	return e.term(Concat(it, ptrBase(it)), 64) // ir.MakePtr
 }
 
 // malloc allocates a heap block of n bytes (64 bits) as the vm does: none
@@ -655,7 +657,7 @@ func (e *encoder) constString(p val) (string, bool) {
 	if !p.isConst() {
 		return "", false
 	}
-	id, off := uint32(p.c>>32), uint32(p.c)
+	id, off := ir.PtrBlock(p.c), ir.PtrOff(p.c)
 	for _, g := range e.p.Globals {
 		if g.Block != id || !g.Const {
 			continue

@@ -752,26 +752,24 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// ptrBase is ir.PtrBase of a 32-bit block id: the low 32 bits of the
-// block's integer address.
+// ptrBase is ir.PtrBase of a 32-bit block id: the low 32 bits of a
+// pointer to the block's first byte.
 func ptrBase(id Term) Term {
 	return ite(eqT(id, BV(0, 32)), BV(0, 32),
 		BVAdd(BVShl(BVAnd(id, BV(1<<18-1, 32)), BV(12, 32)), BV(1<<12, 32)))
 }
 
-// ptrToInt is ir.PtrToIntN(p, mask) (ptrtoint): to 64 bits the pointer's
-// bits, to fewer the low bits of its integer address.
+// ptrToInt is ptrtoint: the pointer's bits (an integer address, see
+// ir.MakePtr) masked to the integer's width.
 func (e *encoder) ptrToInt(p val, mask uint64) val {
 	w := bits.Len64(mask)
 	if p.isConst() {
-		return cst(ir.PtrToIntN(p.c, mask), w)
+		return cst(p.c&mask, w)
 	}
 	if w == 64 {
 		return p
 	}
-	id, off := e.ptrParts(p)
-	x := Concat(id, BVAdd(off, ptrBase(id)))
-	return e.term(Extract(w-1, 0, x), w)
+	return e.term(Extract(w-1, 0, e.bv(p, 64)), w)
 }
 
 // intToPtr is inttoptr: the integer's bits (zero-extended to 64).

@@ -782,7 +782,7 @@ const maxThreads = 64
 // funcOf is the function a constant pointer designates (vm.Machine.funcOf).
 func (e *encoder) funcOf(p uint64) *ir.Func {
 	id := uint32(p >> ir.PtrBlockShift)
-	if uint32(p) != 0 || id < e.p.FirstFuncBlock || id >= e.p.FirstFuncBlock+uint32(len(e.p.Funcs)) {
+	if ir.PtrOff(p) != 0 || id < e.p.FirstFuncBlock || id >= e.p.FirstFuncBlock+uint32(len(e.p.Funcs)) {
 		return nil
 	}
 	return e.p.Funcs[id-e.p.FirstFuncBlock]

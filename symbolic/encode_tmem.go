@@ -97,7 +97,7 @@ func (e *encoder) rootMaps() (mem, kind, size, wcv, wseq *lmap) {
 		kinds[uint64(g.Block)] = cst(k, 8)
 		sizes[uint64(g.Block)] = cst(uint64(g.Size), 32)
 		for i, b := range g.Init {
-			init[ir.MakePtr(g.Block, uint32(i))] = cst(uint64(b), 8)
+			init[uint64(g.Block)<<32|uint64(i)] = cst(uint64(b), 8) // keys: block << 32 | offset
 		}
 	}
 	mem = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
@@ -240,7 +240,7 @@ func provenance(v val) uint32 {
 // not known fails the encoding.
 func (e *encoder) tResolve(s *pstate, p val) (id uint64, coff uint64, off Term, ok bool) {
 	if p.isConst() {
-		return p.c >> 32, p.c & 0xffffffff, "", true
+		return p.c >> 32, uint64(ir.PtrOff(p.c)), "", true
 	}
 	b := provenance(p)
 	if b == 0 {
@@ -253,7 +253,7 @@ func (e *encoder) tResolve(s *pstate, p val) (id uint64, coff uint64, off Term, 
 	same := e.defBool(eqT(Extract(63, 32, t), BV(uint64(b), 32)))
 	e.stop(s, and2(s.g, not(same)), false, false)
 	s.g = e.defBool(and2(s.g, same))
-	return uint64(b), 0, e.defBV(Extract(31, 0, t), 32), true
+	return uint64(b), 0, e.defBV(BVSub(Extract(31, 0, t), BV(uint64(ir.PtrBase(b)), 32)), 32), true
 }
 
 // tAccess is access for threaded encodings.

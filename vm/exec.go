@@ -208,7 +208,8 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
 		case ir.OpLoad:
 			p := r[in.A]
-			id, off := uint32(p>>ir.PtrBlockShift), uint32(p)
+			id := uint32(p >> ir.PtrBlockShift)
+			off := uint32(p) - ir.PtrBase(id)
 			if id < mem.n {
 				b := &mem.chunks[id>>chunkBits].b[id&(chunkSize-1)]
 				if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
@@ -248,7 +249,8 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			r[in.Dst] = v
 		case ir.OpStore:
 			p := r[in.A]
-			id, off := uint32(p>>ir.PtrBlockShift), uint32(p)
+			id := uint32(p >> ir.PtrBlockShift)
+			off := uint32(p) - ir.PtrBase(id)
 			if id < mem.n {
 				ch := mem.chunks[id>>chunkBits]
 				b := &ch.b[id&(chunkSize-1)]
@@ -535,7 +537,7 @@ func takeEdge(e *ir.Edge, r []uint64) int32 {
 // funcOf returns the function a pointer designates, or nil.
 func (m *Machine) funcOf(p uint64) *ir.Func {
 	id := uint32(p >> ir.PtrBlockShift)
-	if uint32(p) != 0 || id < m.Prog.FirstFuncBlock || id >= m.Prog.FirstFuncBlock+uint32(len(m.Prog.Funcs)) {
+	if ir.PtrOff(p) != 0 || id < m.Prog.FirstFuncBlock || id >= m.Prog.FirstFuncBlock+uint32(len(m.Prog.Funcs)) {
 		return nil
 	}
 	return m.Prog.Funcs[id-m.Prog.FirstFuncBlock]

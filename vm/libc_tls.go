@@ -85,7 +85,7 @@ func (m *Machine) remapTLS(st *State, t *Thread, consts []uint64) {
 		}
 		id, e := st.Mem.Load(tls.table+uint64(4*(int(t.ID)*len(tls.globals)+k)), 4)
 		if e == ErrNone && id != 0 {
-			consts[i] = ir.MakePtr(uint32(id), uint32(v))
+			consts[i] = ir.MakePtr(uint32(id), ir.PtrOff(v))
 		}
 	}
 }

@@ -294,7 +294,7 @@ func (m *Memory) freeStackBlock(id uint32) {
 // check validates an access of size bytes at p.
 func (m *Memory) check(p uint64, size uint32, write bool) (*block, uint32, ErrKind) {
 	id := uint32(p >> ir.PtrBlockShift)
-	off := uint32(p)
+	off := uint32(p) - ir.PtrBase(id)
 	if id == 0 {
 		return nil, 0, ErrNullDeref
 	}
@@ -459,7 +459,7 @@ func (m *Memory) free(p uint64) ErrKind {
 		return ErrNone
 	}
 	id := uint32(p >> ir.PtrBlockShift)
-	if id >= m.n || uint32(p) != 0 {
+	if id >= m.n || ir.PtrOff(p) != 0 {
 		return ErrInvalidFree
 	}
 	b := m.blk(id)

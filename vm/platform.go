@@ -626,7 +626,7 @@ func realloc(c call, a args) int {
 	}
 	old, live := mem.BlockSize(p)
 	id := uint32(p >> ir.PtrBlockShift)
-	if !live || uint32(p) != 0 || mem.blk(id).kind != blkHeap {
+	if !live || ir.PtrOff(p) != 0 || mem.blk(id).kind != blkHeap {
 		if id < mem.n && mem.blk(id).kind == blkFreed {
 			return c.fail(ErrUseAfterFree, "realloc of a freed pointer")
 		}

@@ -199,7 +199,7 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 		case 'p':
 			s := "(nil)"
 			if v != 0 {
-				s = "0x" + strconv.FormatUint(ir.PtrToInt(v), 16)
+				s = "0x" + strconv.FormatUint(v, 16)
 			}
 			out = spec.pad(out, s, false)
 		case 'f', 'F', 'e', 'E', 'g', 'G':

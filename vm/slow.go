@@ -32,9 +32,9 @@ func floatSlot(f float64, w uint8) uint64 {
 func (m *Machine) execSlow(st *State, t *Thread, in *ir.Inst, r []uint64) (ErrKind, string) {
 	switch in.Op {
 	case ir.OpPtrToInt:
-		r[in.Dst] = ir.PtrToIntN(r[in.A], in.Imm)
+		r[in.Dst] = r[in.A] & in.Imm // pointers are integer addresses (ir.MakePtr)
 	case ir.OpIntToPtr:
-		r[in.Dst] = r[in.A] // the pointer's bits (see ir.PtrToIntN)
+		r[in.Dst] = r[in.A]
 	case ir.OpFAdd, ir.OpFSub, ir.OpFMul, ir.OpFDiv, ir.OpFRem:
 		if in.W == 32 {
 			a, b := f32(r[in.A]), f32(r[in.B])

@@ -1,8 +1,6 @@
-// wyvern-diff: opts=0
-/* A pointer converted to int directly (ptrtoint to i32 at -O0) is non-zero
-   for every non-null pointer, as natively: SV-COMP's assume_abort_if_not(p)
-   on a malloc'd p. At -O1 clang converts through a 64-bit integer, whose low
-   32 bits are the offset in Wyvern (docs/semantics.md): -O0 only. */
+/* A pointer converted to int directly (ptrtoint to i32 at -O0, through a
+   64-bit integer at -O1) is non-zero for every non-null pointer, as
+   natively: SV-COMP's assume_abort_if_not(p) on a malloc'd p. */
 #include <stdio.h>
 #include <stdlib.h>
 
