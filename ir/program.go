@@ -47,9 +47,6 @@ func PtrBase(b uint32) uint32 {
 	return (b&(1<<18-1))<<12 + 1<<12
 }
 
-// PtrToIntN is ptrtoint to an integer of mask's width: the pointer's bits.
-func PtrToIntN(p, mask uint64) uint64 { return p & mask }
-
 // Program is a loaded, compiled module.
 type Program struct {
 	Name    string // file the program came from
