@@ -220,10 +220,8 @@ func withGoal(enc *Encoding, goal Term, wantInputs bool) *Query {
 		q.Assert(a)
 	}
 	q.Assert(goal)
-	if wantInputs {
-		for _, in := range enc.Inputs {
-			q.Want(in.Name)
-		}
+	if wantInputs { // the inputs, and a threaded witness's schedule
+		q.Want(enc.Query.wanted()...)
 	}
 	return q
 }

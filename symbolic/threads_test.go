@@ -38,6 +38,7 @@ func TestThreads(t *testing.T) {
 		{"mt_cond_bcast.c", "E<> Error(AssertFail)", 1, 2, VerdictSatisfied},
 		{"mt_cond_other.c", "E<> Error(AssertFail)", 1, 3, VerdictIncomplete},
 		{"mt_cond.c", "E<> Error", 2, 3, VerdictIncomplete},
+		{"mt_input.c", "E<> Error(AssertFail)", 1, 2, VerdictSatisfied}, // an input and a schedule
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.query, func(t *testing.T) {
