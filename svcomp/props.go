@@ -120,8 +120,9 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 	switch p.Kind {
 	case NoDataRace:
 		g.Primary = "DataRace || " + anyError
-		// BMC accepts single-threaded programs only, where no race exists:
-		// its proof that no error is reachable proves no-data-race.
+		// BMC has no DataRace: the portfolio runs it only on programs that
+		// create no thread, where no race exists and its proof that no
+		// error is reachable proves no-data-race.
 		g.BMCPrimary = all
 	case UnreachCall:
 		g.Primary = g.Focus + " || " + anyError
