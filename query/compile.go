@@ -22,6 +22,10 @@ type Compiled struct {
 	Levels []func(st *vm.State) bool
 	// Reads is what the compiled propositions and expressions read.
 	Reads Reads
+	// PropWatch names what Prop reads, for vm.ObserveWatch: a run need
+	// not show Prop the states where none of it can have changed.
+	PropWatch vm.Watch
+	watch     vm.Watch // what the part being compiled reads
 	// Processes are the process numbers the query names literally ([2.f],
 	// @1.f.%x), in the order they are compiled (Exists-bound ones are not).
 	Processes []int32
@@ -83,6 +87,14 @@ type Use struct {
 func (r Reads) Has(parts Read) bool { return r.Set&parts != 0 }
 
 func (c *Compiled) use(r Read, name string, col int) {
+	switch r {
+	case ReadRegisters, ReadLines, ReadCalls:
+		// the control state of one process: c.proc adds it to the watch
+	case ReadDeadlock, ReadError, ReadExit:
+		// the run's status: it changes only when the run ends
+	default:
+		c.watch.All = true // memory, every process's next instruction...
+	}
 	c.Reads.Set |= r
 	c.Reads.Uses = append(c.Reads.Uses, Use{Read: r, Name: name, Col: col})
 }
@@ -96,6 +108,7 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		if c.Prop, err = c.prop(q.Prop); err != nil {
 			return nil, err
 		}
+		c.PropWatch = c.watch
 	}
 	if q.Expr != nil {
 		if c.Expr, err = c.expr(q.Expr); err != nil {
@@ -126,8 +139,14 @@ func (c *Compiled) proc(r procRef) func() int32 {
 	if r.v < 0 {
 		lit := r.lit
 		c.Processes = append(c.Processes, lit)
+		if lit >= 0 && lit < 64 {
+			c.watch.Procs |= 1 << uint(lit)
+		} else if lit >= 64 {
+			c.watch.All = true
+		}
 		return func() int32 { return lit }
 	}
+	c.watch.All = true // a process bound by Exists: any of them
 	v := r.v
 	return func() int32 { return c.env[v] }
 }
@@ -236,7 +255,7 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 		if _, ok := m.Prog.FuncIdx[p.fn]; !ok {
 			return nil, c.errAt(p.c, "the program has no function %q", p.fn)
 		}
-		proc, fn := c.proc(p.proc), p.fn
+		proc := c.proc(p.proc)
 		if p.line >= 0 {
 			c.use(ReadLines, p.fn, p.c)
 			f := m.Prog.Funcs[m.Prog.FuncIdx[p.fn]]
@@ -263,9 +282,13 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 			}, nil
 		}
 		c.use(ReadCalls, p.fn, p.c)
+		fi := int32(m.Prog.FuncIdx[p.fn])
+		if m.MayBlock(fi) {
+			c.watch.All = true // whether the caller is enabled reads memory
+		}
 		return func(st *vm.State) bool {
 			t := st.Thread(proc())
-			return t != nil && m.Enabled(st, t) && m.NextCallee(t) == fn
+			return t != nil && m.NextCalleeIndex(t) == fi && m.Enabled(st, t)
 		}, nil
 	case propExists:
 		c.use(ReadProcesses, "", p.c)

@@ -48,7 +48,10 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 	switch q.Kind {
 	case query.Probability, query.Hypothesis:
 		prop := c.Prop
-		out.Sat = m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool { return prop(st) })
+		// The proposition is shown only the states where something it
+		// reads can have changed: the others have its value at the last
+		// state it saw, which was false (or the run would have stopped).
+		out.Sat = m.ObserveWatch(st, q.Bound, &tr.rng, c.PropWatch, func(st *vm.State, _ *vm.Thread) bool { return prop(st) })
 	case query.Estimate:
 		expr := c.Expr
 		var acc, n float64

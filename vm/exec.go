@@ -552,6 +552,7 @@ func (m *Machine) popAllocas(st *State, t *Thread, mark int32) {
 
 // threadReturn finishes a thread whose outermost function returned.
 func (m *Machine) threadReturn(st *State, t *Thread, v uint64) {
+	st.syncs++
 	t.Frames = t.Frames[:0]
 	t.Regs = t.Regs[:0]
 	t.Done = true

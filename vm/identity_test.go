@@ -172,6 +172,7 @@ var identityFields = map[string]string{
 	"State.LastThread": "not: the scheduler's history",
 	"State.scratch":    "not: a buffer",
 	"State.spare":      "not: recycled thread records",
+	"State.syncs":      "not: a change counter the scheduler compares across a step",
 
 	"Thread.ID":       "key",
 	"Thread.Done":     "key",

@@ -23,24 +23,38 @@ func (m *Machine) Next(t *Thread) (*ir.Func, *ir.Inst) {
 // NextCallee returns the name of the function thread t is about to call, or
 // "" when its next instruction is not a call.
 func (m *Machine) NextCallee(t *Thread) string {
+	if i := m.NextCalleeIndex(t); i >= 0 {
+		return m.Prog.Funcs[i].Name
+	}
+	return ""
+}
+
+// NextCalleeIndex is NextCallee as an index into Prog.Funcs (-1: none).
+func (m *Machine) NextCalleeIndex(t *Thread) int32 {
 	fn, in := m.Next(t)
 	if in == nil {
-		return ""
+		return -1
 	}
 	switch in.Op {
 	case ir.OpCall, ir.OpCallB:
-		cs := &fn.Calls[in.Imm]
-		if cs.Callee >= 0 {
-			return m.Prog.Funcs[cs.Callee].Name
-		}
+		return fn.Calls[in.Imm].Callee
 	case ir.OpCallInd:
 		cs := &fn.Calls[in.Imm]
 		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
 		if f := m.funcOf(r[cs.FnSlot]); f != nil {
-			return f.Name
+			return int32(m.Prog.FuncIdx[f.Name])
 		}
 	}
-	return ""
+	return -1
+}
+
+// MayBlock reports whether a call of function fi can wait (a platform
+// function whose enabledness depends on the state, such as
+// pthread_mutex_lock): whether a process about to call it is enabled then
+// depends on more than the process itself.
+func (m *Machine) MayBlock(fi int32) bool {
+	f := m.Prog.Funcs[fi]
+	return f.External && platform[f.Builtin].enabled != nil
 }
 
 // Access describes a memory access a process is about to make.

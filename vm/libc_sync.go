@@ -100,9 +100,10 @@ func init() {
 		return bNext
 	}}
 	platform[ir.BBarrierWait] = platformFunc{
-		yields:  true,
-		enabled: func(c call, a args) bool { return c.t.Wait != waitBarrier },
-		run:     barrierWait,
+		yields:    true,
+		enabled:   func(c call, a args) bool { return c.t.Wait != waitBarrier },
+		procGuard: true,
+		run:       barrierWait,
 	}
 
 	platform[ir.BAttrInitDetach] = platformFunc{run: func(c call, a args) int {

@@ -50,8 +50,13 @@ const (
 type platformFunc struct {
 	run     func(c call, a args) int
 	enabled func(c call, a args) bool
-	yields  bool
-	choice  func(a args) (Choice, error)
+	// procGuard: enabled reads only the states of processes (which change
+	// at platform calls and when a process finishes), never memory, so no
+	// other process's plain store can change it (the scheduler then keeps
+	// its enabled set across such steps).
+	procGuard bool
+	yields    bool
+	choice    func(a args) (Choice, error)
 }
 
 // call is a platform call being executed (or, for enabled, inspected): the
@@ -92,6 +97,7 @@ func (c call) fail(k ErrKind, format string, v ...any) int {
 // is the call instruction.
 func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) int {
 	p := &platform[b]
+	st.syncs++
 	if p.choice == nil {
 		return p.run(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r})
 	}
@@ -141,7 +147,8 @@ var platform = [ir.NumBuiltins]platformFunc{
 		return bNext
 	}},
 	ir.BPthreadJoin: {
-		yields: true,
+		yields:    true,
+		procGuard: true,
 		enabled: func(c call, a args) bool {
 			o := c.st.Thread(int32(a.arg(0)))
 			return o == nil || o == c.t || o.Done

@@ -90,25 +90,73 @@ func (m *Machine) Enabled(st *State, t *Thread) bool {
 // EnabledThreads appends the ids of the enabled threads to buf. While a
 // thread is inside an atomic section and enabled, it alone is enabled.
 func (m *Machine) EnabledThreads(st *State, buf []int32) []int32 {
+	buf, _ = m.enabledThreads(st, buf)
+	return buf
+}
+
+// enabledThreads is EnabledThreads that also reports whether some process
+// waits at a blocking platform call whose enabledness reads memory (a
+// mutex, a semaphore...): a plain store of another process can change it.
+func (m *Machine) enabledThreads(st *State, buf []int32) (_ []int32, memGuard bool) {
 	buf = buf[:0]
 	for _, t := range st.Threads {
 		if t.Atomic > 0 && m.Enabled(st, t) {
-			return append(buf, t.ID)
+			return append(buf, t.ID), m.memGuarded(st)
 		}
 	}
 	for _, t := range st.Threads {
 		if m.Enabled(st, t) {
 			buf = append(buf, t.ID)
 		}
+		if !memGuard && guardAt(t) == guardMemory {
+			memGuard = true
+		}
 	}
-	return buf
+	return buf, memGuard
+}
+
+func (m *Machine) memGuarded(st *State) bool {
+	for _, t := range st.Threads {
+		if guardAt(t) == guardMemory {
+			return true
+		}
+	}
+	return false
+}
+
+// Kinds of the condition under which a process's next instruction can
+// step.
+const (
+	guardNone   = iota // always (or the process has finished)
+	guardProcs         // a blocking platform call reading process states only
+	guardMemory        // a blocking platform call reading memory
+)
+
+// guardAt classifies the next instruction of t.
+func guardAt(t *Thread) int {
+	if t.Done || len(t.Frames) == 0 {
+		return guardNone
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	in := &fr.Fn.Code[fr.PC]
+	if in.Op != ir.OpCallB {
+		return guardNone
+	}
+	p := &platform[in.B]
+	switch {
+	case p.enabled == nil:
+		return guardNone
+	case p.procGuard:
+		return guardProcs
+	}
+	return guardMemory
 }
 
 // Run executes st until it ends or has taken maxSteps steps in total. At
 // each step the process is chosen uniformly among the enabled ones with ch;
 // while only one process is enabled it runs without drawing.
 func (m *Machine) Run(st *State, maxSteps uint64, ch Chooser) {
-	m.runObserved(st, maxSteps, ch, nil)
+	m.runObserved(st, maxSteps, ch, nil, Watch{})
 }
 
 // Visitor sees one state of a run: t is the process the scheduler picked to
@@ -130,46 +178,93 @@ type Visitor func(st *State, t *Thread) bool
 // explicit's exact probabilities follow it layer by layer. A state stopped
 // at an earlier step bound resumes.
 func (m *Machine) Observe(st *State, maxSteps uint64, ch Chooser, visit Visitor) (stopped bool) {
+	return m.ObserveWatch(st, maxSteps, ch, Watch{All: true}, visit)
+}
+
+// Watch names the parts of a state an observer reads, so that a run can
+// skip showing it the states where none of them can have changed.
+type Watch struct {
+	// All: the observer reads something any step can change (memory,
+	// the next instructions of every process...): it sees every state.
+	All bool
+	// Procs: bit i, the observer reads the control state of process i
+	// (its frames, program counter, registers; i < 64). Besides these, an
+	// observer may read the processes' finished, waiting and enabled flags
+	// at non-blocking calls (which change only at platform calls and when
+	// a process finishes) and the run's status (which changes only when the
+	// run ends).
+	Procs uint64
+}
+
+// Sees reports whether the observer reads the control state of process id.
+func (w Watch) Sees(id int32) bool {
+	return w.All || id >= 64 && w.Procs != 0 || id < 64 && w.Procs>>uint(id)&1 != 0
+}
+
+// ObserveWatch is Observe for an observer that reads only what w names:
+// visit sees the start state, the state the run ended in, and every state
+// after a step that can have changed something w names (a step of a
+// watched process, a platform call, a process finishing, an atomic section
+// entered or left). Every state it skips equals the last one it saw in all
+// that w names. The run itself — the scheduler's draws, the trace — is
+// exactly Observe's: the same (seed, index) gives the same run.
+func (m *Machine) ObserveWatch(st *State, maxSteps uint64, ch Chooser, w Watch, visit Visitor) (stopped bool) {
 	m.runObserved(st, maxSteps, ch, func(st *State, t *Thread) bool {
 		stopped = visit(st, t)
 		return stopped
-	})
+	}, w)
 	if !stopped && st.Status != Running {
 		stopped = visit(st, nil)
 	}
 	return stopped
 }
 
-// runObserved is Run with obs called before every step (nil: none).
-func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visitor) {
+// runObserved is Run with obs called before the steps that w says it must
+// see (nil: none).
+//
+// The enabled set is computed once and kept across the steps that cannot
+// change it: a step changes which processes are enabled only by a platform
+// call, by a process finishing, by entering or leaving an atomic section
+// (exec returns at each), by the stepping process reaching a blocking
+// call, or — for a process waiting at a call whose enabledness reads
+// memory — by a store. The draws are the same as recomputing it at every
+// step.
+func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visitor, w Watch) {
 	if st.Status == StepBound {
 		st.Status = Running
 	}
 	var buf [16]int32
 	en := buf[:0]
+	known, memGuard := false, false
+	see := true
 	for st.Status == Running {
 		if st.Steps >= maxSteps {
 			st.Status = StepBound
 			return
 		}
-		en = m.EnabledThreads(st, en)
-		if len(en) == 0 {
-			m.endNoEnabled(st)
-			return
+		if !known {
+			en, memGuard = m.enabledThreads(st, en)
+			if len(en) == 0 {
+				m.endNoEnabled(st)
+				return
+			}
 		}
 		var t *Thread
 		budget := uint64(1)
 		if len(en) == 1 {
 			t = st.Threads[en[0]]
-			if obs == nil {
+			// Alone, it runs on until a scheduling point — unless a
+			// waiting process's enabledness reads memory it may store to.
+			if !memGuard && (obs == nil || !w.Sees(t.ID)) {
 				budget = maxSteps - st.Steps
 			}
 		} else {
 			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
 		}
-		if obs != nil && obs(st, t) {
+		if obs != nil && see && obs(st, t) {
 			return
 		}
+		syncs, atomic := st.syncs, t.Atomic
 		n := m.exec(st, t, budget, ch)
 		st.Steps += n
 		st.LastThread = t.ID
@@ -180,6 +275,9 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 				"blocking pthread function called through a function pointer")
 			return
 		}
+		synced := st.syncs != syncs || t.Atomic != atomic
+		known = !synced && !memGuard && guardAt(t) == guardNone
+		see = synced || w.Sees(t.ID)
 	}
 }
 

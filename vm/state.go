@@ -83,6 +83,11 @@ type State struct {
 	LastThread int32
 	scratch    []byte
 	spare      []*Thread // thread records kept by Reset for reuse
+	// syncs counts the platform calls made and the processes finished:
+	// the events that can change which processes are enabled other than
+	// through memory. Only differences matter (the scheduler compares it
+	// across a step); it is not part of the state's identity.
+	syncs uint64
 }
 
 // Machine holds a loaded program and its post-initialisation memory image.

@@ -1,0 +1,153 @@
+package vm
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// referenceRun is the scheduler loop without any caching: the enabled set
+// is recomputed before every step and every step is taken alone. Run and
+// Observe must make exactly its draws.
+//
+// visit sees each state a step is taken from; synced is whether the step
+// before it was a scheduling point: a platform call that may change which
+// processes are enabled (yields), a process finishing, an atomic section
+// entered or left.
+func (m *Machine) referenceRun(st *State, maxSteps uint64, ch Chooser, visit func(st *State, t *Thread, synced bool)) {
+	synced := false
+	for st.Status == Running {
+		if st.Steps >= maxSteps {
+			st.Status = StepBound
+			return
+		}
+		en := m.EnabledThreads(st, nil)
+		if len(en) == 0 {
+			m.endNoEnabled(st)
+			return
+		}
+		t := st.Threads[en[0]]
+		if len(en) > 1 {
+			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
+		}
+		visit(st, t, synced)
+		fr := &t.Frames[len(t.Frames)-1]
+		in := &fr.Fn.Code[fr.PC]
+		yields := in.Op == ir.OpCallB && platform[in.B].yields
+		atomic := t.Atomic
+		n := m.exec(st, t, 1, ch)
+		synced = yields || t.Done || t.Atomic != atomic
+		st.Steps += n
+		st.LastThread = t.ID
+		if n == 0 && st.Status == Running {
+			m.fail(st, t, t.Frames[len(t.Frames)-1].PC, ErrPthread,
+				"blocking pthread function called through a function pointer")
+			return
+		}
+	}
+}
+
+// TestSchedulerMatchesReference runs programs with every kind of blocking
+// call (mutexes, condition variables, barriers, semaphores, rwlocks,
+// joins, atomic sections) under many seeds with Run, Observe and
+// ObserveWatch and the reference loop: the runs must end in the same state
+// after the same steps, Observe must see the reference's states and
+// processes, and ObserveWatch a subsequence of them that contains every
+// state after a step of a watched process or a platform call.
+func TestSchedulerMatchesReference(t *testing.T) {
+	testutil.NeedClang(t)
+	files := []string{
+		"mt/atomic.c", "mt/cond_order.c", "mt/counter_mutex.c", "mt/counter_race.c",
+		"mt/deadlock.c", "mt/join_values.c", "mt/peterson_broken.c", "mt/prodcons.c",
+		"mt/rwlock.c", "mt/mutex_store.c", "diff/67_barrier_sem.c", "smc/gossip_2.c", "smc/petersonsBug.c",
+		"smc/robot.c", "smc/stack.c",
+	}
+	seeds := 40
+	if testing.Short() {
+		seeds = 8
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
+			const bound = 20000
+			for i := 0; i < seeds; i++ {
+				ref := m.NewState()
+				type seen struct {
+					steps uint64
+					tid   int32
+				}
+				var refSeen []seen
+				var synced []bool
+				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, s bool) {
+					refSeen = append(refSeen, seen{st.Steps, th.ID})
+					synced = append(synced, s)
+				})
+				want := ref.Hash()
+
+				st := m.NewState()
+				m.Run(st, bound, NewRand(7, uint64(i)))
+				if st.Steps != ref.Steps || st.Status != ref.Status || st.Hash() != want || string(st.Out) != string(ref.Out) {
+					t.Fatalf("seed %d: Run ended %s after %d steps, the reference %s after %d", i, st.Status, st.Steps, ref.Status, ref.Steps)
+				}
+
+				st = m.NewState()
+				var got []seen
+				m.Observe(st, bound, NewRand(7, uint64(i)), func(st *State, th *Thread) bool {
+					if th != nil {
+						got = append(got, seen{st.Steps, th.ID})
+					}
+					return false
+				})
+				if st.Hash() != want || len(got) != len(refSeen) {
+					t.Fatalf("seed %d: Observe saw %d states, the reference %d", i, len(got), len(refSeen))
+				}
+				for k := range got {
+					if got[k] != refSeen[k] {
+						t.Fatalf("seed %d: state %d: Observe saw %+v, the reference %+v", i, k, got[k], refSeen[k])
+					}
+				}
+
+				// Watch process 1 only: every state after one of its steps,
+				// and after each platform call, is seen.
+				st = m.NewState()
+				got = got[:0]
+				m.ObserveWatch(st, bound, NewRand(7, uint64(i)), Watch{Procs: 1 << 1}, func(st *State, th *Thread) bool {
+					if th != nil {
+						got = append(got, seen{st.Steps, th.ID})
+					}
+					return false
+				})
+				if st.Hash() != want {
+					t.Fatalf("seed %d: ObserveWatch ended elsewhere", i)
+				}
+				k := 0
+				for j, r := range refSeen {
+					for k < len(got) && got[k].steps < r.steps {
+						k++
+					}
+					in := k < len(got) && got[k] == r
+					if j == 0 && !in {
+						t.Fatalf("seed %d: ObserveWatch did not see the start state", i)
+					}
+					if j > 0 && refSeen[j-1].tid == 1 && !in {
+						t.Fatalf("seed %d: ObserveWatch skipped the state after step %d of process 1", i, r.steps)
+					}
+					if synced[j] && !in {
+						t.Fatalf("seed %d: ObserveWatch skipped the state after the platform call at step %d", i, r.steps)
+					}
+				}
+				at := map[uint64]int32{}
+				for _, r := range refSeen {
+					at[r.steps] = r.tid
+				}
+				for _, g := range got {
+					if tid, ok := at[g.steps]; !ok || tid != g.tid {
+						t.Fatalf("seed %d: ObserveWatch saw process %d step from step %d, which the run does not", i, g.tid, g.steps)
+					}
+				}
+			}
+		})
+	}
+}
