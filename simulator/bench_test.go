@@ -2,6 +2,7 @@ package simulator_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
@@ -42,4 +43,62 @@ func BenchmarkTrace(b *testing.B) {
 			b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
 		})
 	}
+}
+
+// BenchmarkSMCOverhead measures the cost of simulation against the bare
+// interpreter in one run, as ratios that machine load does not move much:
+// each iteration runs one trace of gossip_2 under its query (as a worker
+// does: a draw at every step of two processes, the property watched) and
+// then as many steps of the compute loop testdata/bench/loop.c (-O0, one
+// process, no observer), timing each part. smc/raw is the trace's steps/s
+// over the loop's; run/raw is gossip_2 run without observer (Run), over the
+// loop's.
+func BenchmarkSMCOverhead(b *testing.B) {
+	testutil.NeedClang(b)
+	gossip := testutil.Program(b, "../testdata/smc/gossip_2.c")
+	q, _ := query.Parse("Pr[<=5000](<> [0.VERIFIER_finished])")
+	cq, err := query.Compile(q, vm.NewMachine(gossip))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := simulator.NewTracer(cq)
+	gm := vm.NewMachine(gossip)
+	gst := gm.NewState()
+	loop, err := ir.Load("../testdata/bench/loop.c", ir.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lm := vm.NewMachine(loop)
+	lst := lm.NewState()
+	rng := vm.NewRand(1, 0)
+	var tTrace, tRun, tRaw time.Duration
+	var sTrace, sRun, sRaw uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		o, _ := tr.Trace(1, uint64(i))
+		t1 := time.Now()
+		gm.Reset(gst)
+		gm.Run(gst, 5000, vm.NewRand(1, uint64(i)))
+		t2 := time.Now()
+		if lst.Status != vm.Running && lst.Status != vm.StepBound {
+			lm.Reset(lst)
+		}
+		before := lst.Steps
+		lm.Run(lst, before+o.Steps, rng)
+		t3 := time.Now()
+		tTrace += t1.Sub(t0)
+		tRun += t2.Sub(t1)
+		tRaw += t3.Sub(t2)
+		sTrace += o.Steps
+		sRun += gst.Steps
+		sRaw += lst.Steps - before
+	}
+	trace := float64(sTrace) / tTrace.Seconds()
+	run := float64(sRun) / tRun.Seconds()
+	raw := float64(sRaw) / tRaw.Seconds()
+	b.ReportMetric(trace/1e6, "smc-Msteps/s")
+	b.ReportMetric(raw/1e6, "raw-Msteps/s")
+	b.ReportMetric(trace/raw, "smc/raw")
+	b.ReportMetric(run/raw, "run/raw")
 }
