@@ -171,6 +171,7 @@ var identityFields = map[string]string{
 	"State.condSeq":    "not: only the order of the waiters' WaitSeq matters",
 	"State.LastThread": "not: the scheduler's history",
 	"State.scratch":    "not: a buffer",
+	"State.fmtBuf":     "not: a buffer",
 	"State.spare":      "not: recycled thread records",
 	"State.syncs":      "not: a change counter the scheduler compares across a step",
 

@@ -148,10 +148,11 @@ func (m *Memory) newChunk() *chunk {
 // buffer returns an empty byte slice with capacity for n bytes, recycled
 // when possible.
 func (m *Memory) buffer(n int) []byte {
-	if k := len(m.spareData); k > 0 {
-		d := m.spareData[k-1]
-		if cap(d) >= n {
-			m.spareData = m.spareData[:k-1]
+	for i := len(m.spareData) - 1; i >= 0 && i >= len(m.spareData)-8; i-- {
+		if d := m.spareData[i]; cap(d) >= n {
+			last := len(m.spareData) - 1
+			m.spareData[i] = m.spareData[last]
+			m.spareData = m.spareData[:last]
 			return d[:0]
 		}
 	}

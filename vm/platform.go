@@ -785,6 +785,21 @@ func (m *Machine) strlen(st *State, p uint64) (uint64, ErrKind) {
 }
 
 // cstring reads a NUL-terminated string of at most limit bytes.
+// cbytes appends to dst the bytes of the C string at p (at most limit).
+func (m *Machine) cbytes(st *State, dst []byte, p uint64, limit int) ([]byte, ErrKind) {
+	for i := 0; i < limit; i++ {
+		c, e := st.Mem.ByteAt(p + uint64(i))
+		if e != ErrNone {
+			return dst, e
+		}
+		if c == 0 {
+			break
+		}
+		dst = append(dst, c)
+	}
+	return dst, ErrNone
+}
+
 func (m *Machine) cstring(st *State, p uint64, limit int) (string, ErrKind) {
 	var buf []byte
 	for i := 0; i < limit; i++ {

@@ -28,7 +28,8 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 // format formats like C's printf with the format string in argument fi and
 // the values in the arguments after it, appending to out.
 func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []byte) ([]byte, *fmtErr) {
-	format, e := m.cstring(st, arg(cs, r, fi), 1<<20)
+	format, e := m.cbytes(st, st.fmtBuf[:0], arg(cs, r, fi), 1<<20)
+	st.fmtBuf = format // kept for the next call: formatting allocates nothing
 	if e != ErrNone {
 		return nil, &fmtErr{e, "format string"}
 	}

@@ -82,6 +82,7 @@ type State struct {
 	// LastThread is the process that executed the last step (-1 at start).
 	LastThread int32
 	scratch    []byte
+	fmtBuf     []byte    // printf's format string, reused
 	spare      []*Thread // thread records kept by Reset for reuse
 	// syncs counts the platform calls made and the processes finished:
 	// the events that can change which processes are enabled other than
