@@ -22,9 +22,11 @@ type Compiled struct {
 	Levels []func(st *vm.State) bool
 	// Reads is what the compiled propositions and expressions read.
 	Reads Reads
-	// PropWatch names what Prop reads, for vm.ObserveWatch: a run need
-	// not show Prop the states where none of it can have changed.
+	// PropWatch and ExprWatch name what Prop and Expr read, for
+	// vm.ObserveWatch: a run need not show them the states where none of
+	// it can have changed.
 	PropWatch vm.Watch
+	ExprWatch vm.Watch
 	watch     vm.Watch // what the part being compiled reads
 	// Processes are the process numbers the query names literally ([2.f],
 	// @1.f.%x), in the order they are compiled (Exists-bound ones are not).
@@ -111,9 +113,11 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		c.PropWatch = c.watch
 	}
 	if q.Expr != nil {
+		c.watch = vm.Watch{}
 		if c.Expr, err = c.expr(q.Expr); err != nil {
 			return nil, err
 		}
+		c.ExprWatch = c.watch
 	}
 	if q.Score != nil {
 		if c.Score, err = c.expr(q.Score); err != nil {

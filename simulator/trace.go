@@ -53,21 +53,39 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 		// state it saw, which was false (or the run would have stopped).
 		out.Sat = m.ObserveWatch(st, q.Bound, &tr.rng, c.PropWatch, func(st *vm.State, _ *vm.Thread) bool { return prop(st) })
 	case query.Estimate:
+		// The expression is shown only the states where something it
+		// reads can have changed; a state it is shown holds its value
+		// for every state up to the next one shown (so many states
+		// count for the average).
 		expr := c.Expr
-		var acc, n float64
-		m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-			x := float64(expr(st))
+		var acc, n, last float64
+		var lastSteps uint64
+		add := func(x, w float64) {
 			switch {
 			case n == 0:
-				acc = x
+				acc = x * w
+				if q.Agg != "avg" {
+					acc = x
+				}
 			case q.Agg == "max":
 				acc = max(acc, x)
 			case q.Agg == "min":
 				acc = min(acc, x)
 			default:
-				acc += x
+				acc += x * w
 			}
-			n++
+			n += w
+		}
+		seen := false
+		m.ObserveWatch(st, q.Bound, &tr.rng, c.ExprWatch, func(st *vm.State, t *vm.Thread) bool {
+			x := float64(expr(st))
+			if seen {
+				add(last, float64(max(1, st.Steps-lastSteps)))
+			}
+			seen, last, lastSteps = true, x, st.Steps
+			if t == nil {
+				add(x, 1) // the state the run ended in
+			}
 			return false
 		})
 		if q.Agg == "avg" {

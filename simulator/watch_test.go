@@ -73,3 +73,56 @@ func TestPropWatch(t *testing.T) {
 		})
 	}
 }
+
+// TestExprWatch is TestPropWatch for Estimate: the maximum, minimum and
+// average of an expression shown only the states where what it reads can
+// have changed (each counting for the states it stands for) equal those
+// over every state, run for run.
+func TestExprWatch(t *testing.T) {
+	testutil.NeedClang(t)
+	cases := []struct {
+		file, q string
+		all     bool
+	}{
+		{"mt/counter_race.c", "Estimate[<=5000,1]{avg [1.worker:14] + 2*[2.worker:14]}", false},
+		{"mt/counter_race.c", "Estimate[<=5000,1]{max [1.worker:14] + [2.worker:14]}", false},
+		{"mt/counter_race.c", "Estimate[<=5000,1]{avg [0.main:24] + [1.worker:13]}", false},
+		{"mt/counter_race.c", "Estimate[<=5000,1]{avg counter}", true},
+		{"smc/petersonsBug.c", "Estimate[<=300,1]{avg [1.crit] + [2.crit]}", false},
+		{"mt/deadlock.c", "Estimate[<=5000,1]{min 2 - [1.ab:13] - [2.ba:22]}", false},
+	}
+	for _, c := range cases {
+		t.Run(c.file+" "+c.q, func(t *testing.T) {
+			m := vm.NewMachine(testutil.Program(t, "../testdata/"+c.file))
+			pq, err := query.Parse(c.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			watched, err := query.Compile(pq, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if watched.ExprWatch.All != c.all {
+				t.Fatalf("watch %+v, want All = %v", watched.ExprWatch, c.all)
+			}
+			every, err := query.Compile(pq, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			every.ExprWatch = vm.Watch{All: true}
+			tw, te := simulator.NewTracer(watched), simulator.NewTracer(every)
+			values := map[float64]bool{}
+			for i := 0; i < 200; i++ {
+				ow, _ := tw.Trace(5, uint64(i))
+				oe, _ := te.Trace(5, uint64(i))
+				if ow != oe {
+					t.Fatalf("trace %d: watched %+v, every state %+v", i, ow, oe)
+				}
+				values[ow.Value] = true
+			}
+			if len(values) < 2 && !c.all {
+				t.Errorf("every run has the same value: the case tests little")
+			}
+		})
+	}
+}
