@@ -27,6 +27,9 @@ type Compiled struct {
 	// it can have changed.
 	PropWatch vm.Watch
 	ExprWatch vm.Watch
+	// SplitWatch names what Prop, Score and Levels read together (what
+	// importance splitting's score function reads).
+	SplitWatch vm.Watch
 	watch     vm.Watch // what the part being compiled reads
 	// Processes are the process numbers the query names literally ([2.f],
 	// @1.f.%x), in the order they are compiled (Exists-bound ones are not).
@@ -119,6 +122,7 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		}
 		c.ExprWatch = c.watch
 	}
+	c.watch = c.PropWatch
 	if q.Score != nil {
 		if c.Score, err = c.expr(q.Score); err != nil {
 			return nil, err
@@ -131,6 +135,7 @@ func Compile(q *Query, m *vm.Machine) (*Compiled, error) {
 		}
 		c.Levels = append(c.Levels, f)
 	}
+	c.SplitWatch = c.watch
 	slices.SortStableFunc(c.Reads.Uses, func(a, b Use) int { return a.Col - b.Col })
 	return c, nil
 }

@@ -144,7 +144,11 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 		first = false
 		return seg.Crossed
 	}
-	m.Observe(st, q.Bound, &r.rng, func(st *vm.State, _ *vm.Thread) bool { return see(st) })
+	// The score is shown only the states where something it reads can
+	// have changed: every state it skips has the score of the last one it
+	// saw, so the segment (its maxima, records and crossings, with their
+	// steps) is the one of showing it every state.
+	m.ObserveWatch(st, q.Bound, &r.rng, r.c.SplitWatch, func(st *vm.State, _ *vm.Thread) bool { return see(st) })
 	seg.Steps = st.Steps - steps0
 	seg.End = jobs.End(st.Status)
 	seg.Nanos = time.Since(t0).Nanoseconds()
