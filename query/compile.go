@@ -30,7 +30,7 @@ type Compiled struct {
 	// SplitWatch names what Prop, Score and Levels read together (what
 	// importance splitting's score function reads).
 	SplitWatch vm.Watch
-	watch     vm.Watch // what the part being compiled reads
+	watch      vm.Watch // what the part being compiled reads
 	// Processes are the process numbers the query names literally ([2.f],
 	// @1.f.%x), in the order they are compiled (Exists-bound ones are not).
 	Processes []int32
