@@ -10,7 +10,7 @@ import (
 // process spinning in a purely local loop cannot hang the search: the
 // transition then ends at the bound (a real state, so nothing is lost but
 // reduction).
-const maxInvisibleRun = 100_000
+const maxInvisibleRun = 1000
 
 // gen generates the successors of states under a reduction. Not safe for
 // concurrent use.
@@ -80,15 +80,21 @@ func (g *gen) cont(st *vm.State, tid int32, rec *[]Step) {
 	if g.red == None {
 		return
 	}
-	g.runInvisible(st, tid, rec)
-	if g.red != Global {
+	if g.runInvisible(st, tid, rec) >= maxInvisibleRun || g.red != Global {
+		// (a process that ran maxInvisibleRun invisible steps spins on
+		// its own state: the transition ends there, and the search finds
+		// the loop as a state it has seen)
 		return
 	}
 	for rounds := 0; st.Status == vm.Running && rounds < maxInvisibleRun; rounds++ {
 		g.flush = g.m.EnabledThreads(st, g.flush)
 		moved := false
 		for _, u := range g.flush {
-			if g.runInvisible(st, u, rec) > 0 {
+			k := g.runInvisible(st, u, rec)
+			if k >= maxInvisibleRun {
+				return
+			}
+			if k > 0 {
 				moved = true
 				break // enabledness may have changed: recompute
 			}
