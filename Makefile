@@ -46,8 +46,13 @@ test-short:
 soundness: setup
 	$(GO) test -count=1 -timeout 30m -run Soundness -v $(PKGS)
 
+# The figures of BENCHMARKS.md: interpreter (steps/s, allocations, ratio
+# to native), simulation against the bare interpreter, explicit search.
 bench: setup
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./vm | tee bench.out
+	{ $(GO) test -run '^$$' -bench 'Interpreter' -benchtime 3x -cpu 1 ./vm; \
+	  $(GO) test -run '^$$' -bench 'Step' -benchtime 100000000x -benchmem -cpu 1 ./vm; \
+	  $(GO) test -run '^$$' -bench 'Trace|SMCOverhead' -benchtime 5000x -benchmem -cpu 1 ./simulator; \
+	  $(GO) test -run '^$$' -bench 'Search' -benchmem -cpu 1 ./explicit; } | tee bench.out
 
 # Fuzz targets (package:target): the loader, the wire decoder, the snapshot
 # decoder — everything that reads bytes a peer or a user sent. Each runs
