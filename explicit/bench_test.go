@@ -2,11 +2,15 @@ package explicit
 
 import (
 	"context"
+	"runtime"
 	"testing"
 )
 
 // BenchmarkSearch measures exhaustive search throughput: states per second
-// and bytes per stored state (visited set) on Peterson (correct) and fib_8.
+// and bytes per stored state (visited set) on Peterson (correct) and fib_8,
+// and the heap allocations per state (allocs/state, alloc-bytes/state: the
+// runtime's counters over the whole search, initial state and trace
+// included, divided by the states found).
 func BenchmarkSearch(b *testing.B) {
 	cases := []struct {
 		name, path, query string
@@ -29,6 +33,8 @@ func BenchmarkSearch(b *testing.B) {
 			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1}
 			var states, trans int64
 			var bytes float64
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				res, err := Search(context.Background(), c, opts)
@@ -39,7 +45,11 @@ func BenchmarkSearch(b *testing.B) {
 				trans += res.Transitions
 				bytes = res.BytesPerState
 			}
+			b.StopTimer()
+			runtime.ReadMemStats(&ms1)
 			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(states), "allocs/state")
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(states), "alloc-bytes/state")
 			b.ReportMetric(float64(states)/sec, "states/s")
 			b.ReportMetric(float64(trans)/sec, "transitions/s")
 			b.ReportMetric(bytes, "bytes/state")

@@ -20,6 +20,7 @@ type gen struct {
 	vis       *visibility
 	maxBranch uint64
 	scr       *vm.State // the successor being built
+	spare     []*vm.State
 	sc        scripted
 	nc        noChoice
 	en        []int32
@@ -34,10 +35,31 @@ func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
 	return g
 }
 
-// emitFn receives a successor: the state (owned by the generator: clone it
-// to keep it), the process that moved, the choice values of its first step
-// and the probability of those choices (the scheduler's choice excluded).
+// emitFn receives a successor: the state (owned by the generator: take it
+// with gen.take, or clone it, to keep it), the process that moved, the
+// choice values of its first step and the probability of those choices (the
+// scheduler's choice excluded).
 type emitFn func(st *vm.State, tid int32, choices []uint64, prob float64) error
+
+// take hands the successor being emitted over to the caller, who then owns
+// it, instead of copying it: the generator builds the next successor in a
+// spare state (one given back with recycle, or a new one). Only valid
+// inside an emitFn.
+func (g *gen) take() *vm.State {
+	st := g.scr
+	if k := len(g.spare); k > 0 {
+		g.scr = g.spare[k-1]
+		g.spare[k-1] = nil
+		g.spare = g.spare[:k-1]
+	} else {
+		g.scr = new(vm.State)
+	}
+	return st
+}
+
+// recycle gives a state the caller no longer needs (an expanded one) to
+// the generator, which reuses its buffers for the successors it builds.
+func (g *gen) recycle(st *vm.State) { g.spare = append(g.spare, st) }
 
 var errInvisibleChoice = errors.New("explicit: internal error: an invisible step made a choice")
 

@@ -20,6 +20,7 @@ var errStop = errors.New("stop")
 type item struct {
 	st    *vm.State
 	idx   uint32
+	depth uint32 // transitions from the initial state (its record's parent chain)
 	bytes int64
 }
 
@@ -77,7 +78,6 @@ type searcher struct {
 	key      []uint64
 	en       []int32
 	hash     keyHash
-	pool     []*vm.State // expanded states, reused as copies of new ones
 	mem      *memGuard
 
 	found         uint32 // record of the state that decides the query
@@ -85,6 +85,7 @@ type searcher struct {
 	firstError    uint32
 	stopReason    string
 	cur           uint32 // record being expanded
+	curDepth      uint32 // its depth
 }
 
 // Search answers an explicit-state query (E<> P, A[] P, EnumStates). A
@@ -147,13 +148,13 @@ func (sr *searcher) run() error {
 	s0 := m.NewState()
 	m.Settle(s0, nil)
 	sr.key = m.AppendKey(sr.key[:0], s0)
-	idx, _ := sr.s.add(sr.hash.sum(sr.key), sr.key, noRec, -1, nil)
+	idx, _ := sr.s.add(sr.fingerprint(sr.key), sr.key, noRec, -1, nil)
 	sr.res.States = 1
 	if sr.visit(s0, idx) {
 		return errStop
 	}
 	if s0.Status == vm.Running {
-		sr.push(s0, idx)
+		sr.push(s0, idx, 0)
 	}
 	nextCheck := time.Now().Add(sr.opts.progressEvery())
 	for n := 0; ; n++ {
@@ -176,11 +177,11 @@ func (sr *searcher) run() error {
 			}
 		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
-		sr.cur = it.idx
+		sr.cur, sr.curDepth = it.idx, it.depth
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
 			return err
 		}
-		sr.pool = append(sr.pool, it.st)
+		sr.g.recycle(it.st)
 	}
 }
 
@@ -198,27 +199,20 @@ func (sr *searcher) progress(now time.Time) Progress {
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
 	sr.key = sr.m.AppendKey(sr.key[:0], st)
-	idx, added := sr.s.add(sr.hash.sum(sr.key), sr.key, sr.cur, tid, choices)
+	idx, added := sr.s.add(sr.fingerprint(sr.key), sr.key, sr.cur, tid, choices)
 	if !added {
 		return nil
 	}
 	sr.res.States++
-	if d := int(sr.s.recs[idx].depth); d > sr.res.MaxDepth {
-		sr.res.MaxDepth = d
+	depth := sr.curDepth + 1
+	if int(depth) > sr.res.MaxDepth {
+		sr.res.MaxDepth = int(depth)
 	}
 	if sr.visit(st, idx) {
 		return errStop
 	}
 	if st.Status == vm.Running {
-		var ns *vm.State
-		if k := len(sr.pool); k > 0 {
-			ns = sr.pool[k-1]
-			sr.pool = sr.pool[:k-1]
-		} else {
-			ns = new(vm.State)
-		}
-		sr.m.CopyInto(ns, st)
-		sr.push(ns, idx)
+		sr.push(sr.g.take(), idx, depth) // st itself: no copy
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
@@ -273,10 +267,20 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	return false
 }
 
-func (sr *searcher) push(st *vm.State, idx uint32) {
+// fingerprint hashes a state's encoding for the visited set: 128 bits with
+// compaction, 64 (the first word) with full storage, which compares
+// encodings.
+func (sr *searcher) fingerprint(key []uint64) vm.Hash128 {
+	if sr.s.compact {
+		return sr.hash.sum(key)
+	}
+	return vm.Hash128{sr.hash.sum64(key)}
+}
+
+func (sr *searcher) push(st *vm.State, idx, depth uint32) {
 	b := stateBytes(st, len(sr.key))
 	sr.qBytes += b
-	sr.queue = append(sr.queue, item{st: st, idx: idx, bytes: b})
+	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
@@ -329,7 +333,7 @@ func (sr *searcher) finish() error {
 			return err
 		}
 		res.Trace = w.Trace
-		res.TraceTransitions = int(sr.s.recs[sr.found].depth)
+		res.TraceTransitions = len(sr.s.path(sr.found))
 		if kind == query.Reach {
 			res.Verdict = Satisfied
 			res.Reason = fmt.Sprintf("a state satisfying the proposition is reachable in %d steps (%s)", len(w.Trace.Steps), w.Description)
@@ -372,7 +376,7 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 	}
 	if !sr.s.compact {
 		sr.key = m.AppendKey(sr.key[:0], st)
-		if !slices.Equal(sr.key, sr.s.encoding(&sr.s.recs[idx])) {
+		if !slices.Equal(sr.key, sr.s.encoding(idx)) {
 			return nil, errors.New("explicit: internal error: the rebuilt trace does not reach the recorded state")
 		}
 	}
