@@ -83,7 +83,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 				return errInvisibleChoice
 			}
 			if settle {
-				g.en = g.m.Settle(g.scr, g.en)
+				g.m.SettleEnd(g.scr)
 			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err

@@ -82,3 +82,19 @@ func (m *Machine) Settle(st *State, buf []int32) []int32 {
 	}
 	return buf
 }
+
+// SettleEnd is Settle without the list: when the run is still going but no
+// process is enabled it ends the run as the scheduler does, stopping at the
+// first enabled process otherwise (explicit search settles every successor
+// and lists the enabled processes only of the states it expands).
+func (m *Machine) SettleEnd(st *State) {
+	if st.Status != Running {
+		return
+	}
+	for _, t := range st.Threads {
+		if m.Enabled(st, t) {
+			return
+		}
+	}
+	m.endNoEnabled(st)
+}
