@@ -26,6 +26,8 @@ func BenchmarkSearch(b *testing.B) {
 		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false},
 		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true},
 	}
+	defer func(v bool) { verifyPartsHash = v }(verifyPartsHash)
+	verifyPartsHash = false
 	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {
 			m := machine(b, bc.path)

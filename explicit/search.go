@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -20,7 +21,8 @@ var errStop = errors.New("stop")
 type item struct {
 	st    *vm.State
 	idx   uint32
-	depth uint32 // transitions from the initial state (its record's parent chain)
+	depth uint32     // transitions from the initial state (its record's parent chain)
+	h     vm.Hash128 // parts hash (compaction)
 	bytes int64
 }
 
@@ -77,7 +79,11 @@ type searcher struct {
 	maxBytes int64
 	key      []uint64
 	en       []int32
-	hash     keyHash
+	hash     keyHash         // full storage
+	parts    *vm.PartsHasher // compaction
+	curSt    *vm.State       // state being expanded
+	curHash  vm.Hash128      // its parts hash (compaction)
+	verify   bool            // check every updated parts hash against one made from scratch
 	mem      *memGuard
 
 	found         uint32 // record of the state that decides the query
@@ -114,6 +120,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res.Reduction = red.String()
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
 		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		parts: vm.NewPartsHasher(vm.Hash128{rand.Uint64(), rand.Uint64()}), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes())}
 	err := sr.run()
 	sr.mem.stop()
@@ -147,14 +154,20 @@ func (sr *searcher) run() error {
 	m := sr.m
 	s0 := m.NewState()
 	m.Settle(s0, nil)
+	// With compaction the encoding of the initial state is only made for
+	// stateBytes's estimate of the states queued.
 	sr.key = m.AppendKey(sr.key[:0], s0)
-	idx, _ := sr.s.add(sr.fingerprint(sr.key), sr.key, noRec, -1, nil)
+	h := vm.Hash128{sr.hash.sum64(sr.key)}
+	if sr.s.compact {
+		h = sr.parts.Sum(s0)
+	}
+	idx, _ := sr.s.add(h, sr.key, noRec, -1, nil)
 	sr.res.States = 1
 	if sr.visit(s0, idx) {
 		return errStop
 	}
 	if s0.Status == vm.Running {
-		sr.push(s0, idx, 0)
+		sr.push(s0, idx, 0, h)
 	}
 	nextCheck := time.Now().Add(sr.opts.progressEvery())
 	for n := 0; ; n++ {
@@ -177,7 +190,7 @@ func (sr *searcher) run() error {
 			}
 		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
-		sr.cur, sr.curDepth = it.idx, it.depth
+		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
 			return err
 		}
@@ -198,8 +211,11 @@ func (sr *searcher) progress(now time.Time) Progress {
 // successor handles one successor of the state being expanded.
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
-	sr.key = sr.m.AppendKey(sr.key[:0], st)
-	idx, added := sr.s.add(sr.fingerprint(sr.key), sr.key, sr.cur, tid, choices)
+	h, err := sr.fingerprint(st, tid)
+	if err != nil {
+		return err
+	}
+	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
 	if !added {
 		return nil
 	}
@@ -212,7 +228,7 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 		return errStop
 	}
 	if st.Status == vm.Running {
-		sr.push(sr.g.take(), idx, depth) // st itself: no copy
+		sr.push(sr.g.take(), idx, depth, h) // st itself: no copy
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
@@ -267,20 +283,37 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	return false
 }
 
-// fingerprint hashes a state's encoding for the visited set: 128 bits with
-// compaction, 64 (the first word) with full storage, which compares
-// encodings.
-func (sr *searcher) fingerprint(key []uint64) vm.Hash128 {
-	if sr.s.compact {
-		return sr.hash.sum(key)
+// verifyPartsHash makes every search check each parts hash it updates
+// against one made from scratch (the package's tests set it).
+var verifyPartsHash bool
+
+// fingerprint identifies successor st of the state being expanded (reached
+// by a transition of process tid) for the visited set. With compaction it
+// is the 128-bit parts hash of its encoding, updated from the parent's when
+// the transition changed no other process (gen.solo), and the encoding is
+// not made. With full storage it is the 64-bit hash of the encoding, made
+// in sr.key (the store compares encodings).
+func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
+	if !sr.s.compact {
+		sr.key = sr.m.AppendKey(sr.key[:0], st)
+		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
 	}
-	return vm.Hash128{sr.hash.sum64(key)}
+	if !sr.g.solo {
+		return sr.parts.Sum(st), nil
+	}
+	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
+	if sr.verify {
+		if want := sr.parts.Sum(st); h != want {
+			return h, fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, h, want)
+		}
+	}
+	return h, nil
 }
 
-func (sr *searcher) push(st *vm.State, idx, depth uint32) {
+func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128) {
 	b := stateBytes(st, len(sr.key))
 	sr.qBytes += b
-	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, bytes: b})
+	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
