@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -120,7 +119,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res.Reduction = red.String()
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
 		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
-		parts: vm.NewPartsHasher(vm.Hash128{rand.Uint64(), rand.Uint64()}), verify: verifyPartsHash,
+		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes())}
 	err := sr.run()
 	sr.mem.stop()

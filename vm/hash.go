@@ -2,10 +2,12 @@ package vm
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"iter"
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // A state's identity is one encoding: appendKey is the only walk over a
@@ -270,23 +272,27 @@ func sameArray[E any](x, y []E) bool {
 // parts are the run's header (status, error, process count, block count),
 // each process (appendThread) and each block that differs from the image
 // (appendBlock); the parts hash is the sum, lane by lane mod 2^64, of a
-// seeded hash of each part (tagged with its kind; a process's and a
-// block's words begin with its id). Equal keys have equal parts, so equal
-// parts hashes. Two states with different keys differ in at least one
-// part, so if the part hash behaves as a random function their parts hashes
-// are equal with probability 2^-128 (the sum of the parts they do not
-// share is then uniform). It is seeded, so not stable across processes:
-// it is for one search's visited set (State.Hash is the stable
-// fingerprint). Not safe for concurrent use.
+// seeded hash of each part (two 64-bit hashes with independent random
+// seeds: the runtime's AES-based hash through hash/maphash, of the part's
+// kind followed by its words; a process's and a block's words begin with
+// its id). Equal keys have equal parts, so equal parts hashes. Two states
+// with different keys differ in at least one part, so if the part hash
+// behaves as a random function their parts hashes are equal with
+// probability 2^-128 (the sum of the parts they do not share is then
+// uniform). Its seeds are drawn per hasher, so it is for one search's
+// visited set (State.Hash is the fingerprint that is stable across
+// processes). Not safe for concurrent use.
 type PartsHasher struct {
-	seed Hash128
-	buf  []uint64
+	s1, s2 maphash.Seed
+	buf    []uint64
 }
 
-// NewPartsHasher returns a parts hasher with the given seed.
-func NewPartsHasher(seed Hash128) *PartsHasher { return &PartsHasher{seed: seed} }
+// NewPartsHasher returns a parts hasher with fresh random seeds.
+func NewPartsHasher() *PartsHasher {
+	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+}
 
-// Part kinds, mixed into each part's hash.
+// Part kinds, the first word of each part's hashed words.
 const (
 	partHeader = 1
 	partThread = 2
@@ -296,37 +302,21 @@ const (
 func addHash(x, y Hash128) Hash128 { return Hash128{x[0] + y[0], x[1] + y[1]} }
 func subHash(x, y Hash128) Hash128 { return Hash128{x[0] - y[0], x[1] - y[1]} }
 
-// words hashes one part: HashKey's two streams of multiply-mix lanes,
-// started from the seed and the part's kind.
-func (h *PartsHasher) words(kind uint64, key []uint64) Hash128 {
-	a0, b0 := h.seed[0]^kind, h.seed[1]
-	a1, b1 := h.seed[1]^hp3, h.seed[0]^kind<<8
-	p := key
-	for ; len(p) >= 2; p = p[2:] {
-		a0, b0 = mixWord(a0, b0, p[0])
-		a1, b1 = mixWord(a1, b1, p[1])
-	}
-	if len(p) == 1 {
-		a0, b0 = mixWord(a0, b0, p[0])
-	}
-	a, b := mixWord(h.seed[0], h.seed[1]^kind, uint64(len(key)))
-	a, b = mixWord(a, b, a0)
-	a, b = mixWord(a, b, b0)
-	a, b = mixWord(a, b, a1)
-	a, b = mixWord(a, b, b1)
-	a, b = mix64(a^hp2), mix64(b^hp1)
-	return Hash128{a ^ b>>7, b ^ a<<9}
+// sum hashes the part in h.buf.
+func (h *PartsHasher) sum() Hash128 {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(h.buf))), 8*len(h.buf))
+	return Hash128{maphash.Bytes(h.s1, b), maphash.Bytes(h.s2, b)}
 }
 
 func (h *PartsHasher) header(st *State) Hash128 {
-	h.buf = appendStatus(h.buf[:0], st)
+	h.buf = appendStatus(append(h.buf[:0], partHeader), st)
 	h.buf = append(h.buf, uint64(len(st.Threads)), uint64(st.Mem.n))
-	return h.words(partHeader, h.buf)
+	return h.sum()
 }
 
 func (h *PartsHasher) thread(st *State, t *Thread) Hash128 {
-	h.buf = appendThread(h.buf[:0], st, t)
-	return h.words(partThread, h.buf)
+	h.buf = appendThread(append(h.buf[:0], partThread), st, t)
+	return h.sum()
 }
 
 // block returns the hash of block id of mem as a part, zero if it is not
@@ -342,8 +332,8 @@ func (h *PartsHasher) block(mem, img *Memory, id uint32) Hash128 {
 			return Hash128{}
 		}
 	}
-	h.buf = appendBlock(h.buf[:0], id, b)
-	return h.words(partBlock, h.buf)
+	h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
+	return h.sum()
 }
 
 // Sum returns the parts hash of st, from scratch.
@@ -357,8 +347,8 @@ func (h *PartsHasher) Sum(st *State) Hash128 {
 		x = addHash(x, h.thread(st, t))
 	}
 	for id, b := range st.Mem.changed(img) {
-		h.buf = appendBlock(h.buf[:0], id, b)
-		x = addHash(x, h.words(partBlock, h.buf))
+		h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
+		x = addHash(x, h.sum())
 	}
 	return x
 }

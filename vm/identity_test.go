@@ -251,7 +251,7 @@ func TestPartsHash(t *testing.T) {
 	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c"}, identityPrograms...)
 	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
-		ph := NewPartsHasher(Hash128{12345, 67890})
+		ph := NewPartsHasher()
 		byKey := map[string]Hash128{}
 		scr, next := new(State), new(State)
 		var en []int32
