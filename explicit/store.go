@@ -236,7 +236,13 @@ func (s *store) put(key []uint64) uint64 {
 	s.encWords += int64(len(key))
 	n := len(s.arena)
 	if n == 0 || len(s.arena[n-1])+len(key) > cap(s.arena[n-1]) {
-		s.arena = append(s.arena, make([]uint64, 0, max(arenaChunkWords, len(key))))
+		// Chunks double from 64 KiB up to arenaChunkWords, so a small
+		// search does not clear megabytes it never uses.
+		size := 1 << 13
+		if n > 0 {
+			size = min(2*cap(s.arena[n-1]), arenaChunkWords)
+		}
+		s.arena = append(s.arena, make([]uint64, 0, max(size, len(key))))
 		n++
 	}
 	c := &s.arena[n-1]
