@@ -2,11 +2,17 @@ package explicit
 
 import (
 	"context"
+	"runtime"
 	"testing"
 )
 
 // BenchmarkSearch measures exhaustive search throughput: states per second
-// and bytes per stored state (visited set) on Peterson (correct) and fib_8.
+// and bytes per stored state (visited set) on Peterson (correct) and fib_8,
+// and the heap allocations per state (allocs/state, alloc-bytes/state: the
+// runtime's counters over the whole search, initial state and trace
+// included, divided by the states found). states/cpu-s divides by the
+// process's CPU time instead of the wall-clock time: on a shared machine it
+// is the steadier figure (the garbage collector's CPU time is included).
 func BenchmarkSearch(b *testing.B) {
 	cases := []struct {
 		name, path, query string
@@ -22,6 +28,8 @@ func BenchmarkSearch(b *testing.B) {
 		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false},
 		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true},
 	}
+	defer func(v bool) { verifyPartsHash = v }(verifyPartsHash)
+	verifyPartsHash = false
 	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {
 			m := machine(b, bc.path)
@@ -29,6 +37,9 @@ func BenchmarkSearch(b *testing.B) {
 			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1}
 			var states, trans int64
 			var bytes float64
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			cpu0 := cpuSeconds()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				res, err := Search(context.Background(), c, opts)
@@ -39,8 +50,16 @@ func BenchmarkSearch(b *testing.B) {
 				trans += res.Transitions
 				bytes = res.BytesPerState
 			}
+			b.StopTimer()
+			cpu := cpuSeconds() - cpu0
+			runtime.ReadMemStats(&ms1)
 			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(states), "allocs/state")
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(states), "alloc-bytes/state")
 			b.ReportMetric(float64(states)/sec, "states/s")
+			if cpu > 0 {
+				b.ReportMetric(float64(states)/cpu, "states/cpu-s")
+			}
 			b.ReportMetric(float64(trans)/sec, "transitions/s")
 			b.ReportMetric(bytes, "bytes/state")
 			b.ReportMetric(float64(states)/float64(b.N), "states")

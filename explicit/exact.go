@@ -93,6 +93,11 @@ type layer struct {
 	bytes int64
 }
 
+// indexEntryBytes estimates one entry of a layer's index (16-byte key,
+// 4-byte value, padding, control bytes and the load factor of Go's swiss
+// tables).
+const indexEntryBytes = 40
+
 func (l *layer) reset() {
 	clear(l.index)
 	clear(l.ents)
@@ -130,7 +135,6 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 		en      []int32
 		mass    float64
 		stopped string
-		pool    []*vm.State
 		kh      = newKeyHash()
 	)
 	s0 := m.NewState()
@@ -156,14 +160,7 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 				return nil
 			}
 		}
-		var ns *vm.State
-		if k := len(pool); k > 0 {
-			ns = pool[k-1]
-			pool = pool[:k-1]
-		} else {
-			ns = new(vm.State)
-		}
-		m.CopyInto(ns, st)
+		ns := g.take() // st itself: no copy
 		e := layerEntry{st: ns, mass: kahan{sum: x}, next: head}
 		if !opts.Compact {
 			e.encOff, e.encLen = uint32(len(next.enc)), uint32(len(key))
@@ -249,7 +246,7 @@ layers:
 				}
 				return nil, err
 			}
-			pool = append(pool, s)
+			g.recycle(s)
 		}
 		cur, next = next, cur
 		next.reset()

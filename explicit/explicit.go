@@ -217,7 +217,9 @@ type Result struct {
 	// merged two distinct states, n(n-1)/2^129 for n states (0 with full
 	// storage, where equal hashes are told apart by comparing states).
 	OmissionProbability float64 `json:"omission_probability"`
-	HashCollisions      int64   `json:"hash_collisions"`
+	// HashCollisions counts the distinct states whose 64-bit hashes
+	// matched a stored state's (full storage, where they are told apart).
+	HashCollisions int64 `json:"hash_collisions"`
 	// Bytes estimates the memory of the visited set, BytesPerState per state.
 	Bytes         int64    `json:"bytes"`
 	BytesPerState float64  `json:"bytes_per_state"`

@@ -20,10 +20,16 @@ type gen struct {
 	vis       *visibility
 	maxBranch uint64
 	scr       *vm.State // the successor being built
-	sc        scripted
-	nc        noChoice
-	en        []int32
-	flush     []int32
+	spare     []*vm.State
+	// solo: the successor being emitted changed no process but the one
+	// that moved (vm.Machine.SoloStep held for its first step, and the
+	// reduction runs no other process), so vm.PartsHasher.Successor may
+	// hash it.
+	solo  bool
+	sc    scripted
+	nc    noChoice
+	en    []int32
+	flush []int32
 }
 
 func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
@@ -34,10 +40,31 @@ func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
 	return g
 }
 
-// emitFn receives a successor: the state (owned by the generator: clone it
-// to keep it), the process that moved, the choice values of its first step
-// and the probability of those choices (the scheduler's choice excluded).
+// emitFn receives a successor: the state (owned by the generator: take it
+// with gen.take, or clone it, to keep it), the process that moved, the
+// choice values of its first step and the probability of those choices (the
+// scheduler's choice excluded).
 type emitFn func(st *vm.State, tid int32, choices []uint64, prob float64) error
+
+// take hands the successor being emitted over to the caller, who then owns
+// it, instead of copying it: the generator builds the next successor in a
+// spare state (one given back with recycle, or a new one). Only valid
+// inside an emitFn.
+func (g *gen) take() *vm.State {
+	st := g.scr
+	if k := len(g.spare); k > 0 {
+		g.scr = g.spare[k-1]
+		g.spare[k-1] = nil
+		g.spare = g.spare[:k-1]
+	} else {
+		g.scr = new(vm.State)
+	}
+	return st
+}
+
+// recycle gives a state the caller no longer needs (an expanded one) to
+// the generator, which reuses its buffers for the successors it builds.
+func (g *gen) recycle(st *vm.State) { g.spare = append(g.spare, st) }
 
 var errInvisibleChoice = errors.New("explicit: internal error: an invisible step made a choice")
 
@@ -47,6 +74,8 @@ var errInvisibleChoice = errors.New("explicit: internal error: an invisible step
 // exact-probability layer at the step bound leaves them running instead.
 func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 	for _, tid := range en {
+		// Local runs only tid's invisible steps, which call nothing.
+		g.solo = g.red != Global && g.m.SoloStep(s, tid)
 		g.sc.start(hintFor(g.m, s, s.Threads[tid]), g.maxBranch)
 		for {
 			g.m.CopyInto(g.scr, s)
@@ -61,7 +90,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 				return errInvisibleChoice
 			}
 			if settle {
-				g.en = g.m.Settle(g.scr, g.en)
+				g.m.SettleEnd(g.scr)
 			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err

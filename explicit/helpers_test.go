@@ -9,6 +9,10 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
+// The tests check every parts hash a compact search updates against one
+// made from scratch (BenchmarkSearch turns it off).
+func init() { verifyPartsHash = true }
+
 // machine compiles a C program at -O0 once per test binary and returns a
 // fresh machine for it.
 func machine(tb testing.TB, path string) *vm.Machine {

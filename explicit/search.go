@@ -20,6 +20,8 @@ var errStop = errors.New("stop")
 type item struct {
 	st    *vm.State
 	idx   uint32
+	depth uint32     // transitions from the initial state (its record's parent chain)
+	h     vm.Hash128 // parts hash (compaction)
 	bytes int64
 }
 
@@ -76,8 +78,11 @@ type searcher struct {
 	maxBytes int64
 	key      []uint64
 	en       []int32
-	hash     keyHash
-	pool     []*vm.State // expanded states, reused as copies of new ones
+	hash     keyHash         // full storage
+	parts    *vm.PartsHasher // compaction
+	curSt    *vm.State       // state being expanded
+	curHash  vm.Hash128      // its parts hash (compaction)
+	verify   bool            // check every updated parts hash against one made from scratch
 	mem      *memGuard
 
 	found         uint32 // record of the state that decides the query
@@ -85,6 +90,7 @@ type searcher struct {
 	firstError    uint32
 	stopReason    string
 	cur           uint32 // record being expanded
+	curDepth      uint32 // its depth
 }
 
 // Search answers an explicit-state query (E<> P, A[] P, EnumStates). A
@@ -113,6 +119,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res.Reduction = red.String()
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
 		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes())}
 	err := sr.run()
 	sr.mem.stop()
@@ -146,14 +153,20 @@ func (sr *searcher) run() error {
 	m := sr.m
 	s0 := m.NewState()
 	m.Settle(s0, nil)
+	// With compaction the encoding of the initial state is only made for
+	// stateBytes's estimate of the states queued.
 	sr.key = m.AppendKey(sr.key[:0], s0)
-	idx, _ := sr.s.add(sr.hash.sum(sr.key), sr.key, noRec, -1, nil)
+	h := vm.Hash128{sr.hash.sum64(sr.key)}
+	if sr.s.compact {
+		h = sr.parts.Sum(s0)
+	}
+	idx, _ := sr.s.add(h, sr.key, noRec, -1, nil)
 	sr.res.States = 1
 	if sr.visit(s0, idx) {
 		return errStop
 	}
 	if s0.Status == vm.Running {
-		sr.push(s0, idx)
+		sr.push(s0, idx, 0, h)
 	}
 	nextCheck := time.Now().Add(sr.opts.progressEvery())
 	for n := 0; ; n++ {
@@ -176,11 +189,11 @@ func (sr *searcher) run() error {
 			}
 		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
-		sr.cur = it.idx
+		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
 			return err
 		}
-		sr.pool = append(sr.pool, it.st)
+		sr.g.recycle(it.st)
 	}
 }
 
@@ -197,28 +210,24 @@ func (sr *searcher) progress(now time.Time) Progress {
 // successor handles one successor of the state being expanded.
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
-	sr.key = sr.m.AppendKey(sr.key[:0], st)
-	idx, added := sr.s.add(sr.hash.sum(sr.key), sr.key, sr.cur, tid, choices)
+	h, err := sr.fingerprint(st, tid)
+	if err != nil {
+		return err
+	}
+	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
 	if !added {
 		return nil
 	}
 	sr.res.States++
-	if d := int(sr.s.recs[idx].depth); d > sr.res.MaxDepth {
-		sr.res.MaxDepth = d
+	depth := sr.curDepth + 1
+	if int(depth) > sr.res.MaxDepth {
+		sr.res.MaxDepth = int(depth)
 	}
 	if sr.visit(st, idx) {
 		return errStop
 	}
 	if st.Status == vm.Running {
-		var ns *vm.State
-		if k := len(sr.pool); k > 0 {
-			ns = sr.pool[k-1]
-			sr.pool = sr.pool[:k-1]
-		} else {
-			ns = new(vm.State)
-		}
-		sr.m.CopyInto(ns, st)
-		sr.push(ns, idx)
+		sr.push(sr.g.take(), idx, depth, h) // st itself: no copy
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
@@ -273,10 +282,37 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	return false
 }
 
-func (sr *searcher) push(st *vm.State, idx uint32) {
+// verifyPartsHash makes every search check each parts hash it updates
+// against one made from scratch (the package's tests set it).
+var verifyPartsHash bool
+
+// fingerprint identifies successor st of the state being expanded (reached
+// by a transition of process tid) for the visited set. With compaction it
+// is the 128-bit parts hash of its encoding, updated from the parent's when
+// the transition changed no other process (gen.solo), and the encoding is
+// not made. With full storage it is the 64-bit hash of the encoding, made
+// in sr.key (the store compares encodings).
+func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
+	if !sr.s.compact {
+		sr.key = sr.m.AppendKey(sr.key[:0], st)
+		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
+	}
+	if !sr.g.solo {
+		return sr.parts.Sum(st), nil
+	}
+	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
+	if sr.verify {
+		if want := sr.parts.Sum(st); h != want {
+			return h, fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, h, want)
+		}
+	}
+	return h, nil
+}
+
+func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128) {
 	b := stateBytes(st, len(sr.key))
 	sr.qBytes += b
-	sr.queue = append(sr.queue, item{st: st, idx: idx, bytes: b})
+	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
@@ -329,7 +365,7 @@ func (sr *searcher) finish() error {
 			return err
 		}
 		res.Trace = w.Trace
-		res.TraceTransitions = int(sr.s.recs[sr.found].depth)
+		res.TraceTransitions = len(sr.s.path(sr.found))
 		if kind == query.Reach {
 			res.Verdict = Satisfied
 			res.Reason = fmt.Sprintf("a state satisfying the proposition is reachable in %d steps (%s)", len(w.Trace.Steps), w.Description)
@@ -372,7 +408,7 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 	}
 	if !sr.s.compact {
 		sr.key = m.AppendKey(sr.key[:0], st)
-		if !slices.Equal(sr.key, sr.s.encoding(&sr.s.recs[idx])) {
+		if !slices.Equal(sr.key, sr.s.encoding(idx)) {
 			return nil, errors.New("explicit: internal error: the rebuilt trace does not reach the recorded state")
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -490,5 +491,44 @@ func TestParseNames(t *testing.T) {
 	}
 	if _, err := ParseOrder("random"); err == nil {
 		t.Error("ParseOrder accepted an unknown name")
+	}
+}
+
+// TestCompactMatchesFull: hash compaction (parts hashes, updated from the
+// parent's where a transition moved one process; each update checked
+// against a hash from scratch, see helpers_test.go) finds exactly what
+// full storage finds over the corpus, with every reduction and both
+// orders: counts, depth and the first error and deadlock witnesses.
+func TestCompactMatchesFull(t *testing.T) {
+	testutil.NeedClang(t)
+	dir := t.TempDir()
+	programs := []string{peterson, petersonBug, "../testdata/smc/fib_4.c"}
+	for _, f := range []string{"atomic.c", "counter_mutex.c", "counter_race.c", "deadlock.c", "join_values.c", "once.c"} {
+		programs = append(programs, shrunk(t, dir, filepath.Join("../testdata/mt", f)))
+	}
+	programs = append(programs, shrunk(t, dir, "../examples/race.c"))
+	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
+		programs = append(programs, filepath.Join("../testdata/errors", f))
+	}
+	desc := func(w *Witness) string {
+		if w == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s in %d steps", w.Description, len(w.Trace.Steps))
+	}
+	for _, p := range programs {
+		for _, red := range reductions {
+			for _, order := range []Order{BFS, DFS} {
+				opts := Options{Reduction: red, Order: order, MaxStates: 200_000}
+				full := search(t, p, "EnumStates", opts)
+				opts.Compact = true
+				comp := search(t, p, "EnumStates", opts)
+				f := fmt.Sprint(full.States, full.Transitions, full.MaxDepth, full.Exited, full.Deadlocks, full.Errors, full.AssumeFailed, full.RaceStates, desc(full.FirstError), desc(full.FirstDeadlock))
+				c := fmt.Sprint(comp.States, comp.Transitions, comp.MaxDepth, comp.Exited, comp.Deadlocks, comp.Errors, comp.AssumeFailed, comp.RaceStates, desc(comp.FirstError), desc(comp.FirstDeadlock))
+				if f != c {
+					t.Errorf("%s, %s, %s: full %s, compact %s", p, red, order, f, c)
+				}
+			}
+		}
 	}
 }

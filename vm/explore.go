@@ -1,5 +1,7 @@
 package vm
 
+import "github.com/wyvernmc/wyvern/ir"
+
 // This file holds what exhaustive explicit-state search (package explicit)
 // needs beyond Step and the state's identity (AppendKey and Hash, in
 // hash.go): copying a state into a reused one and stepping without the
@@ -81,4 +83,39 @@ func (m *Machine) Settle(st *State, buf []int32) []int32 {
 		m.endNoEnabled(st)
 	}
 	return buf
+}
+
+// SettleEnd is Settle without the list: when the run is still going but no
+// process is enabled it ends the run as the scheduler does, stopping at the
+// first enabled process otherwise (explicit search settles every successor
+// and lists the enabled processes only of the states it expands).
+func (m *Machine) SettleEnd(st *State) {
+	if st.Status != Running {
+		return
+	}
+	for _, t := range st.Threads {
+		if m.Enabled(st, t) {
+			return
+		}
+	}
+	m.endNoEnabled(st)
+}
+
+// SoloStep reports whether the next step of process tid in st changes, of
+// the processes, at most tid itself, so that PartsHasher.Successor may
+// update a parts hash after it: an instruction that calls no platform
+// function (directly or through a pointer) and returns from no frame (a
+// thread's last return, or an exit, ends processes). Steps that end the run
+// are handled by Successor itself.
+func (m *Machine) SoloStep(st *State, tid int32) bool {
+	t := st.Thread(tid)
+	if t == nil || len(t.Frames) == 0 {
+		return false
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	switch fr.Fn.Code[fr.PC].Op {
+	case ir.OpCallB, ir.OpCallInd, ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+		return false
+	}
+	return true
 }

@@ -65,6 +65,9 @@ func TestStepOnlySettle(t *testing.T) {
 	if en := m.Settle(st, nil); len(en) != 1 || en[0] != 0 {
 		t.Fatalf("enabled %v, want [0]", en)
 	}
+	if m.SettleEnd(st); st.Status != Running {
+		t.Fatalf("SettleEnd ended a run with an enabled process: %s", st.Status)
+	}
 	if !m.StepOnly(st, 0, nil) || st.Steps != 1 || st.LastThread != 0 {
 		t.Fatalf("StepOnly: steps %d, last %d", st.Steps, st.LastThread)
 	}

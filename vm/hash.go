@@ -2,10 +2,12 @@ package vm
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"iter"
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // A state's identity is one encoding: appendKey is the only walk over a
@@ -15,6 +17,10 @@ import (
 // EnumStatesSMC collects across traces and workers) is HashKey of those
 // words. So the two count the same states: two states have equal keys
 // exactly when they are equal as states, and equal keys give equal hashes.
+// The parts hash of hash compaction (PartsHasher) hashes the same words
+// part by part (appendStatus, appendThread, appendBlock: the pieces
+// appendKey is made of), so that a successor's can be updated from its
+// parent's; TestPartsHash checks updates against hashes from scratch.
 //
 // Snapshots (snapshot.go) carry more than the identity (the step counter,
 // the output, absolute condition-variable sequence numbers, the free list
@@ -113,55 +119,73 @@ func appendKey(dst []uint64, st *State, img *Memory) []uint64 {
 	if img == nil {
 		img = &noImage
 	}
-	dst = append(dst, uint64(st.Status)<<32|uint64(uint32(st.ExitCode)))
-	if st.Err != nil {
-		dst = append(dst, uint64(st.Err.Kind)<<32|uint64(uint32(st.Err.Thread)))
-	} else {
-		dst = append(dst, ^uint64(0))
-	}
+	dst = appendStatus(dst, st)
 	dst = append(dst, uint64(len(st.Threads)))
 	for _, t := range st.Threads {
-		dst = append(dst, uint64(uint32(t.ID))|uint64(t.Wait)<<32|uint64(b2u(t.Done))<<40|uint64(uint32(t.Atomic))<<41|
-			uint64(b2u(t.Detached))<<63, // atomic depths stay far below 2^22
-			t.WaitOn, t.RetVal)
-		if t.Wait == waitCond {
-			// Only the order of arrival matters (pthread_cond_signal wakes
-			// the earliest waiter), not the absolute sequence number.
-			rank := uint64(0)
-			for _, o := range st.Threads {
-				if o.Wait == waitCond && o.WaitSeq < t.WaitSeq {
-					rank++
-				}
-			}
-			dst = append(dst, rank)
-		}
-		dst = append(dst, uint64(len(t.Frames)))
-		for i := range t.Frames {
-			fr := &t.Frames[i]
-			dst = append(dst, uint64(fr.Fn.Index)<<32|uint64(uint32(fr.PC)),
-				uint64(uint32(fr.RetDst))<<32|uint64(uint32(fr.AllocaMark)), fr.OnceAddr)
-			dst = append(dst, t.Regs[fr.Base:fr.Base+fr.Fn.ConstBase]...)
-		}
-		dst = append(dst, uint64(len(t.Allocas)))
-		for _, id := range t.Allocas {
-			dst = append(dst, uint64(id))
-		}
+		dst = appendThread(dst, st, t)
 	}
 	mem := &st.Mem
 	dst = append(dst, uint64(mem.n))
 	for id, b := range mem.changed(img) {
-		dst = append(dst, uint64(id)<<8|uint64(b.kind), uint64(b.size)|uint64(uint32(b.thread))<<32)
-		switch {
-		case !hasBytes(b.kind):
-		case b.pages == nil:
-			dst = appendWords(dst, b.data[:b.size])
-		default:
-			rest := b.size
-			for _, pg := range b.pages {
-				n := min(rest, pageSize)
-				dst = appendWords(dst, pg.data[:n])
-				rest -= n
+		dst = appendBlock(dst, id, b)
+	}
+	return dst
+}
+
+// appendStatus appends the run's status, exit code and error: the first
+// words of a key.
+func appendStatus(dst []uint64, st *State) []uint64 {
+	dst = append(dst, uint64(st.Status)<<32|uint64(uint32(st.ExitCode)))
+	if st.Err != nil {
+		return append(dst, uint64(st.Err.Kind)<<32|uint64(uint32(st.Err.Thread)))
+	}
+	return append(dst, ^uint64(0))
+}
+
+// appendThread appends the part of a key that encodes process t of st.
+func appendThread(dst []uint64, st *State, t *Thread) []uint64 {
+	dst = append(dst, uint64(uint32(t.ID))|uint64(t.Wait)<<32|uint64(b2u(t.Done))<<40|uint64(uint32(t.Atomic))<<41|
+		uint64(b2u(t.Detached))<<63, // atomic depths stay far below 2^22
+		t.WaitOn, t.RetVal)
+	if t.Wait == waitCond {
+		// Only the order of arrival matters (pthread_cond_signal wakes
+		// the earliest waiter), not the absolute sequence number.
+		rank := uint64(0)
+		for _, o := range st.Threads {
+			if o.Wait == waitCond && o.WaitSeq < t.WaitSeq {
+				rank++
 			}
+		}
+		dst = append(dst, rank)
+	}
+	dst = append(dst, uint64(len(t.Frames)))
+	for i := range t.Frames {
+		fr := &t.Frames[i]
+		dst = append(dst, uint64(fr.Fn.Index)<<32|uint64(uint32(fr.PC)),
+			uint64(uint32(fr.RetDst))<<32|uint64(uint32(fr.AllocaMark)), fr.OnceAddr)
+		dst = append(dst, t.Regs[fr.Base:fr.Base+fr.Fn.ConstBase]...)
+	}
+	dst = append(dst, uint64(len(t.Allocas)))
+	for _, id := range t.Allocas {
+		dst = append(dst, uint64(id))
+	}
+	return dst
+}
+
+// appendBlock appends the part of a key that encodes block id (one that
+// differs from the image).
+func appendBlock(dst []uint64, id uint32, b *block) []uint64 {
+	dst = append(dst, uint64(id)<<8|uint64(b.kind), uint64(b.size)|uint64(uint32(b.thread))<<32)
+	switch {
+	case !hasBytes(b.kind):
+	case b.pages == nil:
+		dst = appendWords(dst, b.data[:b.size])
+	default:
+		rest := b.size
+		for _, pg := range b.pages {
+			n := min(rest, pageSize)
+			dst = appendWords(dst, pg.data[:n])
+			rest -= n
 		}
 	}
 	return dst
@@ -240,4 +264,126 @@ func sharesBytes(b, ib *block) bool {
 // (two empty slices are).
 func sameArray[E any](x, y []E) bool {
 	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+}
+
+// PartsHasher makes a state's 128-bit parts hash: a fingerprint of its
+// canonical encoding (appendKey) that a successor can get by updating its
+// parent's instead of encoding and hashing the whole state. The key's
+// parts are the run's header (status, error, process count, block count),
+// each process (appendThread) and each block that differs from the image
+// (appendBlock); the parts hash is the sum, lane by lane mod 2^64, of a
+// seeded hash of each part (two 64-bit hashes with independent random
+// seeds: the runtime's AES-based hash through hash/maphash, of the part's
+// kind followed by its words; a process's and a block's words begin with
+// its id). Equal keys have equal parts, so equal parts hashes. Two states
+// with different keys differ in at least one part, so if the part hash
+// behaves as a random function their parts hashes are equal with
+// probability 2^-128 (the sum of the parts they do not share is then
+// uniform). Its seeds are drawn per hasher, so it is for one search's
+// visited set (State.Hash is the fingerprint that is stable across
+// processes). Not safe for concurrent use.
+type PartsHasher struct {
+	s1, s2 maphash.Seed
+	buf    []uint64
+}
+
+// NewPartsHasher returns a parts hasher with fresh random seeds.
+func NewPartsHasher() *PartsHasher {
+	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+}
+
+// Part kinds, the first word of each part's hashed words.
+const (
+	partHeader = 1
+	partThread = 2
+	partBlock  = 3
+)
+
+func addHash(x, y Hash128) Hash128 { return Hash128{x[0] + y[0], x[1] + y[1]} }
+func subHash(x, y Hash128) Hash128 { return Hash128{x[0] - y[0], x[1] - y[1]} }
+
+// sum hashes the part in h.buf.
+func (h *PartsHasher) sum() Hash128 {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(h.buf))), 8*len(h.buf))
+	return Hash128{maphash.Bytes(h.s1, b), maphash.Bytes(h.s2, b)}
+}
+
+func (h *PartsHasher) header(st *State) Hash128 {
+	h.buf = appendStatus(append(h.buf[:0], partHeader), st)
+	h.buf = append(h.buf, uint64(len(st.Threads)), uint64(st.Mem.n))
+	return h.sum()
+}
+
+func (h *PartsHasher) thread(st *State, t *Thread) Hash128 {
+	h.buf = appendThread(append(h.buf[:0], partThread), st, t)
+	return h.sum()
+}
+
+// block returns the hash of block id of mem as a part, zero if it is not
+// one (the null block, ids past the memory's end and blocks equal to the
+// image, which the key leaves out).
+func (h *PartsHasher) block(mem, img *Memory, id uint32) Hash128 {
+	if id == 0 || id >= mem.n {
+		return Hash128{}
+	}
+	b := mem.blk(id)
+	if id < img.n {
+		if ib := img.blk(id); sharesBytes(b, ib) || sameBlock(b, ib) {
+			return Hash128{}
+		}
+	}
+	h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
+	return h.sum()
+}
+
+// Sum returns the parts hash of st, from scratch.
+func (h *PartsHasher) Sum(st *State) Hash128 {
+	img := st.Mem.image
+	if img == nil {
+		img = &noImage
+	}
+	x := h.header(st)
+	for _, t := range st.Threads {
+		x = addHash(x, h.thread(st, t))
+	}
+	for id, b := range st.Mem.changed(img) {
+		h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
+		x = addHash(x, h.sum())
+	}
+	return x
+}
+
+// Successor returns the parts hash of succ, given hp, the parts hash of
+// parent, when succ is a CopyInto copy of parent that has since changed
+// no process but tid (one step of tid that called no platform function,
+// say): it rehashes the header, process tid and the blocks succ has
+// written since the copy (those it owns), before and after; Machine.SoloStep
+// says which steps qualify. Otherwise (a run that ended, a different
+// process count, a process tid does not have) it is Sum.
+func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int32) Hash128 {
+	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) || tid < 0 ||
+		int(tid) >= len(succ.Threads) || succ.Mem.image != parent.Mem.image {
+		return h.Sum(succ)
+	}
+	img := succ.Mem.image
+	if img == nil {
+		img = &noImage
+	}
+	x := addHash(subHash(hp, h.header(parent)), h.header(succ))
+	x = addHash(subHash(x, h.thread(parent, parent.Threads[tid])), h.thread(succ, succ.Threads[tid]))
+	mem := &succ.Mem
+	for ci, ch := range mem.chunks {
+		if ch.owner != mem.epoch {
+			continue // shared with the parent: unchanged
+		}
+		base := uint32(ci << chunkBits)
+		for j := range uint32(chunkSize) {
+			if ch.b[j].owner != mem.epoch {
+				continue // its descriptor and bytes are the parent's
+			}
+			id := base + j
+			x = addHash(subHash(x, h.block(&parent.Mem, img, id)), h.block(mem, img, id))
+		}
+	}
+	return x
 }

@@ -242,3 +242,66 @@ func TestIdentityFields(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsHash: along random runs of the identity programs (and Peterson
+// and fib_4), for every successor of every state (each enabled process
+// stepped once, with random choices), the parts hash updated from the
+// parent's (when SoloStep allows it) equals the one made from scratch,
+// and states with equal keys have equal parts hashes whatever their
+// copy-on-write sharing.
+func TestPartsHash(t *testing.T) {
+	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c"}, identityPrograms...)
+	for _, path := range progs {
+		m := NewMachine(testutil.Program(t, path))
+		ph := NewPartsHasher()
+		byKey := map[string]Hash128{}
+		scr, next := new(State), new(State)
+		var en []int32
+		updated := 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			st := m.NewState()
+			rnd := NewRand(seed, 0)
+			h := ph.Sum(st)
+			for step := 0; step < 400 && st.Status == Running; step++ {
+				if en = m.EnabledThreads(st, en); len(en) == 0 {
+					break
+				}
+				for _, tid := range en {
+					solo := m.SoloStep(st, tid)
+					m.CopyInto(scr, st)
+					m.StepOnly(scr, tid, rnd)
+					m.SettleEnd(scr)
+					want := ph.Sum(scr)
+					if solo {
+						updated++
+						if got := ph.Successor(st, h, scr, tid); got != want {
+							t.Fatalf("%s: seed %d step %d process %d: updated parts hash %x, from scratch %x", path, seed, step, tid, got, want)
+						}
+					}
+					k := string(u64bytes(m.AppendKey(nil, scr)))
+					if old, ok := byKey[k]; ok && old != want {
+						t.Fatalf("%s: equal keys, different parts hashes", path)
+					}
+					byKey[k] = want
+				}
+				tid := en[rnd.Uint64()%uint64(len(en))]
+				m.CopyInto(next, st)
+				m.StepOnly(next, tid, rnd)
+				m.SettleEnd(next)
+				st, next = next, st
+				h = ph.Sum(st)
+			}
+		}
+		if updated == 0 {
+			t.Errorf("%s: no successor was hashed by update", path)
+		}
+	}
+}
+
+func u64bytes(w []uint64) []byte {
+	b := make([]byte, 0, 8*len(w))
+	for _, v := range w {
+		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24), byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
+	}
+	return b
+}
