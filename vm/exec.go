@@ -40,6 +40,10 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
+	// lc caches the bytes of the blocks and pages the loads and stores of
+	// this call touched (see accessCache); every instruction that may change
+	// a block descriptor clears it.
+	var lc accessCache
 	var n uint64
 	for n < budget {
 		in := &code[pc]
@@ -208,18 +212,35 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
 		case ir.OpLoad:
 			p := r[in.A]
+			if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+				if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
+					d := e.d[o:]
+					var v uint64
+					switch in.W {
+					case 1:
+						v = uint64(d[0])
+					case 2:
+						v = uint64(binary.LittleEndian.Uint16(d))
+					case 4:
+						v = uint64(binary.LittleEndian.Uint32(d))
+					default:
+						v = binary.LittleEndian.Uint64(d)
+					}
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					r[in.Dst] = v
+					break
+				}
+			}
 			id := uint32(p >> ir.PtrBlockShift)
 			off := uint32(p) - ir.PtrBase(id)
 			if id < mem.n {
-				b := &mem.chunks[id>>chunkBits].b[id&(chunkSize-1)]
+				ch := mem.chunks[id>>chunkBits]
+				b := &ch.b[id&(chunkSize-1)]
 				if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 					(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
-					var d []byte
-					if b.pages == nil {
-						d = b.data[off:]
-					} else {
-						d = b.pages[off>>pageBits].data[off&(pageSize-1):]
-					}
+					d := lc.fill(mem, ch, b, p, off)
 					var v uint64
 					switch in.W {
 					case 1:
@@ -249,6 +270,23 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			r[in.Dst] = v
 		case ir.OpStore:
 			p := r[in.A]
+			if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+				if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
+					d := e.d[o:]
+					v := r[in.B]
+					switch in.W {
+					case 1:
+						d[0] = byte(v)
+					case 2:
+						binary.LittleEndian.PutUint16(d, uint16(v))
+					case 4:
+						binary.LittleEndian.PutUint32(d, uint32(v))
+					default:
+						binary.LittleEndian.PutUint64(d, v)
+					}
+					break
+				}
+			}
 			id := uint32(p >> ir.PtrBlockShift)
 			off := uint32(p) - ir.PtrBase(id)
 			if id < mem.n {
@@ -256,14 +294,12 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				b := &ch.b[id&(chunkSize-1)]
 				if ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal &&
 					uint64(off)+uint64(in.W) <= uint64(b.size) {
-					var d []byte
-					if b.pages == nil {
-						d = b.data[off:]
-					} else if pg := b.pages[off>>pageBits]; pg.owner == mem.epoch && off&(pageSize-1) <= pageSize-uint32(in.W) {
-						d = pg.data[off&(pageSize-1):]
-					} else {
-						goto storeSlow
+					if b.pages != nil {
+						if pg := b.pages[off>>pageBits]; pg.owner != mem.epoch || off&(pageSize-1) > pageSize-uint32(in.W) {
+							goto storeSlow
+						}
 					}
+					d := lc.fill(mem, ch, b, p, off)
 					v := r[in.B]
 					switch in.W {
 					case 1:
@@ -279,6 +315,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				}
 			}
 		storeSlow:
+			lc.clear() // a copy-on-write copy moves the block's or page's bytes
 			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
 				m.fail(st, t, pc, e, "store")
 				return n + 1
@@ -347,6 +384,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					return n + 1
 				}
 				if callee.External {
+					lc.clear()
 					fr.PC = pc
 					res := m.builtin(st, t, callee.Builtin, cs, r, ch)
 					if res == bBlock {
@@ -389,6 +427,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				copy(regs[dst:dst+k], regs[src:src+k])
 			}
 			if callee.HasByval {
+				lc.clear()
 				if e := m.copyByval(st, t, fr, callee); e != ErrNone {
 					if !m.overLimit(st, t, 0) {
 						m.fail(st, t, 0, e, "byval argument")
@@ -407,6 +446,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			}
 			continue
 		case ir.OpCallB:
+			lc.clear()
 			cs := &fn.Calls[in.Imm]
 			fr.PC = pc
 			b := ir.Builtin(in.B)
@@ -448,7 +488,10 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					big = append([]uint64(nil), r[in.A:in.A+k]...)
 				}
 			}
-			m.popAllocas(st, t, top.AllocaMark)
+			if int(top.AllocaMark) < len(t.Allocas) || top.OnceAddr != 0 {
+				lc.clear() // the frame's blocks die
+				m.popAllocas(st, t, top.AllocaMark)
+			}
 			if top.Atomic {
 				t.Atomic--
 			}
@@ -493,6 +536,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
 				return n + 1
 			}
+			lc.clear()
 			id := mem.newBlock(uint32(size), blkStack, t.ID)
 			t.Allocas = append(t.Allocas, id)
 			r[in.Dst] = ir.MakePtr(id, 0)
@@ -508,6 +552,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			return n + 1
 		case ir.OpNop, ir.OpFence:
 		default:
+			lc.clear()
 			if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
 				m.fail(st, t, pc, e, detail)
 				return n + 1
@@ -650,4 +695,45 @@ func (m *Machine) copyByval(st *State, t *Thread, fr *Frame, callee *ir.Func) Er
 		t.Regs[slot] = p
 	}
 	return ErrNone
+}
+
+// lcSize is the number of entries of an accessCache (a power of two).
+const lcSize = 8
+
+// accessCache is a direct-mapped cache of the windows of memory that loads
+// and stores reach: the bytes of a small block, or of one page of a large
+// block (up to the block's end), keyed by the page number of the pointers
+// into them, p >> pageBits. Blocks start on a page boundary of the address
+// space (ir.PtrBase), so a key names one block (its id is in the key's high
+// bits) and one page of it, and the offset in the window is p's low
+// pageBits bits; an access hits when its key matches and it lies inside the
+// window, so a hit is an in-bounds access of a live readable block, and of
+// an owned writable one for w entries, exactly as the checks of the slow
+// path would find. An entry is filled only from a descriptor that passed
+// those checks, and the interpreter clears the cache before anything that
+// may change a descriptor (allocation, frees, returns, copy-on-write
+// copies, platform calls): the zero value is an empty cache (no key matches
+// with an empty window).
+type accessCache [lcSize]struct {
+	key uint64
+	d   []byte
+	w   bool
+}
+
+func (c *accessCache) clear() { *c = accessCache{} }
+
+// fill caches the window of block b (in chunk ch) that p, at offset off,
+// points into, and returns its bytes from p on. b passed the read checks
+// (kind, bounds, and for a large block the access lies inside one page).
+func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint32) []byte {
+	e := &c[(p>>pageBits)&(lcSize-1)]
+	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
+	if b.pages == nil {
+		e.key, e.d, e.w = p>>pageBits, b.data, w
+		return b.data[off:]
+	}
+	pg := b.pages[off>>pageBits]
+	start := off &^ (pageSize - 1)
+	e.key, e.d, e.w = p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch
+	return pg.data[off&(pageSize-1):]
 }
