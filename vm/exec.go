@@ -36,7 +36,7 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
-	code := fn.Code
+	code := m.codeOf(fn)
 	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
@@ -45,6 +45,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// a block descriptor clears it.
 	var lc accessCache
 	var n uint64
+	var cmp bool // the comparison of a fused compare-and-branch
 	for n < budget {
 		in := &code[pc]
 		switch in.Op {
@@ -210,7 +211,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
 			off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
 			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
-		case ir.OpLoad:
+		case ir.OpLoad, opLoadOp:
 			p := r[in.A]
 			if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 				if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
@@ -230,6 +231,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 						v &= in.Imm
 					}
 					r[in.Dst] = v
+					if in.Op == opLoadOp && budget-n >= 2 {
+						goto loadOp
+					}
 					break
 				}
 			}
@@ -256,6 +260,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 						v &= in.Imm
 					}
 					r[in.Dst] = v
+					if in.Op == opLoadOp && budget-n >= 2 {
+						goto loadOp
+					}
 					break
 				}
 			}
@@ -268,7 +275,10 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				v &= in.Imm
 			}
 			r[in.Dst] = v
-		case ir.OpStore:
+			if in.Op == opLoadOp && budget-n >= 2 {
+				goto loadOp
+			}
+		case ir.OpStore, opStoreJmp:
 			p := r[in.A]
 			if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 				if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
@@ -283,6 +293,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 						binary.LittleEndian.PutUint32(d, uint32(v))
 					default:
 						binary.LittleEndian.PutUint64(d, v)
+					}
+					if in.Op == opStoreJmp && budget-n >= 2 {
+						pc = int32(code[pc+1].Imm)
+						n += 2
+						continue
 					}
 					break
 				}
@@ -311,6 +326,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					default:
 						binary.LittleEndian.PutUint64(d, v)
 					}
+					if in.Op == opStoreJmp && budget-n >= 2 {
+						pc = int32(code[pc+1].Imm)
+						n += 2
+						continue
+					}
 					break
 				}
 			}
@@ -319,6 +339,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
 				m.fail(st, t, pc, e, "store")
 				return n + 1
+			}
+			if in.Op == opStoreJmp && budget-n >= 2 {
+				pc = int32(code[pc+1].Imm)
+				n += 2
+				continue
 			}
 		case ir.OpGEPC:
 			r[in.Dst] = r[in.A] + in.Imm
@@ -436,7 +461,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				}
 			}
 			fn = callee
-			code = fn.Code
+			code = m.codeOf(fn)
 			r = t.Regs[fr.Base:]
 			pc = 0
 			n++
@@ -469,7 +494,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			case bFrame:
 				fr = &t.Frames[len(t.Frames)-1]
 				fn = fr.Fn
-				code = fn.Code
+				code = m.codeOf(fn)
 				r = t.Regs[fr.Base:]
 				pc = fr.PC
 				continue
@@ -515,7 +540,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			}
 			fr = &t.Frames[len(t.Frames)-1]
 			fn = fr.Fn
-			code = fn.Code
+			code = m.codeOf(fn)
 			r = t.Regs[fr.Base:]
 			pc = fr.PC
 			if top.Atomic && t.Atomic == 0 {
@@ -544,6 +569,72 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				m.overLimit(st, t, pc)
 				return n + 1
 			}
+		case opCmpBr:
+			cmp = r[in.A] == r[in.B]
+			goto cmpBr
+		case opCmpBr + 1:
+			cmp = r[in.A] != r[in.B]
+			goto cmpBr
+		case opCmpBr + 2:
+			cmp = r[in.A] < r[in.B]
+			goto cmpBr
+		case opCmpBr + 3:
+			cmp = r[in.A] <= r[in.B]
+			goto cmpBr
+		case opCmpBr + 4:
+			cmp = r[in.A] > r[in.B]
+			goto cmpBr
+		case opCmpBr + 5:
+			cmp = r[in.A] >= r[in.B]
+			goto cmpBr
+		case opCmpBr + 6:
+			cmp = sx(r[in.A], in.W) < sx(r[in.B], in.W)
+			goto cmpBr
+		case opCmpBr + 7:
+			cmp = sx(r[in.A], in.W) <= sx(r[in.B], in.W)
+			goto cmpBr
+		case opCmpBr + 8:
+			cmp = sx(r[in.A], in.W) > sx(r[in.B], in.W)
+			goto cmpBr
+		case opCmpBr + 9:
+			cmp = sx(r[in.A], in.W) >= sx(r[in.B], in.W)
+			goto cmpBr
+		case opSExtGEP:
+			r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+			if budget-n >= 2 {
+				x := &code[pc+1]
+				r[x.Dst] = r[x.A] + uint64(sx(r[x.B], x.W)*int64(x.Imm))
+				pc += 2
+				n += 2
+				continue
+			}
+		case opGEPLoad:
+			r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+			if budget-n >= 2 {
+				x := &code[pc+1]
+				p := r[x.A]
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+						v := loadLE(e.d[o:], x.W)
+						if x.Imm != 0 {
+							v &= x.Imm
+						}
+						r[x.Dst] = v
+						pc += 2
+						n += 2
+						continue
+					}
+				}
+			}
+		case opJmpJmp:
+			if budget-n >= 2 {
+				pc = int32(code[in.Imm].Imm)
+				n += 2
+			} else {
+				pc = int32(in.Imm)
+				n++
+			}
+			continue
 		case ir.OpUnreachable:
 			m.fail(st, t, pc, ErrUnreachable, "")
 			return n + 1
@@ -558,6 +649,97 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				return n + 1
 			}
 		}
+		pc++
+		n++
+		continue
+
+		// Second halves of superinstructions (fuse.go).
+	cmpBr:
+		r[in.Dst] = b2u(cmp)
+		if budget-n >= 2 {
+			x := &code[pc+1]
+			if x.Op == ir.OpBr {
+				if r[x.A]&1 != 0 {
+					pc = x.B
+				} else {
+					pc = x.C
+				}
+			} else {
+				e := x.C
+				if r[x.A]&1 != 0 {
+					e = x.B
+				}
+				pc = takeEdge(&fn.Edges[e], r)
+			}
+			n += 2
+			continue
+		}
+		pc++
+		n++
+		continue
+	loadOp:
+		{
+			x := &code[pc+1]
+			a, b := r[x.A], r[x.B]
+			var v uint64
+			switch ir.Op(in.Aux) {
+			case ir.OpAdd:
+				v = (a + b) & x.Imm
+				if x.Flags != 0 && addOverflow(a, b, v, x) {
+					goto loadOnly
+				}
+			case ir.OpSub:
+				v = (a - b) & x.Imm
+				if x.Flags != 0 && subOverflow(a, b, v, x) {
+					goto loadOnly
+				}
+			case ir.OpMul:
+				v = (a * b) & x.Imm
+				if x.Flags != 0 && mulOverflow(a, b, x) {
+					goto loadOnly
+				}
+			case ir.OpLShr:
+				if b >= uint64(x.W) {
+					goto loadOnly
+				}
+				v = a >> b
+			case ir.OpAnd:
+				v = a & b
+			case ir.OpOr:
+				v = a | b
+			case ir.OpXor:
+				v = a ^ b
+			case ir.OpSExt:
+				v = uint64(sx(a, x.W)) & x.Imm
+			case ir.OpTrunc:
+				v = a & x.Imm
+			case ir.OpEq:
+				v = b2u(a == b)
+			case ir.OpNe:
+				v = b2u(a != b)
+			case ir.OpUlt:
+				v = b2u(a < b)
+			case ir.OpUle:
+				v = b2u(a <= b)
+			case ir.OpUgt:
+				v = b2u(a > b)
+			case ir.OpUge:
+				v = b2u(a >= b)
+			case ir.OpSlt:
+				v = b2u(sx(a, x.W) < sx(b, x.W))
+			case ir.OpSle:
+				v = b2u(sx(a, x.W) <= sx(b, x.W))
+			case ir.OpSgt:
+				v = b2u(sx(a, x.W) > sx(b, x.W))
+			default:
+				v = b2u(sx(a, x.W) >= sx(b, x.W))
+			}
+			r[x.Dst] = v
+			pc += 2
+			n += 2
+			continue
+		}
+	loadOnly:
 		pc++
 		n++
 	}
