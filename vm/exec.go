@@ -52,7 +52,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		case ir.OpAdd:
 			a, b := r[in.A], r[in.B]
 			v := (a + b) & in.Imm
-			if in.Flags != 0 && addOverflow(a, b, v, in) {
+			if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
 				m.fail(st, t, pc, ErrOverflow, "add")
 				return n + 1
 			}
@@ -60,7 +60,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		case ir.OpSub:
 			a, b := r[in.A], r[in.B]
 			v := (a - b) & in.Imm
-			if in.Flags != 0 && subOverflow(a, b, v, in) {
+			if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
 				m.fail(st, t, pc, ErrOverflow, "sub")
 				return n + 1
 			}
@@ -297,7 +297,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					if in.Op == opStoreJmp && budget-n >= 2 {
 						pc = int32(code[pc+1].Imm)
 						n += 2
-						continue
+						goto jumped
 					}
 					break
 				}
@@ -329,7 +329,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					if in.Op == opStoreJmp && budget-n >= 2 {
 						pc = int32(code[pc+1].Imm)
 						n += 2
-						continue
+						goto jumped
 					}
 					break
 				}
@@ -359,7 +359,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		case ir.OpJmp:
 			pc = int32(in.Imm)
 			n++
-			continue
+			goto jumped
 		case ir.OpBr:
 			if r[in.A]&1 != 0 {
 				pc = in.B
@@ -367,7 +367,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				pc = in.C
 			}
 			n++
-			continue
+			goto jumped
 		case ir.OpJmpE:
 			pc = takeEdge(&fn.Edges[in.Imm], r)
 			n++
@@ -449,7 +449,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				k := cs.ArgSlots[i]
 				dst := fr.Base + callee.Params[i]
 				src := callerBase + a
-				copy(regs[dst:dst+k], regs[src:src+k])
+				if k == 1 {
+					regs[dst] = regs[src]
+				} else {
+					copy(regs[dst:dst+k], regs[src:src+k])
+				}
 			}
 			if callee.HasByval {
 				lc.clear()
@@ -508,15 +512,22 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			var big []uint64
 			if in.A >= 0 {
 				if k <= 8 {
-					copy(rv[:k], r[in.A:in.A+k])
+					if k == 1 {
+						rv[0] = r[in.A]
+					} else {
+						copy(rv[:k], r[in.A:in.A+k])
+					}
 				} else {
 					big = append([]uint64(nil), r[in.A:in.A+k]...)
 				}
 			}
-			if int(top.AllocaMark) < len(t.Allocas) || top.OnceAddr != 0 {
-				lc.clear() // the frame's blocks die
-				m.popAllocas(st, t, top.AllocaMark)
+			if top.OnceAddr != 0 {
+				lc.clear()
 			}
+			for _, id := range t.Allocas[top.AllocaMark:] {
+				lc.drop(mem, id) // the frame's blocks die
+			}
+			m.popAllocas(st, t, top.AllocaMark)
 			if top.Atomic {
 				t.Atomic--
 			}
@@ -535,7 +546,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				if big != nil {
 					copy(t.Regs[retDst:retDst+retN], big)
 				} else {
-					copy(t.Regs[retDst:retDst+retN], rv[:retN])
+					if retN == 1 {
+						t.Regs[retDst] = rv[0]
+					} else {
+						copy(t.Regs[retDst:retDst+retN], rv[:retN])
+					}
 				}
 			}
 			fr = &t.Frames[len(t.Frames)-1]
@@ -561,8 +576,8 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
 				return n + 1
 			}
-			lc.clear()
 			id := mem.newBlock(uint32(size), blkStack, t.ID)
+			lc.alloc(mem, id)
 			t.Allocas = append(t.Allocas, id)
 			r[in.Dst] = ir.MakePtr(id, 0)
 			if mem.refused != 0 {
@@ -634,7 +649,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				pc = int32(in.Imm)
 				n++
 			}
-			continue
+			goto jumped
 		case ir.OpUnreachable:
 			m.fail(st, t, pc, ErrUnreachable, "")
 			return n + 1
@@ -672,7 +687,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				pc = takeEdge(&fn.Edges[e], r)
 			}
 			n += 2
-			continue
+			goto jumped
 		}
 		pc++
 		n++
@@ -685,12 +700,12 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			switch ir.Op(in.Aux) {
 			case ir.OpAdd:
 				v = (a + b) & x.Imm
-				if x.Flags != 0 && addOverflow(a, b, v, x) {
+				if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && addNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && addOverflow(a, b, v, x)) {
 					goto loadOnly
 				}
 			case ir.OpSub:
 				v = (a - b) & x.Imm
-				if x.Flags != 0 && subOverflow(a, b, v, x) {
+				if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && subNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && subOverflow(a, b, v, x)) {
 					goto loadOnly
 				}
 			case ir.OpMul:
@@ -735,10 +750,49 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				v = b2u(sx(a, x.W) >= sx(b, x.W))
 			}
 			r[x.Dst] = v
+			if in.Flags != 0 && budget-n >= 3 {
+				// load-op-store: the store's fast path through the cache
+				y := &code[pc+2]
+				p := r[y.A]
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+					if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+						storeLE(e.d[o:], y.W, r[y.B])
+						pc += 3
+						n += 3
+						continue
+					}
+				}
+			}
 			pc += 2
 			n += 2
 			continue
 		}
+	jumped:
+		// A jump or branch went to pc and counted its step: a load there
+		// runs now when its access hits the cache (the step it counts is
+		// the load's own, so this is no more than the loop's next turn).
+		if n < budget {
+			y := &code[pc]
+			if y.Op == ir.OpLoad || y.Op == opLoadOp {
+				p := r[y.A]
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+					if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+						v := loadLE(e.d[o:], y.W)
+						if y.Imm != 0 {
+							v &= y.Imm
+						}
+						r[y.Dst] = v
+						in = y
+						if y.Op == opLoadOp && budget-n >= 2 {
+							goto loadOp
+						}
+						pc++
+						n++
+					}
+				}
+			}
+		}
+		continue
 	loadOnly:
 		pc++
 		n++
@@ -787,6 +841,17 @@ func (m *Machine) threadReturn(st *State, t *Thread, v uint64) {
 		st.Status = Exited
 		st.ExitCode = int32(v)
 	}
+}
+
+// addNSW32 and subNSW32 report whether an add or sub nsw of 32 bits (C's
+// int arithmetic at -O0) overflows; the interpreter checks them inline and
+// the other flags and widths with addOverflow and subOverflow.
+func addNSW32(a, b, v uint64) bool {
+	return int64(int32(uint32(a)))+int64(int32(uint32(b))) != int64(int32(uint32(v)))
+}
+
+func subNSW32(a, b, v uint64) bool {
+	return int64(int32(uint32(a)))-int64(int32(uint32(b))) != int64(int32(uint32(v)))
 }
 
 func addOverflow(a, b, v uint64, in *ir.Inst) bool {
@@ -903,6 +968,38 @@ type accessCache [lcSize]struct {
 }
 
 func (c *accessCache) clear() { *c = accessCache{} }
+
+// drop removes the entries of block id (before its descriptor changes).
+// Allocating or killing a stack block changes only its own descriptor (a
+// chunk copied on write keeps the other blocks' bytes, and the entries of a
+// chunk not owned are read-only).
+func (c *accessCache) drop(mem *Memory, id uint32) {
+	if mem.blk(id).pages == nil { // one window: the block's first page
+		k := ir.MakePtr(id, 0) >> pageBits
+		if e := &c[k&(lcSize-1)]; e.key == k {
+			e.key, e.d = 0, nil
+		}
+		return
+	}
+	for i := range c {
+		if uint32(c[i].key>>(ir.PtrBlockShift-pageBits)) == id {
+			c[i].key, c[i].d = 0, nil
+		}
+	}
+}
+
+// alloc caches a stack block just allocated (owned and writable), so that
+// the first store to it hits; a large block's pages are dropped instead.
+func (c *accessCache) alloc(mem *Memory, id uint32) {
+	b := mem.blk(id)
+	if b.pages != nil {
+		c.drop(mem, id)
+		return
+	}
+	k := ir.MakePtr(id, 0) >> pageBits
+	e := &c[k&(lcSize-1)]
+	e.key, e.d, e.w = k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch
+}
 
 // fill caches the window of block b (in chunk ch) that p, at offset off,
 // points into, and returns its bytes from p on. b passed the read checks

@@ -38,11 +38,17 @@ const (
 	// opStoreJmp: OpStore followed by OpJmp.
 	opStoreJmp
 	// opLoadOp: a non-atomic OpLoad followed by one of the integer
-	// instructions of loadOpFusable, whose opcode is in Aux.
+	// instructions of loadOpFusable, whose opcode is in Aux; Flags is
+	// fuseStore when a store follows them (load-op-store, the -O0 pattern
+	// of x += k on a local).
 	opLoadOp
 	// opJmpJmp: OpJmp to an OpJmp.
 	opJmpJmp
 )
+
+// fuseStore marks an opLoadOp followed by an OpStore (in Flags, unused by
+// loads).
+const fuseStore = 1
 
 // fuseCode returns the code the interpreter runs for fn.
 func fuseCode(fn *ir.Func) []ir.Inst {
@@ -69,7 +75,10 @@ func fuseCode(fn *ir.Func) []ir.Inst {
 		case in.Op == ir.OpStore && next.Op == ir.OpJmp:
 			in.Op = opStoreJmp
 		case in.Op == ir.OpLoad && in.Aux == 0 && loadOpFusable(next):
-			in.Op, in.Aux = opLoadOp, uint8(next.Op)
+			in.Op, in.Aux, in.Flags = opLoadOp, uint8(next.Op), 0
+			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
+				in.Flags = fuseStore
+			}
 		}
 	}
 	return code
@@ -92,13 +101,27 @@ func loadOpFusable(in *ir.Inst) bool {
 	return false
 }
 
-// codeOf returns the code the interpreter runs for fn: m's fused copy, or
-// fn's own code for a function m did not prepare.
+// codeOf returns the code the interpreter runs for fn: m's fused copy
+// (m.code is indexed by ir.Func.Index), or fn's own code for a function m
+// did not prepare.
 func (m *Machine) codeOf(fn *ir.Func) []ir.Inst {
-	if fn.Index < len(m.code) && m.Prog.Funcs[fn.Index] == fn {
+	if uint(fn.Index) < uint(len(m.code)) {
 		return m.code[fn.Index]
 	}
 	return fn.Code
+}
+
+// fuseProgram returns the per-function code of p for m.code, or nil (the
+// functions' own code) when some function's Index is not its position.
+func fuseProgram(p *ir.Program) [][]ir.Inst {
+	code := make([][]ir.Inst, len(p.Funcs))
+	for i, f := range p.Funcs {
+		if f.Index != i {
+			return nil
+		}
+		code[i] = fuseCode(f)
+	}
+	return code
 }
 
 // loadLE reads a little-endian scalar of w bytes (1, 2, 4 or 8).
@@ -112,5 +135,19 @@ func loadLE(d []byte, w uint8) uint64 {
 		return uint64(binary.LittleEndian.Uint32(d))
 	default:
 		return binary.LittleEndian.Uint64(d)
+	}
+}
+
+// storeLE writes v as a little-endian scalar of w bytes (1, 2, 4 or 8).
+func storeLE(d []byte, w uint8, v uint64) {
+	switch w {
+	case 1:
+		d[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(d, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(d, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(d, v)
 	}
 }

@@ -157,10 +157,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
-	m.code = make([][]ir.Inst, len(p.Funcs))
-	for i, f := range p.Funcs {
-		m.code[i] = fuseCode(f)
-	}
+	m.code = fuseProgram(p)
 	return m
 }
 
