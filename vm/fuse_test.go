@@ -39,6 +39,9 @@ func TestFusedSteps(t *testing.T) {
 					t.Fatal(err)
 				}
 				m := NewMachine(p)
+				if m.code == nil {
+					t.Fatal("no fused code: a function's Index is not its position")
+				}
 				a, b := m.NewState(), m.NewState()
 				ra, rb := NewRand(7, 1), NewRand(7, 1)
 				limit := uint64(20000)
@@ -93,4 +96,106 @@ func diffStates(a, b *State) string {
 		return "block counts differ"
 	}
 	return ""
+}
+
+// TestAccessCacheErrors checks that the access cache never hides a memory
+// error: accesses to a block the cache held, after its frame returned or it
+// was freed, and past its end (small and paged blocks, read-only pages),
+// fail as without the cache, in one long exec call.
+func TestAccessCacheErrors(t *testing.T) {
+	const head = `
+declare i8* @malloc(i64)
+declare void @free(i8*)
+@c = constant [8 x i32] zeroinitializer
+@big = global [3000 x i32] zeroinitializer
+
+define i32* @local() {
+  %p = alloca i32
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  store i32 %v, i32* %p
+  ret i32* %p
+}
+`
+	cases := []struct {
+		name, body string
+		want       ErrKind
+	}{
+		{"use after return", `
+  %p = call i32* @local()
+  %v = load i32, i32* %p
+  ret i32 %v`, ErrUseAfterReturn},
+		{"use after free", `
+  %m = call i8* @malloc(i64 8)
+  %q = bitcast i8* %m to i32*
+  store i32 1, i32* %q
+  %v = load i32, i32* %q
+  call void @free(i8* %m)
+  %w = load i32, i32* %q
+  ret i32 %w`, ErrUseAfterFree},
+		{"past a small block", `
+  %a = alloca [4 x i32]
+  %p = getelementptr [4 x i32], [4 x i32]* %a, i64 0, i64 3
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  %q = getelementptr [4 x i32], [4 x i32]* %a, i64 0, i64 4
+  store i32 %v, i32* %q
+  ret i32 0`, ErrOutOfBounds},
+		{"past a paged block", `
+  %p = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 2999
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  %q = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 3000
+  %w = load i32, i32* %q
+  ret i32 %w`, ErrOutOfBounds},
+		{"store to a constant after loads", `
+  %p = getelementptr [8 x i32], [8 x i32]* @c, i64 0, i64 1
+  %v = load i32, i32* %p
+  %w = load i32, i32* %p
+  store i32 %w, i32* %p
+  ret i32 0`, ErrWriteConst},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := mustLL(t, head+"define i32 @main() {\nentry:"+c.body+"\n}\n")
+			st := m.NewState()
+			m.Run(st, 1000, NewRand(1, 0))
+			if st.Status != Failed || st.Err.Kind != c.want {
+				t.Fatalf("got %s, want error %v", st.Describe(), c.want)
+			}
+		})
+	}
+}
+
+// TestAccessCacheCopyOnWrite checks that a load after a copy-on-write store
+// reads the new bytes, not the shared ones the cache held (small and paged
+// globals, from a state whose memory is all shared with the image).
+func TestAccessCacheCopyOnWrite(t *testing.T) {
+	m := mustLL(t, `
+@s = global i32 3
+@big = global [3000 x i32] zeroinitializer
+define i32 @main() {
+entry:
+  %p = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 5
+  %a = load i32, i32* %p
+  %b = load i32, i32* @s
+  store i32 7, i32* %p
+  store i32 4, i32* @s
+  %c = load i32, i32* %p
+  %d = load i32, i32* @s
+  %e = mul i32 %c, 10
+  %f = add i32 %e, %d
+  ret i32 %f
+}
+`)
+	st := m.NewState()
+	m.Run(st, 1000, NewRand(1, 0))
+	if st.Status != Exited || st.ExitCode != 74 {
+		t.Fatalf("got %s, want exit 74", st.Describe())
+	}
+	st2 := m.NewState()
+	m.Run(st2, 1000, NewRand(1, 0)) // the image is unchanged
+	if st2.Status != Exited || st2.ExitCode != 74 {
+		t.Fatalf("second run: %s", st2.Describe())
+	}
 }
