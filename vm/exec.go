@@ -36,18 +36,28 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
-	code := fn.Code
+	code := m.codeOf(fn)
 	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
+	// lc caches the bytes of the blocks and pages the loads and stores of
+	// this call touched (see accessCache); every instruction that may change
+	// a block descriptor clears it.
+	var lc accessCache
 	var n uint64
+	var cmp bool // the comparison of a fused compare-and-branch
+	// Calls and returns change fr, fn, code and r and go on with the outer
+	// loop, so that the inner loop keeps them invariant (its turns then
+	// carry only pc and n: fewer spills per dispatch).
+frames:
+	for {
 	for n < budget {
 		in := &code[pc]
 		switch in.Op {
 		case ir.OpAdd:
 			a, b := r[in.A], r[in.B]
 			v := (a + b) & in.Imm
-			if in.Flags != 0 && addOverflow(a, b, v, in) {
+				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
 				m.fail(st, t, pc, ErrOverflow, "add")
 				return n + 1
 			}
@@ -55,7 +65,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		case ir.OpSub:
 			a, b := r[in.A], r[in.B]
 			v := (a - b) & in.Imm
-			if in.Flags != 0 && subOverflow(a, b, v, in) {
+				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
 				m.fail(st, t, pc, ErrOverflow, "sub")
 				return n + 1
 			}
@@ -206,20 +216,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
 			off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
 			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
-		case ir.OpLoad:
+			case ir.OpLoad, opLoadOp:
 			p := r[in.A]
-			id := uint32(p >> ir.PtrBlockShift)
-			off := uint32(p) - ir.PtrBase(id)
-			if id < mem.n {
-				b := &mem.chunks[id>>chunkBits].b[id&(chunkSize-1)]
-				if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
-					(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
-					var d []byte
-					if b.pages == nil {
-						d = b.data[off:]
-					} else {
-						d = b.pages[off>>pageBits].data[off&(pageSize-1):]
-					}
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
+						d := e.d[o:]
 					var v uint64
 					switch in.W {
 					case 1:
@@ -235,6 +236,38 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 						v &= in.Imm
 					}
 					r[in.Dst] = v
+						if in.Op == opLoadOp && budget-n >= 2 {
+							goto loadOp
+						}
+						break
+					}
+				}
+				id := uint32(p >> ir.PtrBlockShift)
+				off := uint32(p) - ir.PtrBase(id)
+				if id < mem.n {
+					ch := mem.chunks[id>>chunkBits]
+					b := &ch.b[id&(chunkSize-1)]
+					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
+						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
+						d := lc.fill(mem, ch, b, p, off)
+						var v uint64
+						switch in.W {
+						case 1:
+							v = uint64(d[0])
+						case 2:
+							v = uint64(binary.LittleEndian.Uint16(d))
+						case 4:
+							v = uint64(binary.LittleEndian.Uint32(d))
+						default:
+							v = binary.LittleEndian.Uint64(d)
+						}
+						if in.Imm != 0 {
+							v &= in.Imm
+						}
+						r[in.Dst] = v
+						if in.Op == opLoadOp && budget-n >= 2 {
+							goto loadOp
+						}
 					break
 				}
 			}
@@ -247,23 +280,14 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				v &= in.Imm
 			}
 			r[in.Dst] = v
-		case ir.OpStore:
-			p := r[in.A]
-			id := uint32(p >> ir.PtrBlockShift)
-			off := uint32(p) - ir.PtrBase(id)
-			if id < mem.n {
-				ch := mem.chunks[id>>chunkBits]
-				b := &ch.b[id&(chunkSize-1)]
-				if ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal &&
-					uint64(off)+uint64(in.W) <= uint64(b.size) {
-					var d []byte
-					if b.pages == nil {
-						d = b.data[off:]
-					} else if pg := b.pages[off>>pageBits]; pg.owner == mem.epoch && off&(pageSize-1) <= pageSize-uint32(in.W) {
-						d = pg.data[off&(pageSize-1):]
-					} else {
-						goto storeSlow
+				if in.Op == opLoadOp && budget-n >= 2 {
+					goto loadOp
 					}
+			case ir.OpStore, opStoreJmp:
+				p := r[in.A]
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
+						d := e.d[o:]
 					v := r[in.B]
 					switch in.W {
 					case 1:
@@ -275,14 +299,57 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					default:
 						binary.LittleEndian.PutUint64(d, v)
 					}
+						if in.Op == opStoreJmp && budget-n >= 2 {
+							pc = int32(code[pc+1].Imm)
+							n += 2
+							goto jumped
+						}
+						break
+					}
+				}
+				id := uint32(p >> ir.PtrBlockShift)
+				off := uint32(p) - ir.PtrBase(id)
+				if id < mem.n {
+					ch := mem.chunks[id>>chunkBits]
+					b := &ch.b[id&(chunkSize-1)]
+					if ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal &&
+						uint64(off)+uint64(in.W) <= uint64(b.size) {
+						if b.pages != nil {
+							if pg := b.pages[off>>pageBits]; pg.owner != mem.epoch || off&(pageSize-1) > pageSize-uint32(in.W) {
+								goto storeSlow
+							}
+						}
+						d := lc.fill(mem, ch, b, p, off)
+						v := r[in.B]
+						switch in.W {
+						case 1:
+							d[0] = byte(v)
+						case 2:
+							binary.LittleEndian.PutUint16(d, uint16(v))
+						case 4:
+							binary.LittleEndian.PutUint32(d, uint32(v))
+						default:
+							binary.LittleEndian.PutUint64(d, v)
+						}
+						if in.Op == opStoreJmp && budget-n >= 2 {
+							pc = int32(code[pc+1].Imm)
+							n += 2
+							goto jumped
+						}
 					break
 				}
 			}
 		storeSlow:
+				lc.clear() // a copy-on-write copy moves the block's or page's bytes
 			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
 				m.fail(st, t, pc, e, "store")
 				return n + 1
 			}
+				if in.Op == opStoreJmp && budget-n >= 2 {
+					pc = int32(code[pc+1].Imm)
+					n += 2
+					continue
+				}
 		case ir.OpGEPC:
 			r[in.Dst] = r[in.A] + in.Imm
 		case ir.OpGEP1:
@@ -297,7 +364,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		case ir.OpJmp:
 			pc = int32(in.Imm)
 			n++
-			continue
+				goto jumped
 		case ir.OpBr:
 			if r[in.A]&1 != 0 {
 				pc = in.B
@@ -305,7 +372,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				pc = in.C
 			}
 			n++
-			continue
+				goto jumped
 		case ir.OpJmpE:
 			pc = takeEdge(&fn.Edges[in.Imm], r)
 			n++
@@ -347,6 +414,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 					return n + 1
 				}
 				if callee.External {
+						lc.clear()
 					fr.PC = pc
 					res := m.builtin(st, t, callee.Builtin, cs, r, ch)
 					if res == bBlock {
@@ -386,9 +454,14 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				k := cs.ArgSlots[i]
 				dst := fr.Base + callee.Params[i]
 				src := callerBase + a
+					if k == 1 {
+						regs[dst] = regs[src]
+					} else {
 				copy(regs[dst:dst+k], regs[src:src+k])
 			}
+				}
 			if callee.HasByval {
+					lc.clear()
 				if e := m.copyByval(st, t, fr, callee); e != ErrNone {
 					if !m.overLimit(st, t, 0) {
 						m.fail(st, t, 0, e, "byval argument")
@@ -397,7 +470,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				}
 			}
 			fn = callee
-			code = fn.Code
+				code = m.codeOf(fn)
 			r = t.Regs[fr.Base:]
 			pc = 0
 			n++
@@ -405,8 +478,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				fr.PC = pc
 				return n // entering an atomic section is a scheduling point
 			}
-			continue
+				continue frames
 		case ir.OpCallB:
+				lc.clear()
 			cs := &fn.Calls[in.Imm]
 			fr.PC = pc
 			b := ir.Builtin(in.B)
@@ -429,10 +503,10 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			case bFrame:
 				fr = &t.Frames[len(t.Frames)-1]
 				fn = fr.Fn
-				code = fn.Code
+					code = m.codeOf(fn)
 				r = t.Regs[fr.Base:]
 				pc = fr.PC
-				continue
+					continue frames
 			default:
 				return n
 			}
@@ -443,11 +517,21 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			var big []uint64
 			if in.A >= 0 {
 				if k <= 8 {
+						if k == 1 {
+							rv[0] = r[in.A]
+						} else {
 					copy(rv[:k], r[in.A:in.A+k])
+						}
 				} else {
 					big = append([]uint64(nil), r[in.A:in.A+k]...)
 				}
 			}
+				if top.OnceAddr != 0 {
+					lc.clear()
+				}
+				for _, id := range t.Allocas[top.AllocaMark:] {
+					lc.drop(mem, id) // the frame's blocks die
+				}
 			m.popAllocas(st, t, top.AllocaMark)
 			if top.Atomic {
 				t.Atomic--
@@ -467,18 +551,22 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				if big != nil {
 					copy(t.Regs[retDst:retDst+retN], big)
 				} else {
+						if retN == 1 {
+							t.Regs[retDst] = rv[0]
+						} else {
 					copy(t.Regs[retDst:retDst+retN], rv[:retN])
 				}
 			}
+				}
 			fr = &t.Frames[len(t.Frames)-1]
 			fn = fr.Fn
-			code = fn.Code
+				code = m.codeOf(fn)
 			r = t.Regs[fr.Base:]
 			pc = fr.PC
 			if top.Atomic && t.Atomic == 0 {
 				return n // leaving an atomic section is a scheduling point
 			}
-			continue
+				continue frames
 		case ir.OpAlloca:
 			size := in.Imm
 			if in.A >= 0 {
@@ -494,12 +582,79 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 				return n + 1
 			}
 			id := mem.newBlock(uint32(size), blkStack, t.ID)
+				lc.alloc(mem, id)
 			t.Allocas = append(t.Allocas, id)
 			r[in.Dst] = ir.MakePtr(id, 0)
 			if mem.refused != 0 {
 				m.overLimit(st, t, pc)
 				return n + 1
 			}
+			case opCmpBr:
+				cmp = r[in.A] == r[in.B]
+				goto cmpBr
+			case opCmpBr + 1:
+				cmp = r[in.A] != r[in.B]
+				goto cmpBr
+			case opCmpBr + 2:
+				cmp = r[in.A] < r[in.B]
+				goto cmpBr
+			case opCmpBr + 3:
+				cmp = r[in.A] <= r[in.B]
+				goto cmpBr
+			case opCmpBr + 4:
+				cmp = r[in.A] > r[in.B]
+				goto cmpBr
+			case opCmpBr + 5:
+				cmp = r[in.A] >= r[in.B]
+				goto cmpBr
+			case opCmpBr + 6:
+				cmp = sx(r[in.A], in.W) < sx(r[in.B], in.W)
+				goto cmpBr
+			case opCmpBr + 7:
+				cmp = sx(r[in.A], in.W) <= sx(r[in.B], in.W)
+				goto cmpBr
+			case opCmpBr + 8:
+				cmp = sx(r[in.A], in.W) > sx(r[in.B], in.W)
+				goto cmpBr
+			case opCmpBr + 9:
+				cmp = sx(r[in.A], in.W) >= sx(r[in.B], in.W)
+				goto cmpBr
+			case opSExtGEP:
+				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+				if budget-n >= 2 {
+					x := &code[pc+1]
+					r[x.Dst] = r[x.A] + uint64(sx(r[x.B], x.W)*int64(x.Imm))
+					pc += 2
+					n += 2
+					continue
+				}
+			case opGEPLoad:
+				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+				if budget-n >= 2 {
+					x := &code[pc+1]
+					p := r[x.A]
+					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+						if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+							v := loadLE(e.d[o:], x.W)
+							if x.Imm != 0 {
+								v &= x.Imm
+							}
+							r[x.Dst] = v
+							pc += 2
+							n += 2
+							continue
+						}
+					}
+				}
+			case opJmpJmp:
+				if budget-n >= 2 {
+					pc = int32(code[in.Imm].Imm)
+					n += 2
+				} else {
+					pc = int32(in.Imm)
+					n++
+				}
+				goto jumped
 		case ir.OpUnreachable:
 			m.fail(st, t, pc, ErrUnreachable, "")
 			return n + 1
@@ -508,6 +663,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 			return n + 1
 		case ir.OpNop, ir.OpFence:
 		default:
+				lc.clear()
 			if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
 				m.fail(st, t, pc, e, detail)
 				return n + 1
@@ -515,6 +671,138 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 		}
 		pc++
 		n++
+			continue
+
+			// Second halves of superinstructions (fuse.go).
+		cmpBr:
+			r[in.Dst] = b2u(cmp)
+			if budget-n >= 2 {
+				x := &code[pc+1]
+				if x.Op == ir.OpBr {
+					if r[x.A]&1 != 0 {
+						pc = x.B
+					} else {
+						pc = x.C
+					}
+				} else {
+					e := x.C
+					if r[x.A]&1 != 0 {
+						e = x.B
+					}
+					pc = takeEdge(&fn.Edges[e], r)
+				}
+				n += 2
+				goto jumped
+			}
+			pc++
+			n++
+			continue
+		loadOp:
+			{
+				x := &code[pc+1]
+				a, b := r[x.A], r[x.B]
+				var v uint64
+				switch ir.Op(in.Aux) {
+				case ir.OpAdd:
+					v = (a + b) & x.Imm
+					if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && addNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && addOverflow(a, b, v, x)) {
+						goto loadOnly
+					}
+				case ir.OpSub:
+					v = (a - b) & x.Imm
+					if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && subNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && subOverflow(a, b, v, x)) {
+						goto loadOnly
+					}
+				case ir.OpMul:
+					v = (a * b) & x.Imm
+					if x.Flags != 0 && mulOverflow(a, b, x) {
+						goto loadOnly
+					}
+				case ir.OpLShr:
+					if b >= uint64(x.W) {
+						goto loadOnly
+					}
+					v = a >> b
+				case ir.OpAnd:
+					v = a & b
+				case ir.OpOr:
+					v = a | b
+				case ir.OpXor:
+					v = a ^ b
+				case ir.OpSExt:
+					v = uint64(sx(a, x.W)) & x.Imm
+				case ir.OpTrunc:
+					v = a & x.Imm
+				case ir.OpEq:
+					v = b2u(a == b)
+				case ir.OpNe:
+					v = b2u(a != b)
+				case ir.OpUlt:
+					v = b2u(a < b)
+				case ir.OpUle:
+					v = b2u(a <= b)
+				case ir.OpUgt:
+					v = b2u(a > b)
+				case ir.OpUge:
+					v = b2u(a >= b)
+				case ir.OpSlt:
+					v = b2u(sx(a, x.W) < sx(b, x.W))
+				case ir.OpSle:
+					v = b2u(sx(a, x.W) <= sx(b, x.W))
+				case ir.OpSgt:
+					v = b2u(sx(a, x.W) > sx(b, x.W))
+				default:
+					v = b2u(sx(a, x.W) >= sx(b, x.W))
+				}
+				r[x.Dst] = v
+				if in.Flags != 0 && budget-n >= 3 {
+					// load-op-store: the store's fast path through the cache
+					y := &code[pc+2]
+					p := r[y.A]
+					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+							storeLE(e.d[o:], y.W, r[y.B])
+							pc += 3
+							n += 3
+							continue
+						}
+					}
+				}
+				pc += 2
+				n += 2
+				continue
+			}
+		jumped:
+			// A jump or branch went to pc and counted its step: a load there
+			// runs now when its access hits the cache (the step it counts is
+			// the load's own, so this is no more than the loop's next turn).
+			if n < budget {
+				y := &code[pc]
+				if y.Op == ir.OpLoad || y.Op == opLoadOp {
+					p := r[y.A]
+					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+							v := loadLE(e.d[o:], y.W)
+							if y.Imm != 0 {
+								v &= y.Imm
+							}
+							r[y.Dst] = v
+							in = y
+							if y.Op == opLoadOp && budget-n >= 2 {
+								goto loadOp
+							}
+							pc++
+							n++
+						}
+					}
+				}
+			}
+			continue
+		loadOnly:
+			pc++
+			n++
+		}
+		break
 	}
 	fr.PC = pc
 	return n
@@ -561,6 +849,17 @@ func (m *Machine) threadReturn(st *State, t *Thread, v uint64) {
 		st.Status = Exited
 		st.ExitCode = int32(v)
 	}
+}
+
+// addNSW32 and subNSW32 report whether an add or sub nsw of 32 bits (C's
+// int arithmetic at -O0) overflows; the interpreter checks them inline and
+// the other flags and widths with addOverflow and subOverflow.
+func addNSW32(a, b, v uint64) bool {
+	return int64(int32(uint32(a)))+int64(int32(uint32(b))) != int64(int32(uint32(v)))
+}
+
+func subNSW32(a, b, v uint64) bool {
+	return int64(int32(uint32(a)))-int64(int32(uint32(b))) != int64(int32(uint32(v)))
 }
 
 func addOverflow(a, b, v uint64, in *ir.Inst) bool {
@@ -651,4 +950,77 @@ func (m *Machine) copyByval(st *State, t *Thread, fr *Frame, callee *ir.Func) Er
 		t.Regs[slot] = p
 	}
 	return ErrNone
+}
+
+// lcSize is the number of entries of an accessCache (a power of two).
+const lcSize = 8
+
+// accessCache is a direct-mapped cache of the windows of memory that loads
+// and stores reach: the bytes of a small block, or of one page of a large
+// block (up to the block's end), keyed by the page number of the pointers
+// into them, p >> pageBits. Blocks start on a page boundary of the address
+// space (ir.PtrBase), so a key names one block (its id is in the key's high
+// bits) and one page of it, and the offset in the window is p's low
+// pageBits bits; an access hits when its key matches and it lies inside the
+// window, so a hit is an in-bounds access of a live readable block, and of
+// an owned writable one for w entries, exactly as the checks of the slow
+// path would find. An entry is filled only from a descriptor that passed
+// those checks, and the interpreter clears the cache before anything that
+// may change a descriptor (allocation, frees, returns, copy-on-write
+// copies, platform calls): the zero value is an empty cache (no key matches
+// with an empty window).
+type accessCache [lcSize]struct {
+	key uint64
+	d   []byte
+	w   bool
+}
+
+func (c *accessCache) clear() { *c = accessCache{} }
+
+// drop removes the entries of block id (before its descriptor changes).
+// Allocating or killing a stack block changes only its own descriptor (a
+// chunk copied on write keeps the other blocks' bytes, and the entries of a
+// chunk not owned are read-only).
+func (c *accessCache) drop(mem *Memory, id uint32) {
+	if mem.blk(id).pages == nil { // one window: the block's first page
+		k := ir.MakePtr(id, 0) >> pageBits
+		if e := &c[k&(lcSize-1)]; e.key == k {
+			e.key, e.d = 0, nil
+		}
+		return
+	}
+	for i := range c {
+		if uint32(c[i].key>>(ir.PtrBlockShift-pageBits)) == id {
+			c[i].key, c[i].d = 0, nil
+		}
+	}
+}
+
+// alloc caches a stack block just allocated (owned and writable), so that
+// the first store to it hits; a large block's pages are dropped instead.
+func (c *accessCache) alloc(mem *Memory, id uint32) {
+	b := mem.blk(id)
+	if b.pages != nil {
+		c.drop(mem, id)
+		return
+	}
+	k := ir.MakePtr(id, 0) >> pageBits
+	e := &c[k&(lcSize-1)]
+	e.key, e.d, e.w = k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch
+}
+
+// fill caches the window of block b (in chunk ch) that p, at offset off,
+// points into, and returns its bytes from p on. b passed the read checks
+// (kind, bounds, and for a large block the access lies inside one page).
+func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint32) []byte {
+	e := &c[(p>>pageBits)&(lcSize-1)]
+	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
+	if b.pages == nil {
+		e.key, e.d, e.w = p>>pageBits, b.data, w
+		return b.data[off:]
+	}
+	pg := b.pages[off>>pageBits]
+	start := off &^ (pageSize - 1)
+	e.key, e.d, e.w = p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch
+	return pg.data[off&(pageSize-1):]
 }

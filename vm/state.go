@@ -105,6 +105,9 @@ type Machine struct {
 	MaxProcs  int
 	libc      libcImage
 	tls       *tlsImage // nil: no thread-local globals
+	// code holds, per function of Prog, the code the interpreter runs:
+	// the function's code with superinstructions (fuse.go).
+	code [][]ir.Inst
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -160,6 +163,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
+	m.code = fuseProgram(p)
 	return m
 }
 

@@ -1,0 +1,201 @@
+package vm
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// TestFusedSteps checks that superinstructions keep the step semantics: a
+// run whose step budgets end at every possible place (inside fused pairs
+// included) goes through exactly the states of a run taking one step per
+// exec call (as the multi-threaded scheduler does), with the same errors at
+// the same instructions, on the benchmark programs (at -O0 and -O1), the
+// error programs and the multi-threaded ones.
+func TestFusedSteps(t *testing.T) {
+	testutil.NeedClang(t)
+	var files []string
+	for _, dir := range []string{"../testdata/bench", "../testdata/errors", "../testdata/mt"} {
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+		files = append(files, fs...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no programs")
+	}
+	steps := []uint64{1, 2, 3, 5, 1, 7, 2, 11}
+	for _, f := range files {
+		for _, opt := range []int{0, 1} {
+			if opt == 1 && filepath.Base(filepath.Dir(f)) != "bench" {
+				continue
+			}
+			name := fmt.Sprintf("%s/O%d", filepath.Base(f), opt)
+			t.Run(name, func(t *testing.T) {
+				p, err := ir.Load(f, ir.Options{OptLevel: opt})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := NewMachine(p)
+				if m.code == nil {
+					t.Fatal("no fused code: a function's Index is not its position")
+				}
+				a, b := m.NewState(), m.NewState()
+				ra, rb := NewRand(7, 1), NewRand(7, 1)
+				limit := uint64(20000)
+				if testing.Short() {
+					limit = 3000
+				}
+				for i := 0; a.Steps < limit; i++ {
+					m.Run(a, a.Steps+steps[i%len(steps)], ra)
+					for b.Steps < a.Steps && (b.Status == Running || b.Status == StepBound) {
+						m.Run(b, b.Steps+1, rb)
+					}
+					if a.Status != StepBound && b.Status == StepBound {
+						m.Run(b, b.Steps+1, rb) // a found the run's end before a step: deadlock
+					}
+					if d := diffStates(a, b); d != "" || (i%64 == 0 || a.Status != StepBound) && !slices.Equal(m.AppendKey(nil, a), m.AppendKey(nil, b)) {
+						t.Fatalf("after %d steps: %s", a.Steps, d)
+					}
+					if a.Status != StepBound {
+						break
+					}
+				}
+			})
+		}
+	}
+}
+
+func diffStates(a, b *State) string {
+	if a.Steps != b.Steps || a.Status != b.Status {
+		return fmt.Sprintf("steps %d/%d status %v/%v", a.Steps, b.Steps, a.Status, b.Status)
+	}
+	if (a.Err == nil) != (b.Err == nil) || a.Err != nil && *a.Err != *b.Err {
+		return fmt.Sprintf("errors %v / %v", a.Err, b.Err)
+	}
+	if string(a.Out) != string(b.Out) {
+		return "outputs differ"
+	}
+	if len(a.Threads) != len(b.Threads) {
+		return "thread counts differ"
+	}
+	for i, ta := range a.Threads {
+		tb := b.Threads[i]
+		if len(ta.Frames) != len(tb.Frames) || !slices.Equal(ta.Regs, tb.Regs) {
+			return fmt.Sprintf("thread %d: frames or registers differ", i)
+		}
+		for j := range ta.Frames {
+			if ta.Frames[j].PC != tb.Frames[j].PC {
+				return fmt.Sprintf("thread %d frame %d: pc %d/%d", i, j, ta.Frames[j].PC, tb.Frames[j].PC)
+			}
+		}
+	}
+	if ha, hb := a.Mem.n, b.Mem.n; ha != hb {
+		return "block counts differ"
+	}
+	return ""
+}
+
+// TestAccessCacheErrors checks that the access cache never hides a memory
+// error: accesses to a block the cache held, after its frame returned or it
+// was freed, and past its end (small and paged blocks, read-only pages),
+// fail as without the cache, in one long exec call.
+func TestAccessCacheErrors(t *testing.T) {
+	const head = `
+declare i8* @malloc(i64)
+declare void @free(i8*)
+@c = constant [8 x i32] zeroinitializer
+@big = global [3000 x i32] zeroinitializer
+
+define i32* @local() {
+  %p = alloca i32
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  store i32 %v, i32* %p
+  ret i32* %p
+}
+`
+	cases := []struct {
+		name, body string
+		want       ErrKind
+	}{
+		{"use after return", `
+  %p = call i32* @local()
+  %v = load i32, i32* %p
+  ret i32 %v`, ErrUseAfterReturn},
+		{"use after free", `
+  %m = call i8* @malloc(i64 8)
+  %q = bitcast i8* %m to i32*
+  store i32 1, i32* %q
+  %v = load i32, i32* %q
+  call void @free(i8* %m)
+  %w = load i32, i32* %q
+  ret i32 %w`, ErrUseAfterFree},
+		{"past a small block", `
+  %a = alloca [4 x i32]
+  %p = getelementptr [4 x i32], [4 x i32]* %a, i64 0, i64 3
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  %q = getelementptr [4 x i32], [4 x i32]* %a, i64 0, i64 4
+  store i32 %v, i32* %q
+  ret i32 0`, ErrOutOfBounds},
+		{"past a paged block", `
+  %p = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 2999
+  store i32 1, i32* %p
+  %v = load i32, i32* %p
+  %q = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 3000
+  %w = load i32, i32* %q
+  ret i32 %w`, ErrOutOfBounds},
+		{"store to a constant after loads", `
+  %p = getelementptr [8 x i32], [8 x i32]* @c, i64 0, i64 1
+  %v = load i32, i32* %p
+  %w = load i32, i32* %p
+  store i32 %w, i32* %p
+  ret i32 0`, ErrWriteConst},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := mustLL(t, head+"define i32 @main() {\nentry:"+c.body+"\n}\n")
+			st := m.NewState()
+			m.Run(st, 1000, NewRand(1, 0))
+			if st.Status != Failed || st.Err.Kind != c.want {
+				t.Fatalf("got %s, want error %v", st.Describe(), c.want)
+			}
+		})
+	}
+}
+
+// TestAccessCacheCopyOnWrite checks that a load after a copy-on-write store
+// reads the new bytes, not the shared ones the cache held (small and paged
+// globals, from a state whose memory is all shared with the image).
+func TestAccessCacheCopyOnWrite(t *testing.T) {
+	m := mustLL(t, `
+@s = global i32 3
+@big = global [3000 x i32] zeroinitializer
+define i32 @main() {
+entry:
+  %p = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 5
+  %a = load i32, i32* %p
+  %b = load i32, i32* @s
+  store i32 7, i32* %p
+  store i32 4, i32* @s
+  %c = load i32, i32* %p
+  %d = load i32, i32* @s
+  %e = mul i32 %c, 10
+  %f = add i32 %e, %d
+  ret i32 %f
+}
+`)
+	st := m.NewState()
+	m.Run(st, 1000, NewRand(1, 0))
+	if st.Status != Exited || st.ExitCode != 74 {
+		t.Fatalf("got %s, want exit 74", st.Describe())
+	}
+	st2 := m.NewState()
+	m.Run(st2, 1000, NewRand(1, 0)) // the image is unchanged
+	if st2.Status != Exited || st2.ExitCode != 74 {
+		t.Fatalf("second run: %s", st2.Describe())
+	}
+}
