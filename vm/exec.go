@@ -51,191 +51,191 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// carry only pc and n: fewer spills per dispatch).
 frames:
 	for {
-	for n < budget {
-		in := &code[pc]
-		switch in.Op {
-		case ir.OpAdd:
-			a, b := r[in.A], r[in.B]
-			v := (a + b) & in.Imm
+		for n < budget {
+			in := &code[pc]
+			switch in.Op {
+			case ir.OpAdd:
+				a, b := r[in.A], r[in.B]
+				v := (a + b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
-				m.fail(st, t, pc, ErrOverflow, "add")
-				return n + 1
-			}
-			r[in.Dst] = v
-		case ir.OpSub:
-			a, b := r[in.A], r[in.B]
-			v := (a - b) & in.Imm
+					m.fail(st, t, pc, ErrOverflow, "add")
+					return n + 1
+				}
+				r[in.Dst] = v
+			case ir.OpSub:
+				a, b := r[in.A], r[in.B]
+				v := (a - b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
-				m.fail(st, t, pc, ErrOverflow, "sub")
-				return n + 1
-			}
-			r[in.Dst] = v
-		case ir.OpMul:
-			a, b := r[in.A], r[in.B]
-			v := (a * b) & in.Imm
-			if in.Flags != 0 && mulOverflow(a, b, in) {
-				m.fail(st, t, pc, ErrOverflow, "mul")
-				return n + 1
-			}
-			r[in.Dst] = v
-		case ir.OpUDiv, ir.OpURem:
-			a, b := r[in.A], r[in.B]
-			if b == 0 {
-				m.fail(st, t, pc, ErrDivZero, "")
-				return n + 1
-			}
-			q := a / b
-			if in.Op == ir.OpURem {
-				r[in.Dst] = a % b
-			} else {
-				if in.Flags&ir.FlagExact != 0 && q*b != a {
-					m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
+					m.fail(st, t, pc, ErrOverflow, "sub")
 					return n + 1
 				}
-				r[in.Dst] = q
-			}
-		case ir.OpSDiv, ir.OpSRem:
-			a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
-			if b == 0 {
-				m.fail(st, t, pc, ErrDivZero, "")
-				return n + 1
-			}
-			if b == -1 && a == sx(1<<(in.W-1), in.W) {
-				m.fail(st, t, pc, ErrOverflow, "division of the minimum value by -1")
-				return n + 1
-			}
-			if in.Op == ir.OpSRem {
-				r[in.Dst] = uint64(a%b) & in.Imm
-			} else {
+				r[in.Dst] = v
+			case ir.OpMul:
+				a, b := r[in.A], r[in.B]
+				v := (a * b) & in.Imm
+				if in.Flags != 0 && mulOverflow(a, b, in) {
+					m.fail(st, t, pc, ErrOverflow, "mul")
+					return n + 1
+				}
+				r[in.Dst] = v
+			case ir.OpUDiv, ir.OpURem:
+				a, b := r[in.A], r[in.B]
+				if b == 0 {
+					m.fail(st, t, pc, ErrDivZero, "")
+					return n + 1
+				}
 				q := a / b
-				if in.Flags&ir.FlagExact != 0 && q*b != a {
-					m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
+				if in.Op == ir.OpURem {
+					r[in.Dst] = a % b
+				} else {
+					if in.Flags&ir.FlagExact != 0 && q*b != a {
+						m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
+						return n + 1
+					}
+					r[in.Dst] = q
+				}
+			case ir.OpSDiv, ir.OpSRem:
+				a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
+				if b == 0 {
+					m.fail(st, t, pc, ErrDivZero, "")
 					return n + 1
 				}
-				r[in.Dst] = uint64(q) & in.Imm
-			}
-		case ir.OpShl:
-			a, b := r[in.A], r[in.B]
-			if b >= uint64(in.W) {
-				if in.Flags&ir.FlagLax != 0 {
-					r[in.Dst] = 0 // poison in optimised code
-					break
-				}
-				m.fail(st, t, pc, ErrShiftOverflow, "shl")
-				return n + 1
-			}
-			v := (a << b) & in.Imm
-			if in.Flags != 0 {
-				if in.Flags&ir.FlagNSW != 0 && sx(v, in.W)>>b != sx(a, in.W) ||
-					in.Flags&ir.FlagNUW != 0 && v>>b != a {
-					m.fail(st, t, pc, ErrOverflow, "shl")
+				if b == -1 && a == sx(1<<(in.W-1), in.W) {
+					m.fail(st, t, pc, ErrOverflow, "division of the minimum value by -1")
 					return n + 1
 				}
-			}
-			r[in.Dst] = v
-		case ir.OpLShr:
-			a, b := r[in.A], r[in.B]
-			if b >= uint64(in.W) {
-				if in.Flags&ir.FlagLax != 0 {
-					r[in.Dst] = 0 // poison in optimised code
-					break
+				if in.Op == ir.OpSRem {
+					r[in.Dst] = uint64(a%b) & in.Imm
+				} else {
+					q := a / b
+					if in.Flags&ir.FlagExact != 0 && q*b != a {
+						m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
+						return n + 1
+					}
+					r[in.Dst] = uint64(q) & in.Imm
 				}
-				m.fail(st, t, pc, ErrShiftOverflow, "lshr")
-				return n + 1
-			}
-			v := a >> b
-			if in.Flags&ir.FlagExact != 0 && v<<b != a {
-				m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
-				return n + 1
-			}
-			r[in.Dst] = v
-		case ir.OpAShr:
-			a, b := r[in.A], r[in.B]
-			if b >= uint64(in.W) {
-				if in.Flags&ir.FlagLax != 0 {
-					r[in.Dst] = 0 // poison in optimised code
-					break
+			case ir.OpShl:
+				a, b := r[in.A], r[in.B]
+				if b >= uint64(in.W) {
+					if in.Flags&ir.FlagLax != 0 {
+						r[in.Dst] = 0 // poison in optimised code
+						break
+					}
+					m.fail(st, t, pc, ErrShiftOverflow, "shl")
+					return n + 1
 				}
-				m.fail(st, t, pc, ErrShiftOverflow, "ashr")
-				return n + 1
-			}
-			v := uint64(sx(a, in.W)>>b) & in.Imm
-			if in.Flags&ir.FlagExact != 0 && (v<<b)&in.Imm != a {
-				m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
-				return n + 1
-			}
-			r[in.Dst] = v
-		case ir.OpAnd:
-			r[in.Dst] = r[in.A] & r[in.B]
-		case ir.OpOr:
-			r[in.Dst] = r[in.A] | r[in.B]
-		case ir.OpXor:
-			r[in.Dst] = r[in.A] ^ r[in.B]
-		case ir.OpEq:
-			r[in.Dst] = b2u(r[in.A] == r[in.B])
-		case ir.OpNe:
-			r[in.Dst] = b2u(r[in.A] != r[in.B])
-		case ir.OpUlt:
-			r[in.Dst] = b2u(r[in.A] < r[in.B])
-		case ir.OpUle:
-			r[in.Dst] = b2u(r[in.A] <= r[in.B])
-		case ir.OpUgt:
-			r[in.Dst] = b2u(r[in.A] > r[in.B])
-		case ir.OpUge:
-			r[in.Dst] = b2u(r[in.A] >= r[in.B])
-		case ir.OpSlt:
-			r[in.Dst] = b2u(sx(r[in.A], in.W) < sx(r[in.B], in.W))
-		case ir.OpSle:
-			r[in.Dst] = b2u(sx(r[in.A], in.W) <= sx(r[in.B], in.W))
-		case ir.OpSgt:
-			r[in.Dst] = b2u(sx(r[in.A], in.W) > sx(r[in.B], in.W))
-		case ir.OpSge:
-			r[in.Dst] = b2u(sx(r[in.A], in.W) >= sx(r[in.B], in.W))
-		case ir.OpMov:
-			r[in.Dst] = r[in.A]
-		case ir.OpMovN:
-			copy(r[in.Dst:in.Dst+int32(in.Imm)], r[in.A:in.A+int32(in.Imm)])
-		case ir.OpSelect:
-			if r[in.A]&1 != 0 {
-				r[in.Dst] = r[in.B]
-			} else {
-				r[in.Dst] = r[in.C]
-			}
-		case ir.OpSelectN:
-			src := in.C
-			if r[in.A]&1 != 0 {
-				src = in.B
-			}
-			copy(r[in.Dst:in.Dst+int32(in.Imm)], r[src:src+int32(in.Imm)])
-		case ir.OpTrunc:
-			r[in.Dst] = r[in.A] & in.Imm
-		case ir.OpSExt:
-			r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
-		case ir.OpInsert:
-			nc := in.C
-			copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
-			off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
-			copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
+				v := (a << b) & in.Imm
+				if in.Flags != 0 {
+					if in.Flags&ir.FlagNSW != 0 && sx(v, in.W)>>b != sx(a, in.W) ||
+						in.Flags&ir.FlagNUW != 0 && v>>b != a {
+						m.fail(st, t, pc, ErrOverflow, "shl")
+						return n + 1
+					}
+				}
+				r[in.Dst] = v
+			case ir.OpLShr:
+				a, b := r[in.A], r[in.B]
+				if b >= uint64(in.W) {
+					if in.Flags&ir.FlagLax != 0 {
+						r[in.Dst] = 0 // poison in optimised code
+						break
+					}
+					m.fail(st, t, pc, ErrShiftOverflow, "lshr")
+					return n + 1
+				}
+				v := a >> b
+				if in.Flags&ir.FlagExact != 0 && v<<b != a {
+					m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
+					return n + 1
+				}
+				r[in.Dst] = v
+			case ir.OpAShr:
+				a, b := r[in.A], r[in.B]
+				if b >= uint64(in.W) {
+					if in.Flags&ir.FlagLax != 0 {
+						r[in.Dst] = 0 // poison in optimised code
+						break
+					}
+					m.fail(st, t, pc, ErrShiftOverflow, "ashr")
+					return n + 1
+				}
+				v := uint64(sx(a, in.W)>>b) & in.Imm
+				if in.Flags&ir.FlagExact != 0 && (v<<b)&in.Imm != a {
+					m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
+					return n + 1
+				}
+				r[in.Dst] = v
+			case ir.OpAnd:
+				r[in.Dst] = r[in.A] & r[in.B]
+			case ir.OpOr:
+				r[in.Dst] = r[in.A] | r[in.B]
+			case ir.OpXor:
+				r[in.Dst] = r[in.A] ^ r[in.B]
+			case ir.OpEq:
+				r[in.Dst] = b2u(r[in.A] == r[in.B])
+			case ir.OpNe:
+				r[in.Dst] = b2u(r[in.A] != r[in.B])
+			case ir.OpUlt:
+				r[in.Dst] = b2u(r[in.A] < r[in.B])
+			case ir.OpUle:
+				r[in.Dst] = b2u(r[in.A] <= r[in.B])
+			case ir.OpUgt:
+				r[in.Dst] = b2u(r[in.A] > r[in.B])
+			case ir.OpUge:
+				r[in.Dst] = b2u(r[in.A] >= r[in.B])
+			case ir.OpSlt:
+				r[in.Dst] = b2u(sx(r[in.A], in.W) < sx(r[in.B], in.W))
+			case ir.OpSle:
+				r[in.Dst] = b2u(sx(r[in.A], in.W) <= sx(r[in.B], in.W))
+			case ir.OpSgt:
+				r[in.Dst] = b2u(sx(r[in.A], in.W) > sx(r[in.B], in.W))
+			case ir.OpSge:
+				r[in.Dst] = b2u(sx(r[in.A], in.W) >= sx(r[in.B], in.W))
+			case ir.OpMov:
+				r[in.Dst] = r[in.A]
+			case ir.OpMovN:
+				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[in.A:in.A+int32(in.Imm)])
+			case ir.OpSelect:
+				if r[in.A]&1 != 0 {
+					r[in.Dst] = r[in.B]
+				} else {
+					r[in.Dst] = r[in.C]
+				}
+			case ir.OpSelectN:
+				src := in.C
+				if r[in.A]&1 != 0 {
+					src = in.B
+				}
+				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[src:src+int32(in.Imm)])
+			case ir.OpTrunc:
+				r[in.Dst] = r[in.A] & in.Imm
+			case ir.OpSExt:
+				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+			case ir.OpInsert:
+				nc := in.C
+				copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
+				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
+				copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
 			case ir.OpLoad, opLoadOp:
-			p := r[in.A]
+				p := r[in.A]
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-					var v uint64
-					switch in.W {
-					case 1:
-						v = uint64(d[0])
-					case 2:
-						v = uint64(binary.LittleEndian.Uint16(d))
-					case 4:
-						v = uint64(binary.LittleEndian.Uint32(d))
-					default:
-						v = binary.LittleEndian.Uint64(d)
-					}
-					if in.Imm != 0 {
-						v &= in.Imm
-					}
-					r[in.Dst] = v
+						var v uint64
+						switch in.W {
+						case 1:
+							v = uint64(d[0])
+						case 2:
+							v = uint64(binary.LittleEndian.Uint16(d))
+						case 4:
+							v = uint64(binary.LittleEndian.Uint32(d))
+						default:
+							v = binary.LittleEndian.Uint64(d)
+						}
+						if in.Imm != 0 {
+							v &= in.Imm
+						}
+						r[in.Dst] = v
 						if in.Op == opLoadOp && budget-n >= 2 {
 							goto loadOp
 						}
@@ -268,37 +268,37 @@ frames:
 						if in.Op == opLoadOp && budget-n >= 2 {
 							goto loadOp
 						}
-					break
+						break
+					}
 				}
-			}
-			v, e := mem.Load(p, uint32(in.W))
-			if e != ErrNone {
-				m.fail(st, t, pc, e, "load")
-				return n + 1
-			}
-			if in.Imm != 0 {
-				v &= in.Imm
-			}
-			r[in.Dst] = v
+				v, e := mem.Load(p, uint32(in.W))
+				if e != ErrNone {
+					m.fail(st, t, pc, e, "load")
+					return n + 1
+				}
+				if in.Imm != 0 {
+					v &= in.Imm
+				}
+				r[in.Dst] = v
 				if in.Op == opLoadOp && budget-n >= 2 {
 					goto loadOp
-					}
+				}
 			case ir.OpStore, opStoreJmp:
 				p := r[in.A]
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-					v := r[in.B]
-					switch in.W {
-					case 1:
-						d[0] = byte(v)
-					case 2:
-						binary.LittleEndian.PutUint16(d, uint16(v))
-					case 4:
-						binary.LittleEndian.PutUint32(d, uint32(v))
-					default:
-						binary.LittleEndian.PutUint64(d, v)
-					}
+						v := r[in.B]
+						switch in.W {
+						case 1:
+							d[0] = byte(v)
+						case 2:
+							binary.LittleEndian.PutUint16(d, uint16(v))
+						case 4:
+							binary.LittleEndian.PutUint32(d, uint32(v))
+						default:
+							binary.LittleEndian.PutUint64(d, v)
+						}
 						if in.Op == opStoreJmp && budget-n >= 2 {
 							pc = int32(code[pc+1].Imm)
 							n += 2
@@ -336,259 +336,259 @@ frames:
 							n += 2
 							goto jumped
 						}
-					break
+						break
+					}
 				}
-			}
-		storeSlow:
+			storeSlow:
 				lc.clear() // a copy-on-write copy moves the block's or page's bytes
-			if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
-				m.fail(st, t, pc, e, "store")
-				return n + 1
-			}
+				if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
+					m.fail(st, t, pc, e, "store")
+					return n + 1
+				}
 				if in.Op == opStoreJmp && budget-n >= 2 {
 					pc = int32(code[pc+1].Imm)
 					n += 2
 					continue
 				}
-		case ir.OpGEPC:
-			r[in.Dst] = r[in.A] + in.Imm
-		case ir.OpGEP1:
-			r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
-		case ir.OpGEPN:
-			g := &fn.GEPs[in.Imm]
-			p := r[g.Base] + uint64(g.Off)
-			for i, s := range g.Idx {
-				p += uint64(sx(r[s], g.Width[i]) * g.Scale[i])
-			}
-			r[in.Dst] = p
-		case ir.OpJmp:
-			pc = int32(in.Imm)
-			n++
+			case ir.OpGEPC:
+				r[in.Dst] = r[in.A] + in.Imm
+			case ir.OpGEP1:
+				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+			case ir.OpGEPN:
+				g := &fn.GEPs[in.Imm]
+				p := r[g.Base] + uint64(g.Off)
+				for i, s := range g.Idx {
+					p += uint64(sx(r[s], g.Width[i]) * g.Scale[i])
+				}
+				r[in.Dst] = p
+			case ir.OpJmp:
+				pc = int32(in.Imm)
+				n++
 				goto jumped
-		case ir.OpBr:
-			if r[in.A]&1 != 0 {
-				pc = in.B
-			} else {
-				pc = in.C
-			}
-			n++
+			case ir.OpBr:
+				if r[in.A]&1 != 0 {
+					pc = in.B
+				} else {
+					pc = in.C
+				}
+				n++
 				goto jumped
-		case ir.OpJmpE:
-			pc = takeEdge(&fn.Edges[in.Imm], r)
-			n++
-			continue
-		case ir.OpBrE:
-			e := in.C
-			if r[in.A]&1 != 0 {
-				e = in.B
-			}
-			pc = takeEdge(&fn.Edges[e], r)
-			n++
-			continue
-		case ir.OpSwitch:
-			sw := &fn.Switches[in.Imm]
-			x := r[in.A]
-			e := sw.Default
-			for i, v := range sw.Vals {
-				if v == x {
-					e = sw.Targets[i]
-					break
+			case ir.OpJmpE:
+				pc = takeEdge(&fn.Edges[in.Imm], r)
+				n++
+				continue
+			case ir.OpBrE:
+				e := in.C
+				if r[in.A]&1 != 0 {
+					e = in.B
 				}
-			}
-			pc = takeEdge(&fn.Edges[e], r)
-			n++
-			continue
-		case ir.OpCall, ir.OpCallInd:
-			cs := &fn.Calls[in.Imm]
-			var callee *ir.Func
-			if in.Op == ir.OpCall {
-				callee = m.Prog.Funcs[cs.Callee]
-			} else {
-				callee = m.funcOf(r[cs.FnSlot])
-				if callee == nil {
-					m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
-					return n + 1
-				}
-				if len(callee.Params) > len(cs.Args) {
-					m.fail(st, t, pc, ErrInvalidCall, "call of "+callee.Name+" with too few arguments")
-					return n + 1
-				}
-				if callee.External {
-						lc.clear()
-					fr.PC = pc
-					res := m.builtin(st, t, callee.Builtin, cs, r, ch)
-					if res == bBlock {
-						return n
+				pc = takeEdge(&fn.Edges[e], r)
+				n++
+				continue
+			case ir.OpSwitch:
+				sw := &fn.Switches[in.Imm]
+				x := r[in.A]
+				e := sw.Default
+				for i, v := range sw.Vals {
+					if v == x {
+						e = sw.Targets[i]
+						break
 					}
-					if m.overLimit(st, t, pc) {
+				}
+				pc = takeEdge(&fn.Edges[e], r)
+				n++
+				continue
+			case ir.OpCall, ir.OpCallInd:
+				cs := &fn.Calls[in.Imm]
+				var callee *ir.Func
+				if in.Op == ir.OpCall {
+					callee = m.Prog.Funcs[cs.Callee]
+				} else {
+					callee = m.funcOf(r[cs.FnSlot])
+					if callee == nil {
+						m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
 						return n + 1
 					}
-					n++
-					if res != bNext {
-						return n
+					if len(callee.Params) > len(cs.Args) {
+						m.fail(st, t, pc, ErrInvalidCall, "call of "+callee.Name+" with too few arguments")
+						return n + 1
 					}
+					if callee.External {
+						lc.clear()
+						fr.PC = pc
+						res := m.builtin(st, t, callee.Builtin, cs, r, ch)
+						if res == bBlock {
+							return n
+						}
+						if m.overLimit(st, t, pc) {
+							return n + 1
+						}
+						n++
+						if res != bNext {
+							return n
+						}
+						pc++
+						if platform[callee.Builtin].yields {
+							fr.PC = pc
+							return n
+						}
+						continue
+					}
+				}
+				fr.PC = pc + 1
+				callerBase := fr.Base
+				retDst := int32(-1)
+				if cs.Ret >= 0 {
+					retDst = callerBase + cs.Ret
+				}
+				if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
+					m.fail(st, t, pc, ErrStackOverflow, fmt.Sprintf("call depth %d is the per-run limit", m.MaxDepth))
+					return n + 1
+				}
+				fr = &t.Frames[len(t.Frames)-1]
+				regs := t.Regs
+				for i, a := range cs.Args {
+					if i >= len(callee.Params) {
+						break
+					}
+					k := cs.ArgSlots[i]
+					dst := fr.Base + callee.Params[i]
+					src := callerBase + a
+					if k == 1 {
+						regs[dst] = regs[src]
+					} else {
+						copy(regs[dst:dst+k], regs[src:src+k])
+					}
+				}
+				if callee.HasByval {
+					lc.clear()
+					if e := m.copyByval(st, t, fr, callee); e != ErrNone {
+						if !m.overLimit(st, t, 0) {
+							m.fail(st, t, 0, e, "byval argument")
+						}
+						return n + 1
+					}
+				}
+				fn = callee
+				code = m.codeOf(fn)
+				r = t.Regs[fr.Base:]
+				pc = 0
+				n++
+				if callee.Atomic && t.Atomic == 1 {
+					fr.PC = pc
+					return n // entering an atomic section is a scheduling point
+				}
+				continue frames
+			case ir.OpCallB:
+				lc.clear()
+				cs := &fn.Calls[in.Imm]
+				fr.PC = pc
+				b := ir.Builtin(in.B)
+				res := m.builtin(st, t, b, cs, r, ch)
+				if res == bBlock {
+					return n
+				}
+				if m.overLimit(st, t, pc) {
+					return n + 1
+				}
+				n++
+				switch res {
+				case bNext:
 					pc++
-					if platform[callee.Builtin].yields {
+					if platform[b].yields {
 						fr.PC = pc
 						return n
 					}
 					continue
-				}
-			}
-			fr.PC = pc + 1
-			callerBase := fr.Base
-			retDst := int32(-1)
-			if cs.Ret >= 0 {
-				retDst = callerBase + cs.Ret
-			}
-			if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
-				m.fail(st, t, pc, ErrStackOverflow, fmt.Sprintf("call depth %d is the per-run limit", m.MaxDepth))
-				return n + 1
-			}
-			fr = &t.Frames[len(t.Frames)-1]
-			regs := t.Regs
-			for i, a := range cs.Args {
-				if i >= len(callee.Params) {
-					break
-				}
-				k := cs.ArgSlots[i]
-				dst := fr.Base + callee.Params[i]
-				src := callerBase + a
-					if k == 1 {
-						regs[dst] = regs[src]
-					} else {
-				copy(regs[dst:dst+k], regs[src:src+k])
-			}
-				}
-			if callee.HasByval {
-					lc.clear()
-				if e := m.copyByval(st, t, fr, callee); e != ErrNone {
-					if !m.overLimit(st, t, 0) {
-						m.fail(st, t, 0, e, "byval argument")
-					}
-					return n + 1
-				}
-			}
-			fn = callee
-				code = m.codeOf(fn)
-			r = t.Regs[fr.Base:]
-			pc = 0
-			n++
-			if callee.Atomic && t.Atomic == 1 {
-				fr.PC = pc
-				return n // entering an atomic section is a scheduling point
-			}
-				continue frames
-		case ir.OpCallB:
-				lc.clear()
-			cs := &fn.Calls[in.Imm]
-			fr.PC = pc
-			b := ir.Builtin(in.B)
-			res := m.builtin(st, t, b, cs, r, ch)
-			if res == bBlock {
-				return n
-			}
-			if m.overLimit(st, t, pc) {
-				return n + 1
-			}
-			n++
-			switch res {
-			case bNext:
-				pc++
-				if platform[b].yields {
-					fr.PC = pc
+				case bFrame:
+					fr = &t.Frames[len(t.Frames)-1]
+					fn = fr.Fn
+					code = m.codeOf(fn)
+					r = t.Regs[fr.Base:]
+					pc = fr.PC
+					continue frames
+				default:
 					return n
 				}
-				continue
-			case bFrame:
-				fr = &t.Frames[len(t.Frames)-1]
-				fn = fr.Fn
-					code = m.codeOf(fn)
-				r = t.Regs[fr.Base:]
-				pc = fr.PC
-					continue frames
-			default:
-				return n
-			}
-		case ir.OpRet:
-			top := &t.Frames[len(t.Frames)-1]
-			var rv [8]uint64
-			k := int32(in.Imm)
-			var big []uint64
-			if in.A >= 0 {
-				if k <= 8 {
+			case ir.OpRet:
+				top := &t.Frames[len(t.Frames)-1]
+				var rv [8]uint64
+				k := int32(in.Imm)
+				var big []uint64
+				if in.A >= 0 {
+					if k <= 8 {
 						if k == 1 {
 							rv[0] = r[in.A]
 						} else {
-					copy(rv[:k], r[in.A:in.A+k])
+							copy(rv[:k], r[in.A:in.A+k])
 						}
-				} else {
-					big = append([]uint64(nil), r[in.A:in.A+k]...)
+					} else {
+						big = append([]uint64(nil), r[in.A:in.A+k]...)
+					}
 				}
-			}
 				if top.OnceAddr != 0 {
 					lc.clear()
 				}
 				for _, id := range t.Allocas[top.AllocaMark:] {
 					lc.drop(mem, id) // the frame's blocks die
 				}
-			m.popAllocas(st, t, top.AllocaMark)
-			if top.Atomic {
-				t.Atomic--
-			}
-			if top.OnceAddr != 0 {
-				mem.Store(top.OnceAddr, 4, onceDone)
-			}
-			n++
-			if len(t.Frames) == 1 {
-				m.threadReturn(st, t, rv[0])
-				return n
-			}
-			retDst, retN := top.RetDst, top.RetN
-			t.Frames = t.Frames[:len(t.Frames)-1]
-			t.Regs = t.Regs[:top.Base]
-			if retDst >= 0 && in.A >= 0 {
-				if big != nil {
-					copy(t.Regs[retDst:retDst+retN], big)
-				} else {
+				m.popAllocas(st, t, top.AllocaMark)
+				if top.Atomic {
+					t.Atomic--
+				}
+				if top.OnceAddr != 0 {
+					mem.Store(top.OnceAddr, 4, onceDone)
+				}
+				n++
+				if len(t.Frames) == 1 {
+					m.threadReturn(st, t, rv[0])
+					return n
+				}
+				retDst, retN := top.RetDst, top.RetN
+				t.Frames = t.Frames[:len(t.Frames)-1]
+				t.Regs = t.Regs[:top.Base]
+				if retDst >= 0 && in.A >= 0 {
+					if big != nil {
+						copy(t.Regs[retDst:retDst+retN], big)
+					} else {
 						if retN == 1 {
 							t.Regs[retDst] = rv[0]
 						} else {
-					copy(t.Regs[retDst:retDst+retN], rv[:retN])
+							copy(t.Regs[retDst:retDst+retN], rv[:retN])
+						}
+					}
 				}
-			}
-				}
-			fr = &t.Frames[len(t.Frames)-1]
-			fn = fr.Fn
+				fr = &t.Frames[len(t.Frames)-1]
+				fn = fr.Fn
 				code = m.codeOf(fn)
-			r = t.Regs[fr.Base:]
-			pc = fr.PC
-			if top.Atomic && t.Atomic == 0 {
-				return n // leaving an atomic section is a scheduling point
-			}
+				r = t.Regs[fr.Base:]
+				pc = fr.PC
+				if top.Atomic && t.Atomic == 0 {
+					return n // leaving an atomic section is a scheduling point
+				}
 				continue frames
-		case ir.OpAlloca:
-			size := in.Imm
-			if in.A >= 0 {
-				cnt := sx(r[in.A], in.W)
-				if cnt < 0 {
-					m.fail(st, t, pc, ErrBadArg, "negative alloca size")
+			case ir.OpAlloca:
+				size := in.Imm
+				if in.A >= 0 {
+					cnt := sx(r[in.A], in.W)
+					if cnt < 0 {
+						m.fail(st, t, pc, ErrBadArg, "negative alloca size")
+						return n + 1
+					}
+					size *= uint64(cnt)
+				}
+				if size > 1<<31 {
+					m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
 					return n + 1
 				}
-				size *= uint64(cnt)
-			}
-			if size > 1<<31 {
-				m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
-				return n + 1
-			}
-			id := mem.newBlock(uint32(size), blkStack, t.ID)
+				id := mem.newBlock(uint32(size), blkStack, t.ID)
 				lc.alloc(mem, id)
-			t.Allocas = append(t.Allocas, id)
-			r[in.Dst] = ir.MakePtr(id, 0)
-			if mem.refused != 0 {
-				m.overLimit(st, t, pc)
-				return n + 1
-			}
+				t.Allocas = append(t.Allocas, id)
+				r[in.Dst] = ir.MakePtr(id, 0)
+				if mem.refused != 0 {
+					m.overLimit(st, t, pc)
+					return n + 1
+				}
 			case opCmpBr:
 				cmp = r[in.A] == r[in.B]
 				goto cmpBr
@@ -655,22 +655,22 @@ frames:
 					n++
 				}
 				goto jumped
-		case ir.OpUnreachable:
-			m.fail(st, t, pc, ErrUnreachable, "")
-			return n + 1
-		case ir.OpTrap:
-			m.fail(st, t, pc, ErrTrap, "")
-			return n + 1
-		case ir.OpNop, ir.OpFence:
-		default:
-				lc.clear()
-			if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
-				m.fail(st, t, pc, e, detail)
+			case ir.OpUnreachable:
+				m.fail(st, t, pc, ErrUnreachable, "")
 				return n + 1
+			case ir.OpTrap:
+				m.fail(st, t, pc, ErrTrap, "")
+				return n + 1
+			case ir.OpNop, ir.OpFence:
+			default:
+				lc.clear()
+				if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
+					m.fail(st, t, pc, e, detail)
+					return n + 1
+				}
 			}
-		}
-		pc++
-		n++
+			pc++
+			n++
 			continue
 
 			// Second halves of superinstructions (fuse.go).
