@@ -40,21 +40,9 @@ func TestPropWatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file+" "+c.q, func(t *testing.T) {
-			m := vm.NewMachine(testutil.Program(t, "../testdata/"+c.file))
-			pq, err := query.Parse(c.q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			watched, err := query.Compile(pq, m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			watched, every := compileTwice(t, c.file, c.q)
 			if watched.PropWatch.All != c.all {
 				t.Fatalf("watch %+v, want All = %v", watched.PropWatch, c.all)
-			}
-			every, err := query.Compile(pq, m)
-			if err != nil {
-				t.Fatal(err)
 			}
 			every.PropWatch = vm.Watch{All: true}
 			tw, te := simulator.NewTracer(watched), simulator.NewTracer(every)
@@ -93,21 +81,9 @@ func TestExprWatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file+" "+c.q, func(t *testing.T) {
-			m := vm.NewMachine(testutil.Program(t, "../testdata/"+c.file))
-			pq, err := query.Parse(c.q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			watched, err := query.Compile(pq, m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			watched, every := compileTwice(t, c.file, c.q)
 			if watched.ExprWatch.All != c.all {
 				t.Fatalf("watch %+v, want All = %v", watched.ExprWatch, c.all)
-			}
-			every, err := query.Compile(pq, m)
-			if err != nil {
-				t.Fatal(err)
 			}
 			every.ExprWatch = vm.Watch{All: true}
 			tw, te := simulator.NewTracer(watched), simulator.NewTracer(every)
@@ -125,4 +101,24 @@ func TestExprWatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compileTwice compiles query q twice against the program testdata/file:
+// two independent compiled queries (each has its own watches).
+func compileTwice(t *testing.T, file, q string) (*query.Compiled, *query.Compiled) {
+	t.Helper()
+	m := vm.NewMachine(testutil.Program(t, "../testdata/"+file))
+	pq, err := query.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := query.Compile(pq, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := query.Compile(pq, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -221,17 +220,7 @@ frames:
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						var v uint64
-						switch in.W {
-						case 1:
-							v = uint64(d[0])
-						case 2:
-							v = uint64(binary.LittleEndian.Uint16(d))
-						case 4:
-							v = uint64(binary.LittleEndian.Uint32(d))
-						default:
-							v = binary.LittleEndian.Uint64(d)
-						}
+						v := loadLE(d, in.W)
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
@@ -250,17 +239,7 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
-						var v uint64
-						switch in.W {
-						case 1:
-							v = uint64(d[0])
-						case 2:
-							v = uint64(binary.LittleEndian.Uint16(d))
-						case 4:
-							v = uint64(binary.LittleEndian.Uint32(d))
-						default:
-							v = binary.LittleEndian.Uint64(d)
-						}
+						v := loadLE(d, in.W)
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
@@ -288,17 +267,7 @@ frames:
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						v := r[in.B]
-						switch in.W {
-						case 1:
-							d[0] = byte(v)
-						case 2:
-							binary.LittleEndian.PutUint16(d, uint16(v))
-						case 4:
-							binary.LittleEndian.PutUint32(d, uint32(v))
-						default:
-							binary.LittleEndian.PutUint64(d, v)
-						}
+						storeLE(d, in.W, r[in.B])
 						if in.Op == opStoreJmp && budget-n >= 2 {
 							pc = int32(code[pc+1].Imm)
 							n += 2
@@ -320,17 +289,7 @@ frames:
 							}
 						}
 						d := lc.fill(mem, ch, b, p, off)
-						v := r[in.B]
-						switch in.W {
-						case 1:
-							d[0] = byte(v)
-						case 2:
-							binary.LittleEndian.PutUint16(d, uint16(v))
-						case 4:
-							binary.LittleEndian.PutUint32(d, uint32(v))
-						default:
-							binary.LittleEndian.PutUint64(d, v)
-						}
+						storeLE(d, in.W, r[in.B])
 						if in.Op == opStoreJmp && budget-n >= 2 {
 							pc = int32(code[pc+1].Imm)
 							n += 2
