@@ -39,10 +39,17 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
-	// lc caches the bytes of the blocks and pages the loads and stores of
-	// this call touched (see accessCache); every instruction that may change
-	// a block descriptor clears it.
-	var lc accessCache
+	// lc caches the bytes of the blocks and pages that loads and stores
+	// touched (see accessCache); every instruction that may change a block
+	// descriptor clears it. It lives in the state and outlasts the call
+	// (a multi-threaded run calls exec for one step at a time): everything
+	// that changes descriptors outside exec (Reset, CopyInto, Clone,
+	// RestoreInto) gives the memory a new epoch, which empties it here.
+	lc := &st.lc
+	if st.lcEpoch != mem.epoch {
+		lc.clear()
+		st.lcEpoch = mem.epoch
+	}
 	var n uint64
 	var cmp bool // the comparison of a fused compare-and-branch
 	// Calls and returns change fr, fn, code and r and go on with the outer

@@ -199,3 +199,75 @@ entry:
 		t.Fatalf("second run: %s", st2.Describe())
 	}
 }
+
+// TestAccessCacheAcrossCalls: the access cache outlasts an exec call (it
+// lives in the state), so a window cached writable must not be written
+// through once the state was cloned, copied or reset: each of those gives
+// the memory a new epoch, which empties the cache.
+func TestAccessCacheAcrossCalls(t *testing.T) {
+	m := mustLL(t, `
+@g = global i32 0
+@big = global [3000 x i32] zeroinitializer
+define i32 @main() {
+entry:
+  %p = getelementptr [3000 x i32], [3000 x i32]* @big, i64 0, i64 7
+  br label %loop
+loop:
+  %v = load i32, i32* @g
+  %w = add i32 %v, 1
+  store i32 %w, i32* @g
+  store i32 %w, i32* %p
+  br label %loop
+}
+`)
+	read := func(st *State) (uint64, uint64) {
+		x, _ := st.Mem.Load(ir.MakePtr(m.Prog.Globals[0].Block, 0), 4)
+		y, _ := st.Mem.Load(ir.MakePtr(m.Prog.Globals[1].Block, 28), 4)
+		return x, y
+	}
+	st := m.NewState()
+	// one step at a time, as the multi-threaded scheduler runs: the cache
+	// fills in one call and is used by the next
+	for st.Steps < 50 {
+		m.exec(st, st.Threads[0], 1, NewRand(1, 0))
+		st.Steps++
+	}
+	x0, y0 := read(st)
+	if x0 == 0 || y0 == 0 {
+		t.Fatalf("no stores ran: g = %d, big[7] = %d", x0, y0)
+	}
+	c := st.Clone()
+	var cp State
+	m.CopyInto(&cp, st)
+	for i := 0; i < 20; i++ {
+		m.exec(st, st.Threads[0], 1, NewRand(1, 0))
+	}
+	if x, y := read(c); x != x0 || y != y0 {
+		t.Fatalf("the clone changed with the original: g %d -> %d, big[7] %d -> %d", x0, x, y0, y)
+	}
+	if x, y := read(&cp); x != x0 || y != y0 {
+		t.Fatalf("the copy changed with the original: g %d -> %d, big[7] %d -> %d", x0, x, y0, y)
+	}
+	x1, y1 := read(st)
+	if x1 <= x0 || y1 <= y0 {
+		t.Fatalf("the original did not go on: g %d -> %d", x0, x1)
+	}
+	for i := 0; i < 20; i++ {
+		m.exec(c, c.Threads[0], 1, NewRand(1, 0))
+		m.exec(&cp, cp.Threads[0], 1, NewRand(1, 0))
+	}
+	if x, y := read(st); x != x1 || y != y1 {
+		t.Fatalf("the original changed with the clone: g %d -> %d", x1, x)
+	}
+	m.Reset(st)
+	if x, y := read(st); x != 0 || y != 0 {
+		t.Fatalf("after Reset g = %d, big[7] = %d", x, y)
+	}
+	m.exec(st, st.Threads[0], 5, NewRand(1, 0))
+	if x, _ := read(c); x <= x0 {
+		t.Fatalf("the clone did not go on")
+	}
+	if x, _ := m.init.Load(ir.MakePtr(m.Prog.Globals[0].Block, 0), 4); x != 0 {
+		t.Fatalf("the initial image changed: g = %d", x)
+	}
+}

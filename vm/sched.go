@@ -233,6 +233,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	if st.Status == StepBound {
 		st.Status = Running
 	}
+	rr, _ := ch.(*Rand)
 	var buf [16]int32
 	en := buf[:0]
 	known, memGuard := false, false
@@ -258,6 +259,8 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			if !memGuard && (obs == nil || !w.Sees(t.ID)) {
 				budget = maxSteps - st.Steps
 			}
+		} else if rr != nil {
+			t = st.Threads[en[rr.Choose(uint64(len(en)))]] // ch.Choose, called directly
 		} else {
 			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
 		}
