@@ -375,8 +375,12 @@ func (r *runner) search(ctx context.Context) engineResult {
 		if rem <= 0 {
 			break
 		}
+		// Global reduction keeps what these queries read (calls about to
+		// happen, errors, data races; the search turns it off for a query
+		// reading registers or locals) and makes many pthread tasks small
+		// enough to finish (BENCHMARKS.md, SV-COMP).
 		x, err := r.submit(ctx, coordinator.Submission{Query: q, Explicit: &jobs.ExplicitOptions{
-			Order: "bfs", Reduction: "none", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
+			Order: "bfs", Reduction: "global", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
 		if err != nil {
 			res.Outcome, res.Detail = OutRefused, err.Error()
 			return res
