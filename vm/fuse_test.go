@@ -200,10 +200,10 @@ entry:
 	}
 }
 
-// TestAccessCacheAcrossCalls: the access cache outlasts an exec call (it
-// lives in the state), so a window cached writable must not be written
-// through once the state was cloned, copied or reset: each of those gives
-// the memory a new epoch, which empties the cache.
+// TestAccessCacheAcrossCalls: states stepped one exec call at a time (as
+// the multi-threaded scheduler and explicit search step them) and cloned,
+// copied or reset in between stay independent: no window cached writable
+// in one is written through in another.
 func TestAccessCacheAcrossCalls(t *testing.T) {
 	m := mustLL(t, `
 @g = global i32 0

@@ -172,8 +172,6 @@ var identityFields = map[string]string{
 	"State.LastThread": "not: the scheduler's history",
 	"State.scratch":    "not: a buffer",
 	"State.fmtBuf":     "not: a buffer",
-	"State.lc":         "not: a cache of memory windows",
-	"State.lcEpoch":    "not: the cache's epoch",
 	"State.spare":      "not: recycled thread records",
 	"State.syncs":      "not: a change counter the scheduler compares across a step",
 

@@ -89,10 +89,6 @@ type State struct {
 	// through memory. Only differences matter (the scheduler compares it
 	// across a step); it is not part of the state's identity.
 	syncs uint64
-	// lc is exec's access cache, valid for the memory epoch lcEpoch (see
-	// exec).
-	lc      accessCache
-	lcEpoch uint64
 }
 
 // Machine holds a loaded program and its post-initialisation memory image.
