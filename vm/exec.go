@@ -32,7 +32,13 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 // taken. It returns early at a scheduling point (a platform call that may
 // change which processes are enabled), when the thread finishes, or when the
 // run ends.
-func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
+//
+// With sl set (the scheduler loop, several processes enabled), exec does
+// not return when the budget of one step is spent and nothing the
+// scheduler would look at changed: it draws the next process itself, as
+// runObserved would (see slicer), and goes on with it. sl.cur is then the
+// process that ran last.
+func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slicer) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
 	code := m.codeOf(fn)
@@ -375,7 +381,9 @@ frames:
 						return n + 1
 					}
 					if callee.External {
-						lc.clear()
+						if !platform[callee.Builtin].quiet() {
+							lc.clear()
+						}
 						fr.PC = pc
 						res := m.builtin(st, t, callee.Builtin, cs, r, ch)
 						if res == bBlock {
@@ -441,10 +449,12 @@ frames:
 				}
 				continue frames
 			case ir.OpCallB:
-				lc.clear()
+				b := ir.Builtin(in.B)
+				if !platform[b].quiet() {
+					lc.clear()
+				}
 				cs := &fn.Calls[in.Imm]
 				fr.PC = pc
-				b := ir.Builtin(in.B)
 				res := m.builtin(st, t, b, cs, r, ch)
 				if res == bBlock {
 					return n
@@ -763,10 +773,22 @@ frames:
 			pc++
 			n++
 		}
-		break
+		fr.PC = pc
+		if sl == nil {
+			return n
+		}
+		u := sl.next(st, t, n, ch)
+		if u == nil {
+			return n
+		}
+		t = u
+		fr = &t.Frames[len(t.Frames)-1]
+		fn = fr.Fn
+		code = m.codeOf(fn)
+		r = t.Regs[fr.Base:]
+		pc = fr.PC
+		budget = n + 1
 	}
-	fr.PC = pc
-	return n
 }
 
 func b2u(b bool) uint64 {

@@ -64,7 +64,7 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
 	}
-	n := m.exec(st, t, 1, ch)
+	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid
 	if n == 0 && st.Status == Running {

@@ -229,7 +229,7 @@ loop:
 	// one step at a time, as the multi-threaded scheduler runs: the cache
 	// fills in one call and is used by the next
 	for st.Steps < 50 {
-		m.exec(st, st.Threads[0], 1, NewRand(1, 0))
+		m.exec(st, st.Threads[0], 1, NewRand(1, 0), nil)
 		st.Steps++
 	}
 	x0, y0 := read(st)
@@ -240,7 +240,7 @@ loop:
 	var cp State
 	m.CopyInto(&cp, st)
 	for i := 0; i < 20; i++ {
-		m.exec(st, st.Threads[0], 1, NewRand(1, 0))
+		m.exec(st, st.Threads[0], 1, NewRand(1, 0), nil)
 	}
 	if x, y := read(c); x != x0 || y != y0 {
 		t.Fatalf("the clone changed with the original: g %d -> %d, big[7] %d -> %d", x0, x, y0, y)
@@ -253,8 +253,8 @@ loop:
 		t.Fatalf("the original did not go on: g %d -> %d", x0, x1)
 	}
 	for i := 0; i < 20; i++ {
-		m.exec(c, c.Threads[0], 1, NewRand(1, 0))
-		m.exec(&cp, cp.Threads[0], 1, NewRand(1, 0))
+		m.exec(c, c.Threads[0], 1, NewRand(1, 0), nil)
+		m.exec(&cp, cp.Threads[0], 1, NewRand(1, 0), nil)
 	}
 	if x, y := read(st); x != x1 || y != y1 {
 		t.Fatalf("the original changed with the clone: g %d -> %d", x1, x)
@@ -263,7 +263,7 @@ loop:
 	if x, y := read(st); x != 0 || y != 0 {
 		t.Fatalf("after Reset g = %d, big[7] = %d", x, y)
 	}
-	m.exec(st, st.Threads[0], 5, NewRand(1, 0))
+	m.exec(st, st.Threads[0], 5, NewRand(1, 0), nil)
 	if x, _ := read(c); x <= x0 {
 		t.Fatalf("the clone did not go on")
 	}

@@ -40,14 +40,14 @@ var mathBinary = map[ir.Builtin]func(x, y float64) float64{
 
 func init() {
 	for b, f := range mathUnary {
-		platform[b] = platformFunc{run: func(c call, a args) int {
+		platform[b] = platformFunc{pure: true, run: func(c call, a args) int {
 			w := floatWidthOf(a)
 			a.ret(floatSlot(f(floatVal(a.arg(0), w)), w))
 			return bNext
 		}}
 	}
 	for b, f := range mathBinary {
-		platform[b] = platformFunc{run: func(c call, a args) int {
+		platform[b] = platformFunc{pure: true, run: func(c call, a args) int {
 			w := floatWidthOf(a)
 			a.ret(floatSlot(f(floatVal(a.arg(0), w), floatVal(a.arg(1), w)), w))
 			return bNext

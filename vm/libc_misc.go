@@ -173,7 +173,7 @@ func (m *Machine) callNested(c call, fn *ir.Func, argv ...uint64) (uint64, int) 
 		if steps >= qsortCmpLimit {
 			return 0, c.fail(ErrInvalidCall, "%s: %s did not return within %d steps", c.b, fn.Name, qsortCmpLimit)
 		}
-		n := m.exec(st, ct, qsortCmpLimit-steps, &ch)
+		n := m.exec(st, ct, qsortCmpLimit-steps, &ch, nil)
 		if n == 0 && st.Status == Running {
 			return 0, c.fail(ErrInvalidCall, "%s: %s blocked", c.b, fn.Name)
 		}

@@ -57,7 +57,16 @@ type platformFunc struct {
 	procGuard bool
 	yields    bool
 	choice    func(a args) (Choice, error)
+	// pure: run computes the result from the arguments alone (or ends the
+	// run): it reads and writes no memory and changes no process. Such a
+	// call, like a choice's, is not a scheduling point (it leaves syncs as
+	// it is) and keeps exec's access cache.
+	pure bool
 }
+
+// quiet reports whether a call of p changes neither memory nor any process
+// (pure functions and choices: only the call's result).
+func (p *platformFunc) quiet() bool { return p.pure || p.choice != nil }
 
 // call is a platform call being executed (or, for enabled, inspected): the
 // calling thread t, whose top frame's PC is the call instruction, and the
@@ -97,8 +106,10 @@ func (c call) fail(k ErrKind, format string, v ...any) int {
 // is the call instruction.
 func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) int {
 	p := &platform[b]
-	st.syncs++
 	if p.choice == nil {
+		if !p.pure {
+			st.syncs++
+		}
 		return p.run(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r})
 	}
 	k, err := p.choice(args{cs: cs, r: r})
@@ -273,7 +284,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 		}
 		return BitsChoice(w), nil
 	}},
-	ir.BAssume: {run: func(c call, a args) int {
+	ir.BAssume: {pure: true, run: func(c call, a args) int {
 		if a.arg(0) == 0 {
 			c.st.Status = AssumeFailed
 			return bEnd

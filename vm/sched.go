@@ -196,6 +196,16 @@ type Watch struct {
 	Procs uint64
 }
 
+// unwatched reports whether some process of ids is one w does not watch.
+func (w Watch) unwatched(ids []int32) bool {
+	for _, id := range ids {
+		if !w.Sees(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // Sees reports whether the observer reads the control state of process id.
 func (w Watch) Sees(id int32) bool {
 	return w.All || id >= 64 && w.Procs != 0 || id < 64 && w.Procs>>uint(id)&1 != 0
@@ -238,6 +248,8 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	en := buf[:0]
 	known, memGuard := false, false
 	see := true
+	slice := false // exec may go on with the next draw itself (see slicer)
+	sl := slicer{rr: rr, watch: w, watched: obs != nil}
 	for st.Status == Running {
 		if st.Steps >= maxSteps {
 			st.Status = StepBound
@@ -249,6 +261,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 				m.endNoEnabled(st)
 				return
 			}
+			slice = len(en) > 1 && !memGuard && (obs == nil || w.unwatched(en))
 		}
 		var t *Thread
 		budget := uint64(1)
@@ -268,7 +281,17 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			return
 		}
 		syncs, atomic := st.syncs, t.Atomic
-		n := m.exec(st, t, budget, ch)
+		var n uint64
+		if slice {
+			sl.en, sl.limit = en, maxSteps-st.Steps
+			sl.cur, sl.base, sl.syncs, sl.atomic = t.ID, 0, st.syncs, t.Atomic
+			total := m.exec(st, t, budget, ch, &sl)
+			t, syncs, atomic = st.Threads[sl.cur], sl.syncs, sl.atomic
+			st.Steps += sl.base // the steps before the last draw
+			n = total - sl.base
+		} else {
+			n = m.exec(st, t, budget, ch, nil)
+		}
 		st.Steps += n
 		st.LastThread = t.ID
 		if n == 0 && st.Status == Running {
@@ -284,6 +307,47 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	}
 }
 
+// slicer carries the scheduler loop into exec (runObserved's steps with
+// several processes enabled, one step per draw): after a step that changed
+// nothing the loop would recompute — no platform call counted in syncs, no
+// atomic section entered or left, the process not at a blocking call, not
+// a process the observer watches (its next state must be shown first), the
+// step bound not reached — exec draws the next process from the same
+// enabled set with the same chooser, exactly as the loop would after
+// returning, and runs it without returning. Returning costs more than a
+// step (an interpreter call per step was most of a multi-threaded run).
+type slicer struct {
+	en      []int32
+	rr      *Rand // the chooser, when it is a *Rand (called directly)
+	watch   Watch
+	watched bool   // an observer is set: the processes watch names stop the slice
+	limit   uint64 // the steps the call may take in all
+	// cur is the process drawn last, base the steps exec had taken before
+	// that draw, syncs and atomic st.syncs and cur.Atomic at that draw.
+	cur    int32 // (an id, not a *Thread: en's buffer stays on the stack)
+	base   uint64
+	syncs  uint64
+	atomic int32
+}
+
+// next is called by exec after the last step it may take for the current
+// process t (n steps taken in all; ch the run's chooser): it returns the process to go on with,
+// or nil where the scheduler loop must look again.
+func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser) *Thread {
+	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic ||
+		s.watched && s.watch.Sees(t.ID) || guardAt(t) != guardNone {
+		return nil
+	}
+	var u *Thread
+	if s.rr != nil {
+		u = st.Threads[s.en[s.rr.Choose(uint64(len(s.en)))]]
+	} else {
+		u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+	}
+	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
+	return u
+}
+
 // Step executes exactly one step of thread tid (for explicit-state search and
 // replay). It returns false if the thread is not enabled.
 func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
@@ -291,7 +355,7 @@ func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
 	}
-	n := m.exec(st, t, 1, ch)
+	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid
 	if st.Status == Running {

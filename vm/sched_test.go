@@ -37,7 +37,7 @@ func (m *Machine) referenceRun(st *State, maxSteps uint64, ch Chooser, visit fun
 		in := &fr.Fn.Code[fr.PC]
 		yields := in.Op == ir.OpCallB && platform[in.B].yields
 		atomic := t.Atomic
-		n := m.exec(st, t, 1, ch)
+		n := m.exec(st, t, 1, ch, nil)
 		synced = yields || t.Done || t.Atomic != atomic
 		st.Steps += n
 		st.LastThread = t.ID
@@ -61,7 +61,7 @@ func TestSchedulerMatchesReference(t *testing.T) {
 	files := []string{
 		"mt/atomic.c", "mt/cond_order.c", "mt/counter_mutex.c", "mt/counter_race.c",
 		"mt/deadlock.c", "mt/join_values.c", "mt/peterson_broken.c", "mt/prodcons.c",
-		"mt/rwlock.c", "mt/mutex_store.c", "diff/67_barrier_sem.c", "smc/gossip_2.c", "smc/petersonsBug.c",
+		"mt/rwlock.c", "mt/mutex_store.c", "mt/platform_calls.c", "diff/67_barrier_sem.c", "smc/gossip_2.c", "smc/petersonsBug.c",
 		"smc/robot.c", "smc/stack.c",
 	}
 	seeds := 40

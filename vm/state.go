@@ -84,9 +84,9 @@ type State struct {
 	scratch    []byte
 	fmtBuf     []byte    // printf's format string, reused
 	spare      []*Thread // thread records kept by Reset for reuse
-	// syncs counts the platform calls made and the processes finished:
-	// the events that can change which processes are enabled other than
-	// through memory. Only differences matter (the scheduler compares it
+	// syncs counts the platform calls made (but the quiet ones: choices and
+	// pure functions) and the processes finished: the events that can
+	// change which processes are enabled other than through memory. Only differences matter (the scheduler compares it
 	// across a step); it is not part of the state's identity.
 	syncs uint64
 }
