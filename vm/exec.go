@@ -777,7 +777,7 @@ frames:
 		if sl == nil {
 			return n
 		}
-		u := sl.next(st, t, n, ch)
+		u := sl.next(st, t, n, ch, &fn.Code[pc])
 		if u == nil {
 			return n
 		}

@@ -138,7 +138,11 @@ func guardAt(t *Thread) int {
 		return guardNone
 	}
 	fr := &t.Frames[len(t.Frames)-1]
-	in := &fr.Fn.Code[fr.PC]
+	return guardOf(&fr.Fn.Code[fr.PC])
+}
+
+// guardOf classifies instruction in (of a function's own code).
+func guardOf(in *ir.Inst) int {
 	if in.Op != ir.OpCallB {
 		return guardNone
 	}
@@ -249,7 +253,13 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	known, memGuard := false, false
 	see := true
 	slice := false // exec may go on with the next draw itself (see slicer)
-	sl := slicer{rr: rr, watch: w, watched: obs != nil}
+	sl := slicer{rr: rr}
+	if obs != nil {
+		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0
+		if w.All {
+			sl.stop = ^uint64(0)
+		}
+	}
 	for st.Status == Running {
 		if st.Steps >= maxSteps {
 			st.Status = StepBound
@@ -317,11 +327,13 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 // returning, and runs it without returning. Returning costs more than a
 // step (an interpreter call per step was most of a multi-threaded run).
 type slicer struct {
-	en      []int32
-	rr      *Rand // the chooser, when it is a *Rand (called directly)
-	watch   Watch
-	watched bool   // an observer is set: the processes watch names stop the slice
-	limit   uint64 // the steps the call may take in all
+	en []int32
+	rr *Rand // the chooser, when it is a *Rand (called directly)
+	// stop: bit i, process i (i < 64) is one the observer watches;
+	// stopHigh: so are the processes from 64 on.
+	stop     uint64
+	stopHigh bool
+	limit    uint64 // the steps the call may take in all
 	// cur is the process drawn last, base the steps exec had taken before
 	// that draw, syncs and atomic st.syncs and cur.Atomic at that draw.
 	cur    int32 // (an id, not a *Thread: en's buffer stays on the stack)
@@ -331,12 +343,15 @@ type slicer struct {
 }
 
 // next is called by exec after the last step it may take for the current
-// process t (n steps taken in all; ch the run's chooser): it returns the process to go on with,
-// or nil where the scheduler loop must look again.
-func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser) *Thread {
-	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic ||
-		s.watched && s.watch.Sees(t.ID) || guardAt(t) != guardNone {
+// process t (n steps taken in all; ch the run's chooser; at, t's next
+// instruction in its function's own code): it returns the process to go on
+// with, or nil where the scheduler loop must look again.
+func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *Thread {
+	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
 		return nil
+	}
+	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
+		return nil // the observer watches t: it sees the next state
 	}
 	var u *Thread
 	if s.rr != nil {
