@@ -42,7 +42,12 @@ func (l *lockedBuffer) String() string {
 // forgedResult is a trace result envelope of experiment exp, part part,
 // whose count outcomes from first are all satisfying.
 func forgedResult(exp, part string, first, count uint64) []byte {
-	tr := jobs.TraceOutcomes{First: first, Count: count}
+	return forgedStates(exp, part, first, count, nil)
+}
+
+// forgedStates is forgedResult with states as its state fingerprints.
+func forgedStates(exp, part string, first, count uint64, states jobs.Fingerprints) []byte {
+	tr := jobs.TraceOutcomes{First: first, Count: count, States: states}
 	for i := uint64(0); i < count; i++ {
 		tr.Outcomes = append(tr.Outcomes, jobs.Outcome{Index: first + i, Sat: true, Steps: 1})
 	}
@@ -112,9 +117,10 @@ func TestForgedMessages(t *testing.T) {
 			id := j.Experiment
 			subj := jobs.ResultSubject(id)
 			msgs := [][]byte{
-				forgedResult(id, "1200000", 1_200_000, 32), // far ahead: never planned
-				forgedResult(id, "0", 0, 256),              // planned part, a range of its own
-				forgedResult("other", "64", 64, 32),        // another experiment's
+				forgedResult(id, "1200000", 1_200_000, 32),                // far ahead: never planned
+				forgedResult(id, "0", 0, 256),                             // planned part, a range of its own
+				forgedResult("other", "64", 64, 32),                       // another experiment's
+				forgedStates(id, "0", 0, 32, make(jobs.Fingerprints, 17)), // its job's range, a fingerprint cut short
 				[]byte("{{{ garbage"),
 				[]byte(`{"version":99,"kind":"trace","experiment":"` + id + `","part":"0"}`),
 			}
@@ -175,7 +181,7 @@ func TestForgedMessages(t *testing.T) {
 	}
 	t.Logf("estimate %.4f over %d runs with and without the forger", attacked.Estimate, attacked.Runs)
 	deadline := time.Now().Add(5 * time.Second)
-	want := map[string]float64{metrics.RejectUnplanned: 1, metrics.RejectMismatch: 2, metrics.RejectForeign: 1,
+	want := map[string]float64{metrics.RejectUnplanned: 1, metrics.RejectMismatch: 3, metrics.RejectForeign: 1,
 		metrics.RejectUndecodable: 2, metrics.RejectAdvisory: 3}
 	for {
 		short := ""
@@ -197,7 +203,7 @@ func TestForgedMessages(t *testing.T) {
 	}
 	l := logb.String()
 	for _, w := range []string{`rejected a result (part "1200000", worker "forger"): no such job was published`,
-		"range [0, +256) for the planned range [0, +32)", "protocol version 99", `experiment "other"`,
+		"range [0, +256) for the planned range [0, +32)", "17 bytes of state fingerprints", "protocol version 99", `experiment "other"`,
 		"rejected a max-deliveries advisory", "no such job in the queue"} {
 		if !strings.Contains(l, w) {
 			t.Errorf("coordinator log lacks %q:\n%s", w, l)

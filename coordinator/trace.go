@@ -108,8 +108,8 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 		if em != nil && dups > before {
 			em.Duplicates(int(dups - before))
 		}
-		for _, h := range r.States {
-			states[h] = struct{}{}
+		for i := range r.States.Len() {
+			states[r.States.At(i)] = struct{}{}
 		}
 		for !f.done {
 			o, ok := buffer[f.runs]
@@ -230,6 +230,9 @@ func checkTraceResult(part string, r *jobs.TraceOutcomes, jobSize, limit uint64)
 	}
 	if r.First != first || r.Count != n {
 		return fmt.Sprintf("range [%d, +%d) for the planned range [%d, +%d)", r.First, r.Count, first, n)
+	}
+	if why := r.States.Check(); why != "" {
+		return why
 	}
 	if uint64(len(r.Outcomes)) != n {
 		return fmt.Sprintf("%d outcomes for a range of %d traces", len(r.Outcomes), n)

@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/vm"
@@ -23,6 +25,41 @@ func TestEndsMatchVMStatus(t *testing.T) {
 		}
 		if i > 0 && p.e.String() != p.s.String() {
 			t.Errorf("%s is named %q, vm calls it %q", p.e, p.e.String(), p.s.String())
+		}
+	}
+}
+
+// TestFingerprints: packed fingerprints survive a JSON round trip in order,
+// take 16 bytes each (base64 on the wire), and a payload cut inside one is
+// named as such.
+func TestFingerprints(t *testing.T) {
+	hs := [][2]uint64{{0, 0}, {1, ^uint64(0)}, {0x0123456789abcdef, 0xfedcba9876543210}}
+	var f Fingerprints
+	for _, h := range hs {
+		f = f.Append(h)
+	}
+	if f.Len() != len(hs) || len(f) != len(hs)*FingerprintSize || f.Check() != "" {
+		t.Fatalf("packed %d fingerprints into %d bytes (Len %d, Check %q)", len(hs), len(f), f.Len(), f.Check())
+	}
+	b, err := json.Marshal(TraceOutcomes{States: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"states":"`) {
+		t.Errorf("fingerprints are not a base64 string on the wire: %s", b)
+	}
+	var back TraceOutcomes
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hs {
+		if got := back.States.At(i); got != h {
+			t.Errorf("fingerprint %d: %#x after the round trip, want %#x", i, got, h)
+		}
+	}
+	for _, n := range []int{1, 15, 17, 47} {
+		if Fingerprints(make([]byte, n)).Check() == "" {
+			t.Errorf("%d bytes pass as whole fingerprints", n)
 		}
 	}
 }

@@ -54,8 +54,11 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 			sat++
 		}
 	}
-	for s := range tr.States {
-		res.States = append(res.States, [2]uint64{s[0], s[1]})
+	if len(tr.States) > 0 {
+		res.States = make(jobs.Fingerprints, 0, len(tr.States)*jobs.FingerprintSize)
+		for s := range tr.States {
+			res.States = res.States.Append(s)
+		}
 	}
 	j.Count(job.Count, res.Steps, sat)
 	return j.Publish(ctx, &res)

@@ -37,6 +37,7 @@ const (
 	hp1 = 0x9e3779b97f4a7c15
 	hp2 = 0xc2b2ae3d27d4eb4f
 	hp3 = 0x165667b19e3779f9
+	hp4 = 0x27d4eb2f165667c5
 )
 
 // mixWord absorbs one word into a pair of multiply-mix lanes (a, b): a
@@ -48,28 +49,38 @@ func mixWord(a, b, v uint64) (uint64, uint64) {
 	return a, hi ^ lo ^ a
 }
 
+// mum is the folded 128-bit product of x and y.
+func mum(x, y uint64) uint64 {
+	hi, lo := bits.Mul64(x, y)
+	return hi ^ lo
+}
+
 // HashKey returns the 128-bit fingerprint of a canonical encoding made by
 // AppendKey: HashKey(m.AppendKey(nil, st)) == st.Hash() for every state st
-// of machine m. Even and odd words go to two streams of lanes (so that
-// their multiplications overlap), folded at the end with the word count.
-// It has fixed constants and no seed, so a state's fingerprint is the same
-// in every process (EnumStatesSMC merges the fingerprints of traces run by
-// different workers). It is not cryptographic; it is for visited sets.
+// of machine m. Two lanes take the words two at a time, each through one
+// 64×64→128-bit multiplication of a word (xor a constant) by the other
+// word xor the lane's running value (wyhash's step, with the running value
+// in the operand: a lane loses its history only when a word equals its
+// running value or a constant); the lanes are folded at the end with the
+// word count. One multiplication per word (the former per-word mixWord
+// made two, serially dependent). It has fixed constants and no seed, so a
+// state's fingerprint is the same in every process (EnumStatesSMC merges
+// the fingerprints of traces run by different workers). It is not
+// cryptographic; it is for visited sets.
 func HashKey(key []uint64) Hash128 {
-	var a0, b0, a1, b1 uint64
+	a, b, c, d := uint64(hp2), uint64(hp3), uint64(hp1), uint64(hp4)
 	p := key
-	for ; len(p) >= 2; p = p[2:] {
-		a0, b0 = mixWord(a0, b0, p[0])
-		a1, b1 = mixWord(a1, b1, p[1])
+	for ; len(p) >= 4; p = p[4:] {
+		w0, w1, w2, w3 := p[0], p[1], p[2], p[3]
+		a, b = mum(w0^hp1, w1^a), mum(w1^hp3, w0^b^hp2)
+		c, d = mum(w2^hp4, w3^c), mum(w3^hp2, w2^d^hp1)
 	}
-	if len(p) == 1 {
-		a0, b0 = mixWord(a0, b0, p[0])
+	for ; len(p) > 0; p = p[1:] {
+		a, b = mum(p[0]^hp1, a), mum(p[0]^hp3, b^hp2)
 	}
-	a, b := mixWord(0, 0, uint64(len(key)))
-	a, b = mixWord(a, b, a0)
-	a, b = mixWord(a, b, b0)
-	a, b = mixWord(a, b, a1)
-	a, b = mixWord(a, b, b1)
+	a, b = mixWord(a, b, uint64(len(key)))
+	a, b = mixWord(a, b, c)
+	a, b = mixWord(a, b, d)
 	a, b = mix64(a^hp2), mix64(b^hp1)
 	return Hash128{a ^ b>>7, b ^ a<<9}
 }

@@ -271,7 +271,7 @@ func TestAuthCluster(t *testing.T) {
 	}
 	for _, f := range forbidden {
 		nc, errs := c.connect(t, f.user, f.pw)
-		if err := nc.Publish(f.subject, []byte(`{"version":2}`)); err != nil {
+		if err := nc.Publish(f.subject, []byte(`{"version":3}`)); err != nil {
 			t.Fatal(err)
 		}
 		nc.Flush()
@@ -288,7 +288,7 @@ func TestAuthCluster(t *testing.T) {
 	}
 	// And what they may: a worker publishes results and heartbeats.
 	nc, errs := c.connect(t, "worker", c.workerPW)
-	nc.Publish("wyvern.heartbeat.w-test", []byte(`{"version":2}`))
+	nc.Publish("wyvern.heartbeat.w-test", []byte(`{"version":3}`))
 	nc.Flush()
 	time.Sleep(200 * time.Millisecond)
 	if e := errs(); len(e) != 0 {

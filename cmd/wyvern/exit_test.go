@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/jobs"
 )
 
 // TestExitStatuses: check exits 0 when the property holds (or for an
@@ -39,7 +41,7 @@ func TestExitStatuses(t *testing.T) {
 // TestVersion: --version names the build and the protocol, on stdout.
 func TestVersion(t *testing.T) {
 	var out, errb bytes.Buffer
-	if rc := dispatch([]string{"--version"}, &out, &errb); rc != 0 || !strings.HasPrefix(out.String(), "wyvern ") || !strings.Contains(out.String(), "protocol 2") {
+	if rc := dispatch([]string{"--version"}, &out, &errb); rc != 0 || !strings.HasPrefix(out.String(), "wyvern ") || !strings.Contains(out.String(), fmt.Sprintf("protocol %d", jobs.Version)) {
 		t.Errorf("--version: exit %d, %q %q", rc, out.String(), errb.String())
 	}
 }
