@@ -157,7 +157,7 @@ type TraceOutcomes struct {
 }
 
 // Fingerprints are 128-bit state fingerprints packed 16 bytes each (the two
-// halves little-endian), base64 in JSON: a third of the size of pairs of
+// halves little-endian), base64 in JSON: half the size of pairs of
 // decimal numbers, and decoded without parsing numbers (a job's result
 // holds tens of thousands of them).
 type Fingerprints []byte
