@@ -45,6 +45,9 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// made multi-threaded simulation 3 % faster but every state 336 bytes
 	// larger: explicit search's peak memory on fib_8 grew 12 %.)
 	var lc accessCache
+	// ps holds the values of the running frame's promoted allocas (fuse.go:
+	// promotable); ps.valid = 0 drops them, at every change of frame.
+	var ps promoSlots
 	var n uint64
 	var cmp bool // the comparison of a fused compare-and-branch
 	// Calls and returns change fr, fn, code and r and go on with the outer
@@ -52,6 +55,7 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// carry only pc and n: fewer spills per dispatch).
 frames:
 	for {
+		ps.valid = 0 // a new frame (or the call's first)
 		for n < budget {
 			in := &code[pc]
 			switch in.Op {
@@ -217,6 +221,19 @@ frames:
 				copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
 				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
 				copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
+			case opLoadS, opLoadSOp:
+				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					r[in.Dst] = v
+					if in.Flags&fuseOp != 0 && budget-n >= 2 {
+						goto loadOp
+					}
+					break
+				}
+				fallthrough
 			case ir.OpLoad, opLoadOp:
 				p := r[in.A]
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
@@ -227,7 +244,7 @@ frames:
 							v &= in.Imm
 						}
 						r[in.Dst] = v
-						if in.Op == opLoadOp && budget-n >= 2 {
+						if in.Flags&fuseOp != 0 && budget-n >= 2 {
 							goto loadOp
 						}
 						break
@@ -246,7 +263,7 @@ frames:
 							v &= in.Imm
 						}
 						r[in.Dst] = v
-						if in.Op == opLoadOp && budget-n >= 2 {
+						if in.Flags&fuseOp != 0 && budget-n >= 2 {
 							goto loadOp
 						}
 						break
@@ -261,10 +278,15 @@ frames:
 					v &= in.Imm
 				}
 				r[in.Dst] = v
-				if in.Op == opLoadOp && budget-n >= 2 {
+				if in.Flags&fuseOp != 0 && budget-n >= 2 {
 					goto loadOp
 				}
 			case ir.OpStore, opStoreJmp:
+				if in.Flags != 0 { // fuseSlot: a promoted alloca
+					k := uint32(in.C) & (maxPromoted - 1)
+					ps.v[k] = r[in.B] & (^uint64(0) >> (64 - 8*uint(in.W)))
+					ps.valid |= 1 << k
+				}
 				p := r[in.A]
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
@@ -376,6 +398,7 @@ frames:
 					}
 					if callee.External {
 						lc.clear()
+						ps.valid = 0
 						fr.PC = pc
 						res := m.builtin(st, t, callee.Builtin, cs, r, ch)
 						if res == bBlock {
@@ -442,6 +465,7 @@ frames:
 				continue frames
 			case ir.OpCallB:
 				lc.clear()
+				ps.valid = 0
 				cs := &fn.Calls[in.Imm]
 				fr.PC = pc
 				b := ir.Builtin(in.B)
@@ -544,6 +568,7 @@ frames:
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
 				lc.alloc(mem, id)
+				ps.valid = 0 // a promoted alloca run again has a new block
 				t.Allocas = append(t.Allocas, id)
 				r[in.Dst] = ir.MakePtr(id, 0)
 				if mem.refused != 0 {
@@ -625,6 +650,7 @@ frames:
 			case ir.OpNop, ir.OpFence:
 			default:
 				lc.clear()
+				ps.valid = 0 // e.g. stackrestore frees allocas
 				if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
 					return n + 1
@@ -716,13 +742,18 @@ frames:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
 				r[x.Dst] = v
-				if in.Flags != 0 && budget-n >= 3 {
+				if in.Flags&fuseStore != 0 && budget-n >= 3 {
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
 					p := r[y.A]
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
 							storeLE(e.d[o:], y.W, r[y.B])
+							if y.Flags != 0 { // fuseSlot
+								k := uint32(y.C) & (maxPromoted - 1)
+								ps.v[k] = r[y.B] & (^uint64(0) >> (64 - 8*uint(y.W)))
+								ps.valid |= 1 << k
+							}
 							pc += 3
 							n += 3
 							continue
@@ -739,7 +770,21 @@ frames:
 			// the load's own, so this is no more than the loop's next turn).
 			if n < budget {
 				y := &code[pc]
-				if y.Op == ir.OpLoad || y.Op == opLoadOp {
+				if y.Op == opLoadS || y.Op == opLoadSOp {
+					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+						v := ps.v[k]
+						if y.Imm != 0 {
+							v &= y.Imm
+						}
+						r[y.Dst] = v
+						in = y
+						if y.Flags&fuseOp != 0 && budget-n >= 2 {
+							goto loadOp
+						}
+						pc++
+						n++
+					}
+				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := r[y.A]
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
@@ -749,7 +794,7 @@ frames:
 							}
 							r[y.Dst] = v
 							in = y
-							if y.Op == opLoadOp && budget-n >= 2 {
+							if y.Flags&fuseOp != 0 && budget-n >= 2 {
 								goto loadOp
 							}
 							pc++

@@ -163,7 +163,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
-	m.code = fuseProgram(p)
+	m.code = fuseProgram(p, true)
 	return m
 }
 
