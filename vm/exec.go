@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -36,7 +37,6 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
 	code := m.codeOf(fn)
-	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
 	// lc caches the bytes of the blocks and pages the loads and stores of
@@ -50,57 +50,62 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	var ps promoSlots
 	var n uint64
 	var cmp bool // the comparison of a fused compare-and-branch
-	// Calls and returns change fr, fn, code and r and go on with the outer
+	// Calls and returns change fr, fn, code and the registers and go on with the outer
 	// loop, so that the inner loop keeps them invariant (its turns then
 	// carry only pc and n: fewer spills per dispatch).
 frames:
 	for {
 		ps.valid = 0 // a new frame (or the call's first)
+		r := t.Regs[fr.Base:]
+		if len(r) < fn.NRegs {
+			panic("vm: a frame's registers are fewer than its function's")
+		}
+		rb := unsafe.Pointer(unsafe.SliceData(r))
 		for n < budget {
 			in := &code[pc]
 			switch in.Op {
 			case ir.OpAdd:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a + b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "add")
 					return n + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpSub:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a - b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "sub")
 					return n + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpMul:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a * b) & in.Imm
 				if in.Flags != 0 && mulOverflow(a, b, in) {
 					m.fail(st, t, pc, ErrOverflow, "mul")
 					return n + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpUDiv, ir.OpURem:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
 					return n + 1
 				}
 				q := a / b
 				if in.Op == ir.OpURem {
-					r[in.Dst] = a % b
+					*reg(rb, in.Dst) = a % b
 				} else {
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
 						return n + 1
 					}
-					r[in.Dst] = q
+					*reg(rb, in.Dst) = q
 				}
 			case ir.OpSDiv, ir.OpSRem:
-				a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
+				a, b := sx(*reg(rb, in.A), in.W), sx(*reg(rb, in.B), in.W)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
 					return n + 1
@@ -110,20 +115,20 @@ frames:
 					return n + 1
 				}
 				if in.Op == ir.OpSRem {
-					r[in.Dst] = uint64(a%b) & in.Imm
+					*reg(rb, in.Dst) = uint64(a%b) & in.Imm
 				} else {
 					q := a / b
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
 						return n + 1
 					}
-					r[in.Dst] = uint64(q) & in.Imm
+					*reg(rb, in.Dst) = uint64(q) & in.Imm
 				}
 			case ir.OpShl:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "shl")
@@ -137,12 +142,12 @@ frames:
 						return n + 1
 					}
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpLShr:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "lshr")
@@ -153,12 +158,12 @@ frames:
 					m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
 					return n + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpAShr:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "ashr")
@@ -169,65 +174,65 @@ frames:
 					m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
 					return n + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpAnd:
-				r[in.Dst] = r[in.A] & r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) & *reg(rb, in.B)
 			case ir.OpOr:
-				r[in.Dst] = r[in.A] | r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) | *reg(rb, in.B)
 			case ir.OpXor:
-				r[in.Dst] = r[in.A] ^ r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) ^ *reg(rb, in.B)
 			case ir.OpEq:
-				r[in.Dst] = b2u(r[in.A] == r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) == *reg(rb, in.B))
 			case ir.OpNe:
-				r[in.Dst] = b2u(r[in.A] != r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) != *reg(rb, in.B))
 			case ir.OpUlt:
-				r[in.Dst] = b2u(r[in.A] < r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) < *reg(rb, in.B))
 			case ir.OpUle:
-				r[in.Dst] = b2u(r[in.A] <= r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) <= *reg(rb, in.B))
 			case ir.OpUgt:
-				r[in.Dst] = b2u(r[in.A] > r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) > *reg(rb, in.B))
 			case ir.OpUge:
-				r[in.Dst] = b2u(r[in.A] >= r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) >= *reg(rb, in.B))
 			case ir.OpSlt:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) < sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) < sx(*reg(rb, in.B), in.W))
 			case ir.OpSle:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) <= sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) <= sx(*reg(rb, in.B), in.W))
 			case ir.OpSgt:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) > sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) > sx(*reg(rb, in.B), in.W))
 			case ir.OpSge:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) >= sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W))
 			case ir.OpMov:
-				r[in.Dst] = r[in.A]
+				*reg(rb, in.Dst) = *reg(rb, in.A)
 			case ir.OpMovN:
-				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[in.A:in.A+int32(in.Imm)])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+int32(in.Imm)], regsOf(rb, fn)[in.A:in.A+int32(in.Imm)])
 			case ir.OpSelect:
-				if r[in.A]&1 != 0 {
-					r[in.Dst] = r[in.B]
+				if regsOf(rb, fn)[in.A]&1 != 0 {
+					regsOf(rb, fn)[in.Dst] = regsOf(rb, fn)[in.B]
 				} else {
-					r[in.Dst] = r[in.C]
+					regsOf(rb, fn)[in.Dst] = regsOf(rb, fn)[in.C]
 				}
 			case ir.OpSelectN:
 				src := in.C
-				if r[in.A]&1 != 0 {
+				if regsOf(rb, fn)[in.A]&1 != 0 {
 					src = in.B
 				}
-				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[src:src+int32(in.Imm)])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+int32(in.Imm)], regsOf(rb, fn)[src:src+int32(in.Imm)])
 			case ir.OpTrunc:
-				r[in.Dst] = r[in.A] & in.Imm
+				*reg(rb, in.Dst) = *reg(rb, in.A) & in.Imm
 			case ir.OpSExt:
-				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 			case ir.OpInsert:
 				nc := in.C
-				copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+nc], regsOf(rb, fn)[in.A:in.A+nc])
 				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
-				copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
+				copy(regsOf(rb, fn)[in.Dst+off:in.Dst+off+k], regsOf(rb, fn)[in.B:in.B+k])
 			case opLoadS, opLoadSOp:
 				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 					v := ps.v[k]
 					if in.Imm != 0 {
 						v &= in.Imm
 					}
-					r[in.Dst] = v
+					*reg(rb, in.Dst) = v
 					if in.Flags&fuseOp != 0 && budget-n >= 2 {
 						goto loadOp
 					}
@@ -235,7 +240,7 @@ frames:
 				}
 				fallthrough
 			case ir.OpLoad, opLoadOp:
-				p := r[in.A]
+				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
@@ -243,7 +248,7 @@ frames:
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
-						r[in.Dst] = v
+						*reg(rb, in.Dst) = v
 						if in.Flags&fuseOp != 0 && budget-n >= 2 {
 							goto loadOp
 						}
@@ -262,7 +267,7 @@ frames:
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
-						r[in.Dst] = v
+						*reg(rb, in.Dst) = v
 						if in.Flags&fuseOp != 0 && budget-n >= 2 {
 							goto loadOp
 						}
@@ -277,21 +282,21 @@ frames:
 				if in.Imm != 0 {
 					v &= in.Imm
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 				if in.Flags&fuseOp != 0 && budget-n >= 2 {
 					goto loadOp
 				}
 			case ir.OpStore, opStoreJmp:
 				if in.Flags != 0 { // fuseSlot: a promoted alloca
 					k := uint32(in.C) & (maxPromoted - 1)
-					ps.v[k] = r[in.B] & (^uint64(0) >> (64 - 8*uint(in.W)))
+					ps.v[k] = *reg(rb, in.B) & (^uint64(0) >> (64 - 8*uint(in.W)))
 					ps.valid |= 1 << k
 				}
-				p := r[in.A]
+				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						storeLE(d, in.W, r[in.B])
+						storeLE(d, in.W, *reg(rb, in.B))
 						if in.Op == opStoreJmp && budget-n >= 2 {
 							pc = int32(code[pc+1].Imm)
 							n += 2
@@ -313,7 +318,7 @@ frames:
 							}
 						}
 						d := lc.fill(mem, ch, b, p, off)
-						storeLE(d, in.W, r[in.B])
+						storeLE(d, in.W, *reg(rb, in.B))
 						if in.Op == opStoreJmp && budget-n >= 2 {
 							pc = int32(code[pc+1].Imm)
 							n += 2
@@ -324,7 +329,7 @@ frames:
 				}
 			storeSlow:
 				lc.clear() // a copy-on-write copy moves the block's or page's bytes
-				if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
+				if e := mem.Store(p, uint32(in.W), *reg(rb, in.B)); e != ErrNone {
 					m.fail(st, t, pc, e, "store")
 					return n + 1
 				}
@@ -334,22 +339,22 @@ frames:
 					continue
 				}
 			case ir.OpGEPC:
-				r[in.Dst] = r[in.A] + in.Imm
+				*reg(rb, in.Dst) = *reg(rb, in.A) + in.Imm
 			case ir.OpGEP1:
-				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
 			case ir.OpGEPN:
 				g := &fn.GEPs[in.Imm]
-				p := r[g.Base] + uint64(g.Off)
+				p := regsOf(rb, fn)[g.Base] + uint64(g.Off)
 				for i, s := range g.Idx {
-					p += uint64(sx(r[s], g.Width[i]) * g.Scale[i])
+					p += uint64(sx(regsOf(rb, fn)[s], g.Width[i]) * g.Scale[i])
 				}
-				r[in.Dst] = p
+				regsOf(rb, fn)[in.Dst] = p
 			case ir.OpJmp:
 				pc = int32(in.Imm)
 				n++
 				goto jumped
 			case ir.OpBr:
-				if r[in.A]&1 != 0 {
+				if *reg(rb, in.A)&1 != 0 {
 					pc = in.B
 				} else {
 					pc = in.C
@@ -357,20 +362,20 @@ frames:
 				n++
 				goto jumped
 			case ir.OpJmpE:
-				pc = takeEdge(&fn.Edges[in.Imm], r)
+				pc = takeEdge(&fn.Edges[in.Imm], regsOf(rb, fn))
 				n++
 				continue
 			case ir.OpBrE:
 				e := in.C
-				if r[in.A]&1 != 0 {
+				if regsOf(rb, fn)[in.A]&1 != 0 {
 					e = in.B
 				}
-				pc = takeEdge(&fn.Edges[e], r)
+				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
 				n++
 				continue
 			case ir.OpSwitch:
 				sw := &fn.Switches[in.Imm]
-				x := r[in.A]
+				x := regsOf(rb, fn)[in.A]
 				e := sw.Default
 				for i, v := range sw.Vals {
 					if v == x {
@@ -378,7 +383,7 @@ frames:
 						break
 					}
 				}
-				pc = takeEdge(&fn.Edges[e], r)
+				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
 				n++
 				continue
 			case ir.OpCall, ir.OpCallInd:
@@ -387,7 +392,7 @@ frames:
 				if in.Op == ir.OpCall {
 					callee = m.Prog.Funcs[cs.Callee]
 				} else {
-					callee = m.funcOf(r[cs.FnSlot])
+					callee = m.funcOf(regsOf(rb, fn)[cs.FnSlot])
 					if callee == nil {
 						m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
 						return n + 1
@@ -400,7 +405,7 @@ frames:
 						lc.clear()
 						ps.valid = 0
 						fr.PC = pc
-						res := m.builtin(st, t, callee.Builtin, cs, r, ch)
+						res := m.builtin(st, t, callee.Builtin, cs, regsOf(rb, fn), ch)
 						if res == bBlock {
 							return n
 						}
@@ -455,7 +460,6 @@ frames:
 				}
 				fn = callee
 				code = m.codeOf(fn)
-				r = t.Regs[fr.Base:]
 				pc = 0
 				n++
 				if callee.Atomic && t.Atomic == 1 {
@@ -469,7 +473,7 @@ frames:
 				cs := &fn.Calls[in.Imm]
 				fr.PC = pc
 				b := ir.Builtin(in.B)
-				res := m.builtin(st, t, b, cs, r, ch)
+				res := m.builtin(st, t, b, cs, regsOf(rb, fn), ch)
 				if res == bBlock {
 					return n
 				}
@@ -489,7 +493,6 @@ frames:
 					fr = &t.Frames[len(t.Frames)-1]
 					fn = fr.Fn
 					code = m.codeOf(fn)
-					r = t.Regs[fr.Base:]
 					pc = fr.PC
 					continue frames
 				default:
@@ -503,12 +506,12 @@ frames:
 				if in.A >= 0 {
 					if k <= 8 {
 						if k == 1 {
-							rv[0] = r[in.A]
+							rv[0] = regsOf(rb, fn)[in.A]
 						} else {
-							copy(rv[:k], r[in.A:in.A+k])
+							copy(rv[:k], regsOf(rb, fn)[in.A:in.A+k])
 						}
 					} else {
-						big = append([]uint64(nil), r[in.A:in.A+k]...)
+						big = append([]uint64(nil), regsOf(rb, fn)[in.A:in.A+k]...)
 					}
 				}
 				if top.OnceAddr != 0 {
@@ -546,7 +549,6 @@ frames:
 				fr = &t.Frames[len(t.Frames)-1]
 				fn = fr.Fn
 				code = m.codeOf(fn)
-				r = t.Regs[fr.Base:]
 				pc = fr.PC
 				if top.Atomic && t.Atomic == 0 {
 					return n // leaving an atomic section is a scheduling point
@@ -555,7 +557,7 @@ frames:
 			case ir.OpAlloca:
 				size := in.Imm
 				if in.A >= 0 {
-					cnt := sx(r[in.A], in.W)
+					cnt := sx(regsOf(rb, fn)[in.A], in.W)
 					if cnt < 0 {
 						m.fail(st, t, pc, ErrBadArg, "negative alloca size")
 						return n + 1
@@ -570,62 +572,62 @@ frames:
 				lc.alloc(mem, id)
 				ps.valid = 0 // a promoted alloca run again has a new block
 				t.Allocas = append(t.Allocas, id)
-				r[in.Dst] = ir.MakePtr(id, 0)
+				regsOf(rb, fn)[in.Dst] = ir.MakePtr(id, 0)
 				if mem.refused != 0 {
 					m.overLimit(st, t, pc)
 					return n + 1
 				}
 			case opCmpBr:
-				cmp = r[in.A] == r[in.B]
+				cmp = *reg(rb, in.A) == *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 1:
-				cmp = r[in.A] != r[in.B]
+				cmp = *reg(rb, in.A) != *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 2:
-				cmp = r[in.A] < r[in.B]
+				cmp = *reg(rb, in.A) < *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 3:
-				cmp = r[in.A] <= r[in.B]
+				cmp = *reg(rb, in.A) <= *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 4:
-				cmp = r[in.A] > r[in.B]
+				cmp = *reg(rb, in.A) > *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 5:
-				cmp = r[in.A] >= r[in.B]
+				cmp = *reg(rb, in.A) >= *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 6:
-				cmp = sx(r[in.A], in.W) < sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) < sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 7:
-				cmp = sx(r[in.A], in.W) <= sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) <= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 8:
-				cmp = sx(r[in.A], in.W) > sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) > sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 9:
-				cmp = sx(r[in.A], in.W) >= sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opSExtGEP:
-				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 				if budget-n >= 2 {
 					x := &code[pc+1]
-					r[x.Dst] = r[x.A] + uint64(sx(r[x.B], x.W)*int64(x.Imm))
+					*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
 					pc += 2
 					n += 2
 					continue
 				}
 			case opGEPLoad:
-				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
 				if budget-n >= 2 {
 					x := &code[pc+1]
-					p := r[x.A]
+					p := *reg(rb, x.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
 							v := loadLE(e.d[o:], x.W)
 							if x.Imm != 0 {
 								v &= x.Imm
 							}
-							r[x.Dst] = v
+							*reg(rb, x.Dst) = v
 							pc += 2
 							n += 2
 							continue
@@ -651,7 +653,7 @@ frames:
 			default:
 				lc.clear()
 				ps.valid = 0 // e.g. stackrestore frees allocas
-				if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
+				if e, detail := m.execSlow(st, t, in, regsOf(rb, fn)); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
 					return n + 1
 				}
@@ -662,21 +664,21 @@ frames:
 
 			// Second halves of superinstructions (fuse.go).
 		cmpBr:
-			r[in.Dst] = b2u(cmp)
+			*reg(rb, in.Dst) = b2u(cmp)
 			if budget-n >= 2 {
 				x := &code[pc+1]
 				if x.Op == ir.OpBr {
-					if r[x.A]&1 != 0 {
+					if *reg(rb, x.A)&1 != 0 {
 						pc = x.B
 					} else {
 						pc = x.C
 					}
 				} else {
 					e := x.C
-					if r[x.A]&1 != 0 {
+					if *reg(rb, x.A)&1 != 0 {
 						e = x.B
 					}
-					pc = takeEdge(&fn.Edges[e], r)
+					pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
 				}
 				n += 2
 				goto jumped
@@ -687,7 +689,7 @@ frames:
 		loadOp:
 			{
 				x := &code[pc+1]
-				a, b := r[x.A], r[x.B]
+				a, b := *reg(rb, x.A), *reg(rb, x.B)
 				var v uint64
 				switch ir.Op(in.Aux) {
 				case ir.OpAdd:
@@ -741,17 +743,17 @@ frames:
 				default:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
-				r[x.Dst] = v
+				*reg(rb, x.Dst) = v
 				if in.Flags&fuseStore != 0 && budget-n >= 3 {
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
-					p := r[y.A]
+					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
-							storeLE(e.d[o:], y.W, r[y.B])
+							storeLE(e.d[o:], y.W, *reg(rb, y.B))
 							if y.Flags != 0 { // fuseSlot
 								k := uint32(y.C) & (maxPromoted - 1)
-								ps.v[k] = r[y.B] & (^uint64(0) >> (64 - 8*uint(y.W)))
+								ps.v[k] = *reg(rb, y.B) & (^uint64(0) >> (64 - 8*uint(y.W)))
 								ps.valid |= 1 << k
 							}
 							pc += 3
@@ -776,7 +778,7 @@ frames:
 						if y.Imm != 0 {
 							v &= y.Imm
 						}
-						r[y.Dst] = v
+						*reg(rb, y.Dst) = v
 						in = y
 						if y.Flags&fuseOp != 0 && budget-n >= 2 {
 							goto loadOp
@@ -785,14 +787,14 @@ frames:
 						n++
 					}
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
-					p := r[y.A]
+					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
 							v := loadLE(e.d[o:], y.W)
 							if y.Imm != 0 {
 								v &= y.Imm
 							}
-							r[y.Dst] = v
+							*reg(rb, y.Dst) = v
 							in = y
 							if y.Flags&fuseOp != 0 && budget-n >= 2 {
 								goto loadOp
@@ -812,6 +814,23 @@ frames:
 	}
 	fr.PC = pc
 	return n
+}
+
+// reg returns register i of the frame whose registers start at rb. The
+// instructions of exec's hot paths (arithmetic, comparisons, moves, loads,
+// stores, GEPs, branches and the superinstructions made of them) index
+// their registers through it, without bounds checks: checkRegs verified,
+// when the machine was made, that their register operands lie in [0,
+// NRegs) of their function, and exec checks that every frame it runs has
+// that many registers.
+func reg(rb unsafe.Pointer, i int32) *uint64 {
+	return (*uint64)(unsafe.Add(rb, uintptr(i)*8))
+}
+
+// regsOf returns the registers of a frame of fn starting at rb (for the
+// instructions that take them as a slice).
+func regsOf(rb unsafe.Pointer, fn *ir.Func) []uint64 {
+	return unsafe.Slice((*uint64)(rb), fn.NRegs)
 }
 
 func b2u(b bool) uint64 {

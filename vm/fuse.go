@@ -2,6 +2,7 @@ package vm
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -348,5 +349,37 @@ func storeLE(d []byte, w uint8, v uint64) {
 		binary.LittleEndian.PutUint32(d, uint32(v))
 	default:
 		binary.LittleEndian.PutUint64(d, v)
+	}
+}
+
+// checkRegs panics unless the register operands of the instructions whose
+// registers exec reads and writes without bounds checks (reg) lie in
+// [0, fn.NRegs): the compiler's invariant, checked once per machine so that
+// a broken one cannot make exec touch memory outside a register file.
+func checkRegs(fn *ir.Func) {
+	n := int32(fn.NRegs)
+	bad := func(rs ...int32) bool {
+		for _, x := range rs {
+			if x < 0 || x >= n {
+				return true
+			}
+		}
+		return false
+	}
+	for pc, in := range fn.Code {
+		var wrong bool
+		switch {
+		case in.Op >= ir.OpAdd && in.Op <= ir.OpSge, in.Op == ir.OpGEP1:
+			wrong = bad(in.Dst, in.A, in.B)
+		case in.Op == ir.OpMov, in.Op == ir.OpTrunc, in.Op == ir.OpSExt, in.Op == ir.OpGEPC, in.Op == ir.OpLoad:
+			wrong = bad(in.Dst, in.A)
+		case in.Op == ir.OpStore:
+			wrong = bad(in.A, in.B)
+		case in.Op == ir.OpBr, in.Op == ir.OpBrE:
+			wrong = bad(in.A)
+		}
+		if wrong {
+			panic(fmt.Sprintf("vm: %s pc %d: %s has a register operand outside the function's %d registers", fn.Name, pc, in.Op, n))
+		}
 	}
 }

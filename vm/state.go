@@ -163,6 +163,9 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
+	for _, f := range p.Funcs {
+		checkRegs(f)
+	}
 	m.code = fuseProgram(p, true)
 	return m
 }
