@@ -48,11 +48,11 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// ps holds the values of the running frame's promoted allocas (fuse.go:
 	// promotable); ps.valid = 0 drops them, at every change of frame.
 	var ps promoSlots
-	var n uint64
-	var cmp bool // the comparison of a fused compare-and-branch
-	// Calls and returns change fr, fn, code and the registers and go on with the outer
-	// loop, so that the inner loop keeps them invariant (its turns then
-	// carry only pc and n: fewer spills per dispatch).
+	left := budget // steps left: the call has taken budget - left
+	var cmp bool   // the comparison of a fused compare-and-branch
+	// Calls and returns change fr, fn, code and the registers and go on
+	// with the outer loop, so that the inner loop keeps them invariant (its
+	// turns then carry only pc and left: fewer spills per dispatch).
 frames:
 	for {
 		ps.valid = 0 // a new frame (or the call's first)
@@ -61,7 +61,7 @@ frames:
 			panic("vm: a frame's registers are fewer than its function's")
 		}
 		rb := unsafe.Pointer(unsafe.SliceData(r))
-		for n < budget {
+		for left > 0 {
 			in := &code[pc]
 			switch in.Op {
 			case ir.OpAdd:
@@ -69,7 +69,7 @@ frames:
 				v := (a + b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "add")
-					return n + 1
+					return budget - left + 1
 				}
 				*reg(rb, in.Dst) = v
 			case ir.OpSub:
@@ -77,7 +77,7 @@ frames:
 				v := (a - b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "sub")
-					return n + 1
+					return budget - left + 1
 				}
 				*reg(rb, in.Dst) = v
 			case ir.OpMul:
@@ -85,14 +85,14 @@ frames:
 				v := (a * b) & in.Imm
 				if in.Flags != 0 && mulOverflow(a, b, in) {
 					m.fail(st, t, pc, ErrOverflow, "mul")
-					return n + 1
+					return budget - left + 1
 				}
 				*reg(rb, in.Dst) = v
 			case ir.OpUDiv, ir.OpURem:
 				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
-					return n + 1
+					return budget - left + 1
 				}
 				q := a / b
 				if in.Op == ir.OpURem {
@@ -100,7 +100,7 @@ frames:
 				} else {
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
-						return n + 1
+						return budget - left + 1
 					}
 					*reg(rb, in.Dst) = q
 				}
@@ -108,11 +108,11 @@ frames:
 				a, b := sx(*reg(rb, in.A), in.W), sx(*reg(rb, in.B), in.W)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
-					return n + 1
+					return budget - left + 1
 				}
 				if b == -1 && a == sx(1<<(in.W-1), in.W) {
 					m.fail(st, t, pc, ErrOverflow, "division of the minimum value by -1")
-					return n + 1
+					return budget - left + 1
 				}
 				if in.Op == ir.OpSRem {
 					*reg(rb, in.Dst) = uint64(a%b) & in.Imm
@@ -120,7 +120,7 @@ frames:
 					q := a / b
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
-						return n + 1
+						return budget - left + 1
 					}
 					*reg(rb, in.Dst) = uint64(q) & in.Imm
 				}
@@ -132,14 +132,14 @@ frames:
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "shl")
-					return n + 1
+					return budget - left + 1
 				}
 				v := (a << b) & in.Imm
 				if in.Flags != 0 {
 					if in.Flags&ir.FlagNSW != 0 && sx(v, in.W)>>b != sx(a, in.W) ||
 						in.Flags&ir.FlagNUW != 0 && v>>b != a {
 						m.fail(st, t, pc, ErrOverflow, "shl")
-						return n + 1
+						return budget - left + 1
 					}
 				}
 				*reg(rb, in.Dst) = v
@@ -151,12 +151,12 @@ frames:
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "lshr")
-					return n + 1
+					return budget - left + 1
 				}
 				v := a >> b
 				if in.Flags&ir.FlagExact != 0 && v<<b != a {
 					m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
-					return n + 1
+					return budget - left + 1
 				}
 				*reg(rb, in.Dst) = v
 			case ir.OpAShr:
@@ -167,12 +167,12 @@ frames:
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "ashr")
-					return n + 1
+					return budget - left + 1
 				}
 				v := uint64(sx(a, in.W)>>b) & in.Imm
 				if in.Flags&ir.FlagExact != 0 && (v<<b)&in.Imm != a {
 					m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
-					return n + 1
+					return budget - left + 1
 				}
 				*reg(rb, in.Dst) = v
 			case ir.OpAnd:
@@ -233,7 +233,7 @@ frames:
 						v &= in.Imm
 					}
 					*reg(rb, in.Dst) = v
-					if in.Flags&fuseOp != 0 && budget-n >= 2 {
+					if in.Flags&fuseOp != 0 && left >= 2 {
 						goto loadOp
 					}
 					break
@@ -249,7 +249,7 @@ frames:
 							v &= in.Imm
 						}
 						*reg(rb, in.Dst) = v
-						if in.Flags&fuseOp != 0 && budget-n >= 2 {
+						if in.Flags&fuseOp != 0 && left >= 2 {
 							goto loadOp
 						}
 						break
@@ -268,7 +268,7 @@ frames:
 							v &= in.Imm
 						}
 						*reg(rb, in.Dst) = v
-						if in.Flags&fuseOp != 0 && budget-n >= 2 {
+						if in.Flags&fuseOp != 0 && left >= 2 {
 							goto loadOp
 						}
 						break
@@ -277,13 +277,13 @@ frames:
 				v, e := mem.Load(p, uint32(in.W))
 				if e != ErrNone {
 					m.fail(st, t, pc, e, "load")
-					return n + 1
+					return budget - left + 1
 				}
 				if in.Imm != 0 {
 					v &= in.Imm
 				}
 				*reg(rb, in.Dst) = v
-				if in.Flags&fuseOp != 0 && budget-n >= 2 {
+				if in.Flags&fuseOp != 0 && left >= 2 {
 					goto loadOp
 				}
 			case ir.OpStore, opStoreJmp:
@@ -297,9 +297,9 @@ frames:
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
 						storeLE(d, in.W, *reg(rb, in.B))
-						if in.Op == opStoreJmp && budget-n >= 2 {
+						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(code[pc+1].Imm)
-							n += 2
+							left -= 2
 							goto jumped
 						}
 						break
@@ -319,9 +319,9 @@ frames:
 						}
 						d := lc.fill(mem, ch, b, p, off)
 						storeLE(d, in.W, *reg(rb, in.B))
-						if in.Op == opStoreJmp && budget-n >= 2 {
+						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(code[pc+1].Imm)
-							n += 2
+							left -= 2
 							goto jumped
 						}
 						break
@@ -331,11 +331,11 @@ frames:
 				lc.clear() // a copy-on-write copy moves the block's or page's bytes
 				if e := mem.Store(p, uint32(in.W), *reg(rb, in.B)); e != ErrNone {
 					m.fail(st, t, pc, e, "store")
-					return n + 1
+					return budget - left + 1
 				}
-				if in.Op == opStoreJmp && budget-n >= 2 {
+				if in.Op == opStoreJmp && left >= 2 {
 					pc = int32(code[pc+1].Imm)
-					n += 2
+					left -= 2
 					continue
 				}
 			case ir.OpGEPC:
@@ -351,7 +351,7 @@ frames:
 				regsOf(rb, fn)[in.Dst] = p
 			case ir.OpJmp:
 				pc = int32(in.Imm)
-				n++
+				left--
 				goto jumped
 			case ir.OpBr:
 				if *reg(rb, in.A)&1 != 0 {
@@ -359,11 +359,11 @@ frames:
 				} else {
 					pc = in.C
 				}
-				n++
+				left--
 				goto jumped
 			case ir.OpJmpE:
 				pc = takeEdge(&fn.Edges[in.Imm], regsOf(rb, fn))
-				n++
+				left--
 				continue
 			case ir.OpBrE:
 				e := in.C
@@ -371,7 +371,7 @@ frames:
 					e = in.B
 				}
 				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
-				n++
+				left--
 				continue
 			case ir.OpSwitch:
 				sw := &fn.Switches[in.Imm]
@@ -384,7 +384,7 @@ frames:
 					}
 				}
 				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
-				n++
+				left--
 				continue
 			case ir.OpCall, ir.OpCallInd:
 				cs := &fn.Calls[in.Imm]
@@ -395,11 +395,11 @@ frames:
 					callee = m.funcOf(regsOf(rb, fn)[cs.FnSlot])
 					if callee == nil {
 						m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
-						return n + 1
+						return budget - left + 1
 					}
 					if len(callee.Params) > len(cs.Args) {
 						m.fail(st, t, pc, ErrInvalidCall, "call of "+callee.Name+" with too few arguments")
-						return n + 1
+						return budget - left + 1
 					}
 					if callee.External {
 						lc.clear()
@@ -407,19 +407,19 @@ frames:
 						fr.PC = pc
 						res := m.builtin(st, t, callee.Builtin, cs, regsOf(rb, fn), ch)
 						if res == bBlock {
-							return n
+							return budget - left
 						}
 						if m.overLimit(st, t, pc) {
-							return n + 1
+							return budget - left + 1
 						}
-						n++
+						left--
 						if res != bNext {
-							return n
+							return budget - left
 						}
 						pc++
 						if platform[callee.Builtin].yields {
 							fr.PC = pc
-							return n
+							return budget - left
 						}
 						continue
 					}
@@ -432,7 +432,7 @@ frames:
 				}
 				if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
 					m.fail(st, t, pc, ErrStackOverflow, fmt.Sprintf("call depth %d is the per-run limit", m.MaxDepth))
-					return n + 1
+					return budget - left + 1
 				}
 				fr = &t.Frames[len(t.Frames)-1]
 				regs := t.Regs
@@ -455,16 +455,16 @@ frames:
 						if !m.overLimit(st, t, 0) {
 							m.fail(st, t, 0, e, "byval argument")
 						}
-						return n + 1
+						return budget - left + 1
 					}
 				}
 				fn = callee
 				code = m.codeOf(fn)
 				pc = 0
-				n++
+				left--
 				if callee.Atomic && t.Atomic == 1 {
 					fr.PC = pc
-					return n // entering an atomic section is a scheduling point
+					return budget - left // entering an atomic section is a scheduling point
 				}
 				continue frames
 			case ir.OpCallB:
@@ -475,18 +475,18 @@ frames:
 				b := ir.Builtin(in.B)
 				res := m.builtin(st, t, b, cs, regsOf(rb, fn), ch)
 				if res == bBlock {
-					return n
+					return budget - left
 				}
 				if m.overLimit(st, t, pc) {
-					return n + 1
+					return budget - left + 1
 				}
-				n++
+				left--
 				switch res {
 				case bNext:
 					pc++
 					if platform[b].yields {
 						fr.PC = pc
-						return n
+						return budget - left
 					}
 					continue
 				case bFrame:
@@ -496,7 +496,7 @@ frames:
 					pc = fr.PC
 					continue frames
 				default:
-					return n
+					return budget - left
 				}
 			case ir.OpRet:
 				top := &t.Frames[len(t.Frames)-1]
@@ -527,10 +527,10 @@ frames:
 				if top.OnceAddr != 0 {
 					mem.Store(top.OnceAddr, 4, onceDone)
 				}
-				n++
+				left--
 				if len(t.Frames) == 1 {
 					m.threadReturn(st, t, rv[0])
-					return n
+					return budget - left
 				}
 				retDst, retN := top.RetDst, top.RetN
 				t.Frames = t.Frames[:len(t.Frames)-1]
@@ -551,7 +551,7 @@ frames:
 				code = m.codeOf(fn)
 				pc = fr.PC
 				if top.Atomic && t.Atomic == 0 {
-					return n // leaving an atomic section is a scheduling point
+					return budget - left // leaving an atomic section is a scheduling point
 				}
 				continue frames
 			case ir.OpAlloca:
@@ -560,13 +560,13 @@ frames:
 					cnt := sx(regsOf(rb, fn)[in.A], in.W)
 					if cnt < 0 {
 						m.fail(st, t, pc, ErrBadArg, "negative alloca size")
-						return n + 1
+						return budget - left + 1
 					}
 					size *= uint64(cnt)
 				}
 				if size > 1<<31 {
 					m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
-					return n + 1
+					return budget - left + 1
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
 				lc.alloc(mem, id)
@@ -575,7 +575,7 @@ frames:
 				regsOf(rb, fn)[in.Dst] = ir.MakePtr(id, 0)
 				if mem.refused != 0 {
 					m.overLimit(st, t, pc)
-					return n + 1
+					return budget - left + 1
 				}
 			case opCmpBr:
 				cmp = *reg(rb, in.A) == *reg(rb, in.B)
@@ -609,16 +609,16 @@ frames:
 				goto cmpBr
 			case opSExtGEP:
 				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
-				if budget-n >= 2 {
+				if left >= 2 {
 					x := &code[pc+1]
 					*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
 					pc += 2
-					n += 2
+					left -= 2
 					continue
 				}
 			case opGEPLoad:
 				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
-				if budget-n >= 2 {
+				if left >= 2 {
 					x := &code[pc+1]
 					p := *reg(rb, x.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
@@ -629,43 +629,43 @@ frames:
 							}
 							*reg(rb, x.Dst) = v
 							pc += 2
-							n += 2
+							left -= 2
 							continue
 						}
 					}
 				}
 			case opJmpJmp:
-				if budget-n >= 2 {
+				if left >= 2 {
 					pc = int32(code[in.Imm].Imm)
-					n += 2
+					left -= 2
 				} else {
 					pc = int32(in.Imm)
-					n++
+					left--
 				}
 				goto jumped
 			case ir.OpUnreachable:
 				m.fail(st, t, pc, ErrUnreachable, "")
-				return n + 1
+				return budget - left + 1
 			case ir.OpTrap:
 				m.fail(st, t, pc, ErrTrap, "")
-				return n + 1
+				return budget - left + 1
 			case ir.OpNop, ir.OpFence:
 			default:
 				lc.clear()
 				ps.valid = 0 // e.g. stackrestore frees allocas
 				if e, detail := m.execSlow(st, t, in, regsOf(rb, fn)); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
-					return n + 1
+					return budget - left + 1
 				}
 			}
 			pc++
-			n++
+			left--
 			continue
 
 			// Second halves of superinstructions (fuse.go).
 		cmpBr:
 			*reg(rb, in.Dst) = b2u(cmp)
-			if budget-n >= 2 {
+			if left >= 2 {
 				x := &code[pc+1]
 				if x.Op == ir.OpBr {
 					if *reg(rb, x.A)&1 != 0 {
@@ -680,11 +680,11 @@ frames:
 					}
 					pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
 				}
-				n += 2
+				left -= 2
 				goto jumped
 			}
 			pc++
-			n++
+			left--
 			continue
 		loadOp:
 			{
@@ -744,7 +744,7 @@ frames:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
 				*reg(rb, x.Dst) = v
-				if in.Flags&fuseStore != 0 && budget-n >= 3 {
+				if in.Flags&fuseStore != 0 && left >= 3 {
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
 					p := *reg(rb, y.A)
@@ -757,20 +757,20 @@ frames:
 								ps.valid |= 1 << k
 							}
 							pc += 3
-							n += 3
+							left -= 3
 							continue
 						}
 					}
 				}
 				pc += 2
-				n += 2
+				left -= 2
 				continue
 			}
 		jumped:
 			// A jump or branch went to pc and counted its step: a load there
 			// runs now when its access hits the cache (the step it counts is
 			// the load's own, so this is no more than the loop's next turn).
-			if n < budget {
+			if left > 0 {
 				y := &code[pc]
 				if y.Op == opLoadS || y.Op == opLoadSOp {
 					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
@@ -780,11 +780,11 @@ frames:
 						}
 						*reg(rb, y.Dst) = v
 						in = y
-						if y.Flags&fuseOp != 0 && budget-n >= 2 {
+						if y.Flags&fuseOp != 0 && left >= 2 {
 							goto loadOp
 						}
 						pc++
-						n++
+						left--
 					}
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := *reg(rb, y.A)
@@ -796,11 +796,11 @@ frames:
 							}
 							*reg(rb, y.Dst) = v
 							in = y
-							if y.Flags&fuseOp != 0 && budget-n >= 2 {
+							if y.Flags&fuseOp != 0 && left >= 2 {
 								goto loadOp
 							}
 							pc++
-							n++
+							left--
 						}
 					}
 				}
@@ -808,12 +808,12 @@ frames:
 			continue
 		loadOnly:
 			pc++
-			n++
+			left--
 		}
 		break
 	}
 	fr.PC = pc
-	return n
+	return budget - left
 }
 
 // reg returns register i of the frame whose registers start at rb. The

@@ -326,29 +326,29 @@ func promotable(fn *ir.Func) map[int32]int32 {
 
 // loadLE reads a little-endian scalar of w bytes (1, 2, 4 or 8).
 func loadLE(d []byte, w uint8) uint64 {
-	switch w {
-	case 1:
-		return uint64(d[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(d))
+	switch w { // C's int and long first
 	case 4:
 		return uint64(binary.LittleEndian.Uint32(d))
-	default:
+	case 8:
 		return binary.LittleEndian.Uint64(d)
+	case 1:
+		return uint64(d[0])
+	default:
+		return uint64(binary.LittleEndian.Uint16(d))
 	}
 }
 
 // storeLE writes v as a little-endian scalar of w bytes (1, 2, 4 or 8).
 func storeLE(d []byte, w uint8, v uint64) {
-	switch w {
-	case 1:
-		d[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(d, uint16(v))
+	switch w { // C's int and long first
 	case 4:
 		binary.LittleEndian.PutUint32(d, uint32(v))
-	default:
+	case 8:
 		binary.LittleEndian.PutUint64(d, v)
+	case 1:
+		d[0] = byte(v)
+	default:
+		binary.LittleEndian.PutUint16(d, uint16(v))
 	}
 }
 
