@@ -263,6 +263,9 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
+						if ps.valid != 0 {
+							ps.forget(b) // a load through another pointer: see promoSlots
+						}
 						v := loadLE(d, in.W)
 						if in.Imm != 0 {
 							v &= in.Imm
@@ -287,12 +290,22 @@ frames:
 					goto loadOp
 				}
 			case ir.OpStore, opStoreJmp:
+				p := *reg(rb, in.A)
 				if in.Flags != 0 { // fuseSlot: a promoted alloca
 					k := uint32(in.C) & (maxPromoted - 1)
-					ps.v[k] = *reg(rb, in.B) & (^uint64(0) >> (64 - 8*uint(in.W)))
-					ps.valid |= 1 << k
+					if ps.valid>>k&1 != 0 || ps.bind(mem, &lc, k, p, in.W) {
+						v := *reg(rb, in.B)
+						storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
+						ps.v[k] = v & in.Imm // Imm: the mask of W bytes
+						ps.valid |= 1 << k
+						if in.Op == opStoreJmp && left >= 2 {
+							pc = int32(code[pc+1].Imm)
+							left -= 2
+							goto jumped
+						}
+						break
+					}
 				}
-				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
@@ -318,6 +331,9 @@ frames:
 							}
 						}
 						d := lc.fill(mem, ch, b, p, off)
+						if ps.valid != 0 {
+							ps.forget(b) // a store through another pointer: see promoSlots
+						}
 						storeLE(d, in.W, *reg(rb, in.B))
 						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(code[pc+1].Imm)
@@ -329,6 +345,7 @@ frames:
 				}
 			storeSlow:
 				lc.clear() // a copy-on-write copy moves the block's or page's bytes
+				ps.valid = 0
 				if e := mem.Store(p, uint32(in.W), *reg(rb, in.B)); e != ErrNone {
 					m.fail(st, t, pc, e, "store")
 					return budget - left + 1
@@ -747,18 +764,24 @@ frames:
 				if in.Flags&fuseStore != 0 && left >= 3 {
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
-					p := *reg(rb, y.A)
-					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
-							storeLE(e.d[o:], y.W, *reg(rb, y.B))
-							if y.Flags != 0 { // fuseSlot
-								k := uint32(y.C) & (maxPromoted - 1)
-								ps.v[k] = *reg(rb, y.B) & (^uint64(0) >> (64 - 8*uint(y.W)))
-								ps.valid |= 1 << k
-							}
+					if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
+						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+							v := *reg(rb, y.B)
+							storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
+							ps.v[k] = v & y.Imm
 							pc += 3
 							left -= 3
 							continue
+						}
+					} else {
+						p := *reg(rb, y.A)
+						if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+							if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+								storeLE(e.d[o:], y.W, *reg(rb, y.B))
+								pc += 3
+								left -= 3
+								continue
+							}
 						}
 					}
 				}

@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -78,7 +79,7 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 				if in.Op == ir.OpLoad {
 					in.Op = opLoadS
 				} else {
-					in.Flags = fuseSlot
+					in.Flags, in.Imm = fuseSlot, ^uint64(0)>>(64-8*uint(in.W))
 				}
 			}
 		}
@@ -169,14 +170,58 @@ func fuseProgram(p *ir.Program, promote bool) [][]ir.Inst {
 // yet valid in the call reads memory as an ordinary load; the slots are
 // dropped at every change of frame, allocation and slow instruction.
 
-// maxPromoted is the number of slots of promoSlots.
-const maxPromoted = 16
+// maxPromoted is the number of slots of promoSlots (a power of two).
+const maxPromoted = 8
 
 // promoSlots holds, during one exec call, the values of the promoted allocas
-// of the running frame (slot k valid when bit k of valid is set).
+// of the running frame: slot k is valid when bit k of valid is set, and then
+// v[k] is the value the frame last stored there and d[k] the block's bytes
+// (owned and writable, as a w entry of the access cache), which the
+// frame's stores to it write directly (bind). A valid slot's block is never
+// in the access cache: bind drops it, and an access that fills the cache
+// from it (a pointer forged to the block by integer arithmetic, which the
+// escape analysis cannot see) drops the slot (forget), so that no store to
+// the block bypasses the slot. Whatever clears the access cache drops the
+// slots too.
 type promoSlots struct {
 	valid uint64
 	v     [maxPromoted]uint64
+	d     [maxPromoted]unsafe.Pointer
+}
+
+// bind makes slot k's block, that p (the alloca's address) points to, the
+// one its stores write directly, when the block is owned and writable (a
+// store to a block not yet owned takes the ordinary path, which copies it),
+// and reports whether it did.
+func (ps *promoSlots) bind(mem *Memory, lc *accessCache, k uint32, p uint64, w uint8) bool {
+	id := uint32(p >> ir.PtrBlockShift)
+	off := uint32(p) - ir.PtrBase(id)
+	if id >= mem.n || off != 0 {
+		return false
+	}
+	ch := mem.chunks[id>>chunkBits]
+	b := &ch.b[id&(chunkSize-1)]
+	if ch.owner != mem.epoch || b.owner != mem.epoch || b.kind != blkStack || b.pages != nil ||
+		uint32(w) > b.size || len(b.data) < int(w) {
+		return false
+	}
+	ps.forget(b) // another slot of the same block (not made by the compiler)
+	lc.drop(mem, id)
+	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
+	return true
+}
+
+// forget drops the valid slots whose bytes are block b's.
+func (ps *promoSlots) forget(b *block) {
+	if b.pages != nil || len(b.data) == 0 {
+		return
+	}
+	d := unsafe.Pointer(unsafe.SliceData(b.data))
+	for k := range ps.d {
+		if ps.valid>>k&1 != 0 && ps.d[k] == d {
+			ps.valid &^= 1 << k
+		}
+	}
 }
 
 // promotable returns the slot of each promotable alloca of fn, keyed by the

@@ -142,3 +142,54 @@ entry:
 		t.Errorf("promoted %d allocas, want %d", len(got), len(want))
 	}
 }
+
+// TestPromotedForged: a store through a pointer forged to a promoted alloca
+// by integer arithmetic (past 2^32, into the next block: undefined behaviour
+// in C, but the interpreter runs it) is seen by the alloca's later loads, as
+// without promotion, whether or not the forged pointer's block was in the
+// access cache before.
+func TestPromotedForged(t *testing.T) {
+	const src = `
+define i32 @main() {
+entry:
+  %y = alloca i32
+  %x = alloca i32
+  store i32 1, i32* %x
+  %a = load i32, i32* %x
+  %yi = ptrtoint i32* %y to i64
+  %fi = add i64 %yi, 4294971392
+  %f = inttoptr i64 %fi to i32*
+  store i32 7, i32* %f
+  %b = load i32, i32* %x
+  %g = load i32, i32* %f
+  store i32 2, i32* %x
+  store i32 9, i32* %f
+  %c = load i32, i32* %x
+  %h = load i32, i32* %x
+  %s1 = mul i32 %b, 100
+  %s2 = mul i32 %c, 10
+  %s3 = add i32 %s1, %s2
+  %s4 = add i32 %s3, %a
+  %s5 = add i32 %s4, %g
+  %s6 = sub i32 %s5, %h
+  ret i32 %s6
+}
+`
+	p, err := ir.ParseLL("forged.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, mu := NewMachine(p), NewMachine(p)
+	mu.code = fuseProgram(p, false)
+	if countOps(mp.code, opLoadS, opLoadSOp) == 0 {
+		t.Fatal("x is not promoted")
+	}
+	const want = 7*100 + 9*10 + 1 + 7 - 9
+	for _, m := range []*Machine{mu, mp} {
+		st := m.NewState()
+		m.Run(st, 1000, NewRand(1, 0))
+		if st.Status != Exited || st.ExitCode != want {
+			t.Fatalf("promoted %v: got %s (exit %d), want exit %d", m == mp, st.Describe(), st.ExitCode, want)
+		}
+	}
+}
