@@ -46,7 +46,8 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser) uint64 {
 	// larger: explicit search's peak memory on fib_8 grew 12 %.)
 	var lc accessCache
 	// ps holds the values of the running frame's promoted allocas (fuse.go:
-	// promotable); ps.valid = 0 drops them, at every change of frame.
+	// promotable); ps.valid = 0 drops them (and their bindings), at every
+	// change of frame.
 	var ps promoSlots
 	left := budget // steps left: the call has taken budget - left
 	var cmp bool   // the comparison of a fused compare-and-branch
@@ -293,7 +294,7 @@ frames:
 				p := *reg(rb, in.A)
 				if in.Flags != 0 { // fuseSlot: a promoted alloca
 					k := uint32(in.C) & (maxPromoted - 1)
-					if ps.valid>>k&1 != 0 || ps.bind(mem, &lc, k, p, in.W) {
+					if ps.valid>>(k+maxPromoted)&1 != 0 || ps.bind(&lc, mem, k, p, in.W) {
 						v := *reg(rb, in.B)
 						storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
 						ps.v[k] = v & in.Imm // Imm: the mask of W bytes
@@ -586,8 +587,12 @@ frames:
 					return budget - left + 1
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
-				lc.alloc(mem, id)
-				ps.valid = 0 // a promoted alloca run again has a new block
+				ps.valid = 0       // a promoted alloca run again has a new block
+				if in.Flags != 0 { // fuseSlot: promoted, bound at once
+					ps.bind(&lc, mem, uint32(in.C)&(maxPromoted-1), ir.MakePtr(id, 0), uint8(in.Imm))
+				} else {
+					lc.alloc(mem, id)
+				}
 				t.Allocas = append(t.Allocas, id)
 				regsOf(rb, fn)[in.Dst] = ir.MakePtr(id, 0)
 				if mem.refused != 0 {
@@ -765,10 +770,11 @@ frames:
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
 					if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
-						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
 							v := *reg(rb, y.B)
 							storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
 							ps.v[k] = v & y.Imm
+							ps.valid |= 1 << k
 							pc += 3
 							left -= 3
 							continue

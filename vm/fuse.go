@@ -60,8 +60,9 @@ const (
 	fuseOp    = 2
 )
 
-// fuseSlot marks, in Flags (unused by stores otherwise), an OpStore or
-// opStoreJmp to a promoted alloca: C is its slot.
+// fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
+// OpStore or opStoreJmp to a promoted alloca (its Imm then the mask of W
+// bytes), or the OpAlloca of one: C is its slot.
 const fuseSlot = 1
 
 // fuseCode returns the code the interpreter runs for fn.
@@ -73,6 +74,11 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 	}
 	for pc := range code {
 		in := &code[pc]
+		if slots != nil && in.Op == ir.OpAlloca {
+			if k, ok := slots[in.Dst]; ok {
+				in.Flags, in.C = fuseSlot, k
+			}
+		}
 		if slots != nil && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
 			if k, ok := slots[in.A]; ok {
 				in.C = k
@@ -170,56 +176,61 @@ func fuseProgram(p *ir.Program, promote bool) [][]ir.Inst {
 // yet valid in the call reads memory as an ordinary load; the slots are
 // dropped at every change of frame, allocation and slow instruction.
 
-// maxPromoted is the number of slots of promoSlots (a power of two).
+// maxPromoted is the number of slots of promoSlots (a power of two, at
+// most 32).
 const maxPromoted = 8
 
 // promoSlots holds, during one exec call, the values of the promoted allocas
-// of the running frame: slot k is valid when bit k of valid is set, and then
-// v[k] is the value the frame last stored there and d[k] the block's bytes
-// (owned and writable, as a w entry of the access cache), which the
-// frame's stores to it write directly (bind). A valid slot's block is never
-// in the access cache: bind drops it, and an access that fills the cache
-// from it (a pointer forged to the block by integer arithmetic, which the
-// escape analysis cannot see) drops the slot (forget), so that no store to
-// the block bypasses the slot. Whatever clears the access cache drops the
-// slots too.
+// of the running frame. Slot k is bound when bit maxPromoted+k of valid is
+// set: d[k] is then its block's bytes (owned and writable, as a w entry of
+// the access cache), which the frame's stores to it write directly; it is
+// valid when bit k is set (only a bound slot is): v[k] is then the value
+// the frame last stored there, which its loads read. A bound slot's block
+// is never in the access cache: bind drops it, and an access that fills the
+// cache from it (a pointer forged to the block by integer arithmetic, which
+// the escape analysis cannot see) unbinds the slot (forget), so that no
+// store to the block bypasses the slot. Whatever clears the access cache
+// drops the slots too.
 type promoSlots struct {
 	valid uint64
 	v     [maxPromoted]uint64
 	d     [maxPromoted]unsafe.Pointer
 }
 
-// bind makes slot k's block, that p (the alloca's address) points to, the
-// one its stores write directly, when the block is owned and writable (a
-// store to a block not yet owned takes the ordinary path, which copies it),
-// and reports whether it did.
-func (ps *promoSlots) bind(mem *Memory, lc *accessCache, k uint32, p uint64, w uint8) bool {
+// bind binds slot k to the block that p (the alloca's address) points to,
+// when it is an owned and writable stack block of at least w bytes (a store
+// to a block not yet owned takes the ordinary path, which copies it), and
+// reports whether it did.
+func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w uint8) bool {
 	id := uint32(p >> ir.PtrBlockShift)
-	off := uint32(p) - ir.PtrBase(id)
-	if id >= mem.n || off != 0 {
+	if id >= mem.n || uint32(p) != ir.PtrBase(id) {
 		return false
 	}
 	ch := mem.chunks[id>>chunkBits]
 	b := &ch.b[id&(chunkSize-1)]
-	if ch.owner != mem.epoch || b.owner != mem.epoch || b.kind != blkStack || b.pages != nil ||
-		uint32(w) > b.size || len(b.data) < int(w) {
+	if ch.owner != mem.epoch || b.owner != mem.epoch || b.kind != blkStack || b.pages != nil || len(b.data) < int(w) || w == 0 {
 		return false
 	}
-	ps.forget(b) // another slot of the same block (not made by the compiler)
-	lc.drop(mem, id)
+	if ps.valid != 0 {
+		ps.forget(b) // another slot of the same block (not made by the compiler)
+	}
+	if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+		e.key, e.d = 0, nil // a small block: its only window
+	}
 	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
+	ps.valid |= 1 << (maxPromoted + k)
 	return true
 }
 
-// forget drops the valid slots whose bytes are block b's.
+// forget unbinds (and drops) the slots bound to block b.
 func (ps *promoSlots) forget(b *block) {
 	if b.pages != nil || len(b.data) == 0 {
 		return
 	}
 	d := unsafe.Pointer(unsafe.SliceData(b.data))
 	for k := range ps.d {
-		if ps.valid>>k&1 != 0 && ps.d[k] == d {
-			ps.valid &^= 1 << k
+		if ps.valid>>(maxPromoted+k)&1 != 0 && ps.d[k] == d {
+			ps.valid &^= 1<<k | 1<<(maxPromoted+k)
 		}
 	}
 }
