@@ -264,7 +264,7 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
-						if ps.valid != 0 {
+						if ps.valid != 0 && b.kind == blkStack {
 							ps.forget(b) // a load through another pointer: see promoSlots
 						}
 						v := loadLE(d, in.W)
@@ -294,7 +294,9 @@ frames:
 				p := *reg(rb, in.A)
 				if in.Flags != 0 { // fuseSlot: a promoted alloca
 					k := uint32(in.C) & (maxPromoted - 1)
-					if ps.valid>>(k+maxPromoted)&1 != 0 || ps.bind(&lc, mem, k, p, in.W) {
+					// (the last step of the call takes the ordinary path:
+					// nothing would use the binding)
+					if ps.valid>>(k+maxPromoted)&1 != 0 || left > 1 && ps.bind(&lc, mem, k, p, in.W) {
 						v := *reg(rb, in.B)
 						storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
 						ps.v[k] = v & in.Imm // Imm: the mask of W bytes
@@ -332,7 +334,7 @@ frames:
 							}
 						}
 						d := lc.fill(mem, ch, b, p, off)
-						if ps.valid != 0 {
+						if ps.valid != 0 && b.kind == blkStack {
 							ps.forget(b) // a store through another pointer: see promoSlots
 						}
 						storeLE(d, in.W, *reg(rb, in.B))
@@ -587,8 +589,8 @@ frames:
 					return budget - left + 1
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
-				ps.valid = 0       // a promoted alloca run again has a new block
-				if in.Flags != 0 { // fuseSlot: promoted, bound at once
+				ps.valid = 0                   // a promoted alloca run again has a new block
+				if in.Flags != 0 && left > 1 { // fuseSlot: promoted, bound at once
 					ps.bind(&lc, mem, uint32(in.C)&(maxPromoted-1), ir.MakePtr(id, 0), uint8(in.Imm))
 				} else {
 					lc.alloc(mem, id)

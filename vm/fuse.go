@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -224,12 +225,13 @@ func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w u
 
 // forget unbinds (and drops) the slots bound to block b.
 func (ps *promoSlots) forget(b *block) {
-	if b.pages != nil || len(b.data) == 0 {
-		return
+	if b.kind != blkStack || b.pages != nil || len(b.data) == 0 {
+		return // only small stack blocks are bound
 	}
 	d := unsafe.Pointer(unsafe.SliceData(b.data))
-	for k := range ps.d {
-		if ps.valid>>(maxPromoted+k)&1 != 0 && ps.d[k] == d {
+	for m := ps.valid >> maxPromoted; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m) & (maxPromoted - 1)
+		if ps.d[k] == d {
 			ps.valid &^= 1<<k | 1<<(maxPromoted+k)
 		}
 	}
