@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -42,7 +43,6 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slic
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
 	code := m.codeOf(fn)
-	r := t.Regs[fr.Base:]
 	pc := fr.PC
 	mem := &st.Mem
 	// lc caches the bytes of the blocks and pages the loads and stores of
@@ -51,180 +51,203 @@ func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slic
 	// made multi-threaded simulation 3 % faster but every state 336 bytes
 	// larger: explicit search's peak memory on fib_8 grew 12 %.)
 	var lc accessCache
-	var n uint64
-	var cmp bool // the comparison of a fused compare-and-branch
-	// Calls and returns change fr, fn, code and r and go on with the outer
-	// loop, so that the inner loop keeps them invariant (its turns then
-	// carry only pc and n: fewer spills per dispatch).
+	// ps holds the values of the running frame's promoted allocas (fuse.go:
+	// promotable); ps.valid = 0 drops them (and their bindings), at every
+	// change of frame.
+	var ps promoSlots
+	left := budget // steps left: the call has taken budget - left
+	var cmp bool   // the comparison of a fused compare-and-branch
+	// Calls and returns change fr, fn, code and the registers and go on
+	// with the outer loop, so that the inner loop keeps them invariant (its
+	// turns then carry only pc and left: fewer spills per dispatch).
 frames:
 	for {
-		for n < budget {
+		ps.valid = 0 // a new frame (or the call's first)
+		r := t.Regs[fr.Base:]
+		if len(r) < fn.NRegs {
+			panic("vm: a frame's registers are fewer than its function's")
+		}
+		rb := unsafe.Pointer(unsafe.SliceData(r))
+		for left > 0 {
 			in := &code[pc]
 			switch in.Op {
 			case ir.OpAdd:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a + b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && addNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && addOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "add")
-					return n + 1
+					return budget - left + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpSub:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a - b) & in.Imm
 				if in.Flags != 0 && (in.Flags == ir.FlagNSW && in.W == 32 && subNSW32(a, b, v) || (in.Flags != ir.FlagNSW || in.W != 32) && subOverflow(a, b, v, in)) {
 					m.fail(st, t, pc, ErrOverflow, "sub")
-					return n + 1
+					return budget - left + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpMul:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				v := (a * b) & in.Imm
 				if in.Flags != 0 && mulOverflow(a, b, in) {
 					m.fail(st, t, pc, ErrOverflow, "mul")
-					return n + 1
+					return budget - left + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpUDiv, ir.OpURem:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
-					return n + 1
+					return budget - left + 1
 				}
 				q := a / b
 				if in.Op == ir.OpURem {
-					r[in.Dst] = a % b
+					*reg(rb, in.Dst) = a % b
 				} else {
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "udiv exact with a remainder")
-						return n + 1
+						return budget - left + 1
 					}
-					r[in.Dst] = q
+					*reg(rb, in.Dst) = q
 				}
 			case ir.OpSDiv, ir.OpSRem:
-				a, b := sx(r[in.A], in.W), sx(r[in.B], in.W)
+				a, b := sx(*reg(rb, in.A), in.W), sx(*reg(rb, in.B), in.W)
 				if b == 0 {
 					m.fail(st, t, pc, ErrDivZero, "")
-					return n + 1
+					return budget - left + 1
 				}
 				if b == -1 && a == sx(1<<(in.W-1), in.W) {
 					m.fail(st, t, pc, ErrOverflow, "division of the minimum value by -1")
-					return n + 1
+					return budget - left + 1
 				}
 				if in.Op == ir.OpSRem {
-					r[in.Dst] = uint64(a%b) & in.Imm
+					*reg(rb, in.Dst) = uint64(a%b) & in.Imm
 				} else {
 					q := a / b
 					if in.Flags&ir.FlagExact != 0 && q*b != a {
 						m.fail(st, t, pc, ErrOverflow, "sdiv exact with a remainder")
-						return n + 1
+						return budget - left + 1
 					}
-					r[in.Dst] = uint64(q) & in.Imm
+					*reg(rb, in.Dst) = uint64(q) & in.Imm
 				}
 			case ir.OpShl:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "shl")
-					return n + 1
+					return budget - left + 1
 				}
 				v := (a << b) & in.Imm
 				if in.Flags != 0 {
 					if in.Flags&ir.FlagNSW != 0 && sx(v, in.W)>>b != sx(a, in.W) ||
 						in.Flags&ir.FlagNUW != 0 && v>>b != a {
 						m.fail(st, t, pc, ErrOverflow, "shl")
-						return n + 1
+						return budget - left + 1
 					}
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpLShr:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "lshr")
-					return n + 1
+					return budget - left + 1
 				}
 				v := a >> b
 				if in.Flags&ir.FlagExact != 0 && v<<b != a {
 					m.fail(st, t, pc, ErrOverflow, "lshr exact shifted out set bits")
-					return n + 1
+					return budget - left + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpAShr:
-				a, b := r[in.A], r[in.B]
+				a, b := *reg(rb, in.A), *reg(rb, in.B)
 				if b >= uint64(in.W) {
 					if in.Flags&ir.FlagLax != 0 {
-						r[in.Dst] = 0 // poison in optimised code
+						*reg(rb, in.Dst) = 0 // poison in optimised code
 						break
 					}
 					m.fail(st, t, pc, ErrShiftOverflow, "ashr")
-					return n + 1
+					return budget - left + 1
 				}
 				v := uint64(sx(a, in.W)>>b) & in.Imm
 				if in.Flags&ir.FlagExact != 0 && (v<<b)&in.Imm != a {
 					m.fail(st, t, pc, ErrOverflow, "ashr exact shifted out set bits")
-					return n + 1
+					return budget - left + 1
 				}
-				r[in.Dst] = v
+				*reg(rb, in.Dst) = v
 			case ir.OpAnd:
-				r[in.Dst] = r[in.A] & r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) & *reg(rb, in.B)
 			case ir.OpOr:
-				r[in.Dst] = r[in.A] | r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) | *reg(rb, in.B)
 			case ir.OpXor:
-				r[in.Dst] = r[in.A] ^ r[in.B]
+				*reg(rb, in.Dst) = *reg(rb, in.A) ^ *reg(rb, in.B)
 			case ir.OpEq:
-				r[in.Dst] = b2u(r[in.A] == r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) == *reg(rb, in.B))
 			case ir.OpNe:
-				r[in.Dst] = b2u(r[in.A] != r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) != *reg(rb, in.B))
 			case ir.OpUlt:
-				r[in.Dst] = b2u(r[in.A] < r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) < *reg(rb, in.B))
 			case ir.OpUle:
-				r[in.Dst] = b2u(r[in.A] <= r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) <= *reg(rb, in.B))
 			case ir.OpUgt:
-				r[in.Dst] = b2u(r[in.A] > r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) > *reg(rb, in.B))
 			case ir.OpUge:
-				r[in.Dst] = b2u(r[in.A] >= r[in.B])
+				*reg(rb, in.Dst) = b2u(*reg(rb, in.A) >= *reg(rb, in.B))
 			case ir.OpSlt:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) < sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) < sx(*reg(rb, in.B), in.W))
 			case ir.OpSle:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) <= sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) <= sx(*reg(rb, in.B), in.W))
 			case ir.OpSgt:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) > sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) > sx(*reg(rb, in.B), in.W))
 			case ir.OpSge:
-				r[in.Dst] = b2u(sx(r[in.A], in.W) >= sx(r[in.B], in.W))
+				*reg(rb, in.Dst) = b2u(sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W))
 			case ir.OpMov:
-				r[in.Dst] = r[in.A]
+				*reg(rb, in.Dst) = *reg(rb, in.A)
 			case ir.OpMovN:
-				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[in.A:in.A+int32(in.Imm)])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+int32(in.Imm)], regsOf(rb, fn)[in.A:in.A+int32(in.Imm)])
 			case ir.OpSelect:
-				if r[in.A]&1 != 0 {
-					r[in.Dst] = r[in.B]
+				if regsOf(rb, fn)[in.A]&1 != 0 {
+					regsOf(rb, fn)[in.Dst] = regsOf(rb, fn)[in.B]
 				} else {
-					r[in.Dst] = r[in.C]
+					regsOf(rb, fn)[in.Dst] = regsOf(rb, fn)[in.C]
 				}
 			case ir.OpSelectN:
 				src := in.C
-				if r[in.A]&1 != 0 {
+				if regsOf(rb, fn)[in.A]&1 != 0 {
 					src = in.B
 				}
-				copy(r[in.Dst:in.Dst+int32(in.Imm)], r[src:src+int32(in.Imm)])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+int32(in.Imm)], regsOf(rb, fn)[src:src+int32(in.Imm)])
 			case ir.OpTrunc:
-				r[in.Dst] = r[in.A] & in.Imm
+				*reg(rb, in.Dst) = *reg(rb, in.A) & in.Imm
 			case ir.OpSExt:
-				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
+				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 			case ir.OpInsert:
 				nc := in.C
-				copy(r[in.Dst:in.Dst+nc], r[in.A:in.A+nc])
+				copy(regsOf(rb, fn)[in.Dst:in.Dst+nc], regsOf(rb, fn)[in.A:in.A+nc])
 				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
-				copy(r[in.Dst+off:in.Dst+off+k], r[in.B:in.B+k])
+				copy(regsOf(rb, fn)[in.Dst+off:in.Dst+off+k], regsOf(rb, fn)[in.B:in.B+k])
+			case opLoadS, opLoadSOp:
+				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					*reg(rb, in.Dst) = v
+					if in.Flags&fuseOp != 0 && left >= 2 {
+						goto loadOp
+					}
+					break
+				}
+				fallthrough
 			case ir.OpLoad, opLoadOp:
-				p := r[in.A]
+				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
@@ -232,8 +255,8 @@ frames:
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
-						r[in.Dst] = v
-						if in.Op == opLoadOp && budget-n >= 2 {
+						*reg(rb, in.Dst) = v
+						if in.Flags&fuseOp != 0 && left >= 2 {
 							goto loadOp
 						}
 						break
@@ -247,12 +270,15 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
+						if ps.valid != 0 && b.kind == blkStack {
+							ps.forget(b) // a load through another pointer: see promoSlots
+						}
 						v := loadLE(d, in.W)
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
-						r[in.Dst] = v
-						if in.Op == opLoadOp && budget-n >= 2 {
+						*reg(rb, in.Dst) = v
+						if in.Flags&fuseOp != 0 && left >= 2 {
 							goto loadOp
 						}
 						break
@@ -261,24 +287,41 @@ frames:
 				v, e := mem.Load(p, uint32(in.W))
 				if e != ErrNone {
 					m.fail(st, t, pc, e, "load")
-					return n + 1
+					return budget - left + 1
 				}
 				if in.Imm != 0 {
 					v &= in.Imm
 				}
-				r[in.Dst] = v
-				if in.Op == opLoadOp && budget-n >= 2 {
+				*reg(rb, in.Dst) = v
+				if in.Flags&fuseOp != 0 && left >= 2 {
 					goto loadOp
 				}
 			case ir.OpStore, opStoreJmp:
-				p := r[in.A]
+				p := *reg(rb, in.A)
+				if in.Flags != 0 { // fuseSlot: a promoted alloca
+					k := uint32(in.C) & (maxPromoted - 1)
+					// (the last step of the call takes the ordinary path:
+					// nothing would use the binding)
+					if ps.valid>>(k+maxPromoted)&1 != 0 || left > 1 && ps.bind(&lc, mem, k, p, in.W) {
+						v := *reg(rb, in.B)
+						storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
+						ps.v[k] = v & in.Imm // Imm: the mask of W bytes
+						ps.valid |= 1 << k
+						if in.Op == opStoreJmp && left >= 2 {
+							pc = int32(code[pc+1].Imm)
+							left -= 2
+							goto jumped
+						}
+						break
+					}
+				}
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						storeLE(d, in.W, r[in.B])
-						if in.Op == opStoreJmp && budget-n >= 2 {
+						storeLE(d, in.W, *reg(rb, in.B))
+						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(code[pc+1].Imm)
-							n += 2
+							left -= 2
 							goto jumped
 						}
 						break
@@ -297,10 +340,13 @@ frames:
 							}
 						}
 						d := lc.fill(mem, ch, b, p, off)
-						storeLE(d, in.W, r[in.B])
-						if in.Op == opStoreJmp && budget-n >= 2 {
+						if ps.valid != 0 && b.kind == blkStack {
+							ps.forget(b) // a store through another pointer: see promoSlots
+						}
+						storeLE(d, in.W, *reg(rb, in.B))
+						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(code[pc+1].Imm)
-							n += 2
+							left -= 2
 							goto jumped
 						}
 						break
@@ -308,53 +354,54 @@ frames:
 				}
 			storeSlow:
 				lc.clear() // a copy-on-write copy moves the block's or page's bytes
-				if e := mem.Store(p, uint32(in.W), r[in.B]); e != ErrNone {
+				ps.valid = 0
+				if e := mem.Store(p, uint32(in.W), *reg(rb, in.B)); e != ErrNone {
 					m.fail(st, t, pc, e, "store")
-					return n + 1
+					return budget - left + 1
 				}
-				if in.Op == opStoreJmp && budget-n >= 2 {
+				if in.Op == opStoreJmp && left >= 2 {
 					pc = int32(code[pc+1].Imm)
-					n += 2
+					left -= 2
 					continue
 				}
 			case ir.OpGEPC:
-				r[in.Dst] = r[in.A] + in.Imm
+				*reg(rb, in.Dst) = *reg(rb, in.A) + in.Imm
 			case ir.OpGEP1:
-				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
+				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
 			case ir.OpGEPN:
 				g := &fn.GEPs[in.Imm]
-				p := r[g.Base] + uint64(g.Off)
+				p := regsOf(rb, fn)[g.Base] + uint64(g.Off)
 				for i, s := range g.Idx {
-					p += uint64(sx(r[s], g.Width[i]) * g.Scale[i])
+					p += uint64(sx(regsOf(rb, fn)[s], g.Width[i]) * g.Scale[i])
 				}
-				r[in.Dst] = p
+				regsOf(rb, fn)[in.Dst] = p
 			case ir.OpJmp:
 				pc = int32(in.Imm)
-				n++
+				left--
 				goto jumped
 			case ir.OpBr:
-				if r[in.A]&1 != 0 {
+				if *reg(rb, in.A)&1 != 0 {
 					pc = in.B
 				} else {
 					pc = in.C
 				}
-				n++
+				left--
 				goto jumped
 			case ir.OpJmpE:
-				pc = takeEdge(&fn.Edges[in.Imm], r)
-				n++
+				pc = takeEdge(&fn.Edges[in.Imm], regsOf(rb, fn))
+				left--
 				continue
 			case ir.OpBrE:
 				e := in.C
-				if r[in.A]&1 != 0 {
+				if regsOf(rb, fn)[in.A]&1 != 0 {
 					e = in.B
 				}
-				pc = takeEdge(&fn.Edges[e], r)
-				n++
+				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
+				left--
 				continue
 			case ir.OpSwitch:
 				sw := &fn.Switches[in.Imm]
-				x := r[in.A]
+				x := regsOf(rb, fn)[in.A]
 				e := sw.Default
 				for i, v := range sw.Vals {
 					if v == x {
@@ -362,8 +409,8 @@ frames:
 						break
 					}
 				}
-				pc = takeEdge(&fn.Edges[e], r)
-				n++
+				pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
+				left--
 				continue
 			case ir.OpCall, ir.OpCallInd:
 				cs := &fn.Calls[in.Imm]
@@ -371,35 +418,36 @@ frames:
 				if in.Op == ir.OpCall {
 					callee = m.Prog.Funcs[cs.Callee]
 				} else {
-					callee = m.funcOf(r[cs.FnSlot])
+					callee = m.funcOf(regsOf(rb, fn)[cs.FnSlot])
 					if callee == nil {
 						m.fail(st, t, pc, ErrInvalidCall, "call through a pointer that is not a function")
-						return n + 1
+						return budget - left + 1
 					}
 					if len(callee.Params) > len(cs.Args) {
 						m.fail(st, t, pc, ErrInvalidCall, "call of "+callee.Name+" with too few arguments")
-						return n + 1
+						return budget - left + 1
 					}
 					if callee.External {
 						if !platform[callee.Builtin].quiet() {
 							lc.clear()
+							ps.valid = 0
 						}
 						fr.PC = pc
-						res := m.builtin(st, t, callee.Builtin, cs, r, ch)
+						res := m.builtin(st, t, callee.Builtin, cs, regsOf(rb, fn), ch)
 						if res == bBlock {
-							return n
+							return budget - left
 						}
 						if m.overLimit(st, t, pc) {
-							return n + 1
+							return budget - left + 1
 						}
-						n++
+						left--
 						if res != bNext {
-							return n
+							return budget - left
 						}
 						pc++
 						if platform[callee.Builtin].yields {
 							fr.PC = pc
-							return n
+							return budget - left
 						}
 						continue
 					}
@@ -412,7 +460,7 @@ frames:
 				}
 				if !m.pushFrame(st, t, callee, retDst, cs.RetSlots) {
 					m.fail(st, t, pc, ErrStackOverflow, fmt.Sprintf("call depth %d is the per-run limit", m.MaxDepth))
-					return n + 1
+					return budget - left + 1
 				}
 				fr = &t.Frames[len(t.Frames)-1]
 				regs := t.Regs
@@ -435,51 +483,50 @@ frames:
 						if !m.overLimit(st, t, 0) {
 							m.fail(st, t, 0, e, "byval argument")
 						}
-						return n + 1
+						return budget - left + 1
 					}
 				}
 				fn = callee
 				code = m.codeOf(fn)
-				r = t.Regs[fr.Base:]
 				pc = 0
-				n++
+				left--
 				if callee.Atomic && t.Atomic == 1 {
 					fr.PC = pc
-					return n // entering an atomic section is a scheduling point
+					return budget - left // entering an atomic section is a scheduling point
 				}
 				continue frames
 			case ir.OpCallB:
 				b := ir.Builtin(in.B)
-				if !platform[b].quiet() {
+				if !platform[b].quiet() { // (a quiet call touches no memory)
 					lc.clear()
+					ps.valid = 0
 				}
 				cs := &fn.Calls[in.Imm]
 				fr.PC = pc
-				res := m.builtin(st, t, b, cs, r, ch)
+				res := m.builtin(st, t, b, cs, regsOf(rb, fn), ch)
 				if res == bBlock {
-					return n
+					return budget - left
 				}
 				if m.overLimit(st, t, pc) {
-					return n + 1
+					return budget - left + 1
 				}
-				n++
+				left--
 				switch res {
 				case bNext:
 					pc++
 					if platform[b].yields {
 						fr.PC = pc
-						return n
+						return budget - left
 					}
 					continue
 				case bFrame:
 					fr = &t.Frames[len(t.Frames)-1]
 					fn = fr.Fn
 					code = m.codeOf(fn)
-					r = t.Regs[fr.Base:]
 					pc = fr.PC
 					continue frames
 				default:
-					return n
+					return budget - left
 				}
 			case ir.OpRet:
 				top := &t.Frames[len(t.Frames)-1]
@@ -489,12 +536,12 @@ frames:
 				if in.A >= 0 {
 					if k <= 8 {
 						if k == 1 {
-							rv[0] = r[in.A]
+							rv[0] = regsOf(rb, fn)[in.A]
 						} else {
-							copy(rv[:k], r[in.A:in.A+k])
+							copy(rv[:k], regsOf(rb, fn)[in.A:in.A+k])
 						}
 					} else {
-						big = append([]uint64(nil), r[in.A:in.A+k]...)
+						big = append([]uint64(nil), regsOf(rb, fn)[in.A:in.A+k]...)
 					}
 				}
 				if top.OnceAddr != 0 {
@@ -510,10 +557,10 @@ frames:
 				if top.OnceAddr != 0 {
 					mem.Store(top.OnceAddr, 4, onceDone)
 				}
-				n++
+				left--
 				if len(t.Frames) == 1 {
 					m.threadReturn(st, t, rv[0])
-					return n
+					return budget - left
 				}
 				retDst, retN := top.RetDst, top.RetN
 				t.Frames = t.Frames[:len(t.Frames)-1]
@@ -532,146 +579,151 @@ frames:
 				fr = &t.Frames[len(t.Frames)-1]
 				fn = fr.Fn
 				code = m.codeOf(fn)
-				r = t.Regs[fr.Base:]
 				pc = fr.PC
 				if top.Atomic && t.Atomic == 0 {
-					return n // leaving an atomic section is a scheduling point
+					return budget - left // leaving an atomic section is a scheduling point
 				}
 				continue frames
 			case ir.OpAlloca:
 				size := in.Imm
 				if in.A >= 0 {
-					cnt := sx(r[in.A], in.W)
+					cnt := sx(regsOf(rb, fn)[in.A], in.W)
 					if cnt < 0 {
 						m.fail(st, t, pc, ErrBadArg, "negative alloca size")
-						return n + 1
+						return budget - left + 1
 					}
 					size *= uint64(cnt)
 				}
 				if size > 1<<31 {
 					m.fail(st, t, pc, ErrStackOverflow, "alloca too large")
-					return n + 1
+					return budget - left + 1
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
-				lc.alloc(mem, id)
+				ps.valid = 0                   // a promoted alloca run again has a new block
+				if in.Flags != 0 && left > 1 { // fuseSlot: promoted, bound at once
+					ps.bind(&lc, mem, uint32(in.C)&(maxPromoted-1), ir.MakePtr(id, 0), uint8(in.Imm))
+				} else {
+					lc.alloc(mem, id)
+				}
 				t.Allocas = append(t.Allocas, id)
-				r[in.Dst] = ir.MakePtr(id, 0)
+				regsOf(rb, fn)[in.Dst] = ir.MakePtr(id, 0)
 				if mem.refused != 0 {
 					m.overLimit(st, t, pc)
-					return n + 1
+					return budget - left + 1
 				}
 			case opCmpBr:
-				cmp = r[in.A] == r[in.B]
+				cmp = *reg(rb, in.A) == *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 1:
-				cmp = r[in.A] != r[in.B]
+				cmp = *reg(rb, in.A) != *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 2:
-				cmp = r[in.A] < r[in.B]
+				cmp = *reg(rb, in.A) < *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 3:
-				cmp = r[in.A] <= r[in.B]
+				cmp = *reg(rb, in.A) <= *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 4:
-				cmp = r[in.A] > r[in.B]
+				cmp = *reg(rb, in.A) > *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 5:
-				cmp = r[in.A] >= r[in.B]
+				cmp = *reg(rb, in.A) >= *reg(rb, in.B)
 				goto cmpBr
 			case opCmpBr + 6:
-				cmp = sx(r[in.A], in.W) < sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) < sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 7:
-				cmp = sx(r[in.A], in.W) <= sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) <= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 8:
-				cmp = sx(r[in.A], in.W) > sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) > sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opCmpBr + 9:
-				cmp = sx(r[in.A], in.W) >= sx(r[in.B], in.W)
+				cmp = sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opSExtGEP:
-				r[in.Dst] = uint64(sx(r[in.A], in.W)) & in.Imm
-				if budget-n >= 2 {
+				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
+				if left >= 2 {
 					x := &code[pc+1]
-					r[x.Dst] = r[x.A] + uint64(sx(r[x.B], x.W)*int64(x.Imm))
+					*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
 					pc += 2
-					n += 2
+					left -= 2
 					continue
 				}
 			case opGEPLoad:
-				r[in.Dst] = r[in.A] + uint64(sx(r[in.B], in.W)*int64(in.Imm))
-				if budget-n >= 2 {
+				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
+				if left >= 2 {
 					x := &code[pc+1]
-					p := r[x.A]
+					p := *reg(rb, x.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
 							v := loadLE(e.d[o:], x.W)
 							if x.Imm != 0 {
 								v &= x.Imm
 							}
-							r[x.Dst] = v
+							*reg(rb, x.Dst) = v
 							pc += 2
-							n += 2
+							left -= 2
 							continue
 						}
 					}
 				}
 			case opJmpJmp:
-				if budget-n >= 2 {
+				if left >= 2 {
 					pc = int32(code[in.Imm].Imm)
-					n += 2
+					left -= 2
 				} else {
 					pc = int32(in.Imm)
-					n++
+					left--
 				}
 				goto jumped
 			case ir.OpUnreachable:
 				m.fail(st, t, pc, ErrUnreachable, "")
-				return n + 1
+				return budget - left + 1
 			case ir.OpTrap:
 				m.fail(st, t, pc, ErrTrap, "")
-				return n + 1
+				return budget - left + 1
 			case ir.OpNop, ir.OpFence:
 			default:
 				lc.clear()
-				if e, detail := m.execSlow(st, t, in, r); e != ErrNone {
+				ps.valid = 0 // e.g. stackrestore frees allocas
+				if e, detail := m.execSlow(st, t, in, regsOf(rb, fn)); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
-					return n + 1
+					return budget - left + 1
 				}
 			}
 			pc++
-			n++
+			left--
 			continue
 
 			// Second halves of superinstructions (fuse.go).
 		cmpBr:
-			r[in.Dst] = b2u(cmp)
-			if budget-n >= 2 {
+			*reg(rb, in.Dst) = b2u(cmp)
+			if left >= 2 {
 				x := &code[pc+1]
 				if x.Op == ir.OpBr {
-					if r[x.A]&1 != 0 {
+					if *reg(rb, x.A)&1 != 0 {
 						pc = x.B
 					} else {
 						pc = x.C
 					}
 				} else {
 					e := x.C
-					if r[x.A]&1 != 0 {
+					if *reg(rb, x.A)&1 != 0 {
 						e = x.B
 					}
-					pc = takeEdge(&fn.Edges[e], r)
+					pc = takeEdge(&fn.Edges[e], regsOf(rb, fn))
 				}
-				n += 2
+				left -= 2
 				goto jumped
 			}
 			pc++
-			n++
+			left--
 			continue
 		loadOp:
 			{
 				x := &code[pc+1]
-				a, b := r[x.A], r[x.B]
+				a, b := *reg(rb, x.A), *reg(rb, x.B)
 				var v uint64
 				switch ir.Op(in.Aux) {
 				case ir.OpAdd:
@@ -725,45 +777,71 @@ frames:
 				default:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
-				r[x.Dst] = v
-				if in.Flags != 0 && budget-n >= 3 {
+				*reg(rb, x.Dst) = v
+				if in.Flags&fuseStore != 0 && left >= 3 {
 					// load-op-store: the store's fast path through the cache
 					y := &code[pc+2]
-					p := r[y.A]
-					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
-							storeLE(e.d[o:], y.W, r[y.B])
+					if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
+						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
+							v := *reg(rb, y.B)
+							storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
+							ps.v[k] = v & y.Imm
+							ps.valid |= 1 << k
 							pc += 3
-							n += 3
+							left -= 3
 							continue
+						}
+					} else {
+						p := *reg(rb, y.A)
+						if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+							if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+								storeLE(e.d[o:], y.W, *reg(rb, y.B))
+								pc += 3
+								left -= 3
+								continue
+							}
 						}
 					}
 				}
 				pc += 2
-				n += 2
+				left -= 2
 				continue
 			}
 		jumped:
 			// A jump or branch went to pc and counted its step: a load there
 			// runs now when its access hits the cache (the step it counts is
 			// the load's own, so this is no more than the loop's next turn).
-			if n < budget {
+			if left > 0 {
 				y := &code[pc]
-				if y.Op == ir.OpLoad || y.Op == opLoadOp {
-					p := r[y.A]
+				if y.Op == opLoadS || y.Op == opLoadSOp {
+					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+						v := ps.v[k]
+						if y.Imm != 0 {
+							v &= y.Imm
+						}
+						*reg(rb, y.Dst) = v
+						in = y
+						if y.Flags&fuseOp != 0 && left >= 2 {
+							goto loadOp
+						}
+						pc++
+						left--
+					}
+				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
+					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
 							v := loadLE(e.d[o:], y.W)
 							if y.Imm != 0 {
 								v &= y.Imm
 							}
-							r[y.Dst] = v
+							*reg(rb, y.Dst) = v
 							in = y
-							if y.Op == opLoadOp && budget-n >= 2 {
+							if y.Flags&fuseOp != 0 && left >= 2 {
 								goto loadOp
 							}
 							pc++
-							n++
+							left--
 						}
 					}
 				}
@@ -771,9 +849,10 @@ frames:
 			continue
 		loadOnly:
 			pc++
-			n++
+			left--
 		}
 		fr.PC = pc
+		n := budget - left
 		if sl == nil {
 			return n
 		}
@@ -781,14 +860,32 @@ frames:
 		if u == nil {
 			return n
 		}
+		// Go on with u for one step: the frames loop takes its registers
+		// and drops the promoted slots; the call has taken n steps.
 		t = u
 		fr = &t.Frames[len(t.Frames)-1]
 		fn = fr.Fn
 		code = m.codeOf(fn)
-		r = t.Regs[fr.Base:]
 		pc = fr.PC
-		budget = n + 1
+		budget, left = n+1, 1
 	}
+}
+
+// reg returns register i of the frame whose registers start at rb. The
+// instructions of exec's hot paths (arithmetic, comparisons, moves, loads,
+// stores, GEPs, branches and the superinstructions made of them) index
+// their registers through it, without bounds checks: checkRegs verified,
+// when the machine was made, that their register operands lie in [0,
+// NRegs) of their function, and exec checks that every frame it runs has
+// that many registers.
+func reg(rb unsafe.Pointer, i int32) *uint64 {
+	return (*uint64)(unsafe.Add(rb, uintptr(i)*8))
+}
+
+// regsOf returns the registers of a frame of fn starting at rb (for the
+// instructions that take them as a slice).
+func regsOf(rb unsafe.Pointer, fn *ir.Func) []uint64 {
+	return unsafe.Slice((*uint64)(rb), fn.NRegs)
 }
 
 func b2u(b bool) uint64 {

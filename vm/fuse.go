@@ -2,6 +2,9 @@ package vm
 
 import (
 	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -44,17 +47,49 @@ const (
 	opLoadOp
 	// opJmpJmp: OpJmp to an OpJmp.
 	opJmpJmp
+	// opLoadS: a load of a promoted alloca (see promote): C is its slot.
+	// opLoadSOp: the same fused with an integer instruction as opLoadOp.
+	opLoadS
+	opLoadSOp
 )
 
-// fuseStore marks an opLoadOp followed by an OpStore (in Flags, unused by
-// loads).
-const fuseStore = 1
+// Flags of fused loads (unused by loads otherwise): fuseStore marks an
+// opLoadOp or opLoadSOp followed by an OpStore, fuseOp the fused integer
+// instruction of both (its opcode in Aux).
+const (
+	fuseStore = 1
+	fuseOp    = 2
+)
+
+// fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
+// OpStore or opStoreJmp to a promoted alloca (its Imm then the mask of W
+// bytes), or the OpAlloca of one: C is its slot.
+const fuseSlot = 1
 
 // fuseCode returns the code the interpreter runs for fn.
-func fuseCode(fn *ir.Func) []ir.Inst {
+func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 	code := append([]ir.Inst(nil), fn.Code...)
+	var slots map[int32]int32
+	if promote {
+		slots = promotable(fn)
+	}
 	for pc := range code {
 		in := &code[pc]
+		if slots != nil && in.Op == ir.OpAlloca {
+			if k, ok := slots[in.Dst]; ok {
+				in.Flags, in.C = fuseSlot, k
+			}
+		}
+		if slots != nil && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
+			if k, ok := slots[in.A]; ok {
+				in.C = k
+				if in.Op == ir.OpLoad {
+					in.Op = opLoadS
+				} else {
+					in.Flags, in.Imm = fuseSlot, ^uint64(0)>>(64-8*uint(in.W))
+				}
+			}
+		}
 		if in.Op == ir.OpJmp {
 			if t := int(in.Imm); t < len(fn.Code) && fn.Code[t].Op == ir.OpJmp {
 				in.Op = opJmpJmp
@@ -74,10 +109,15 @@ func fuseCode(fn *ir.Func) []ir.Inst {
 			in.Op = opGEPLoad
 		case in.Op == ir.OpStore && next.Op == ir.OpJmp:
 			in.Op = opStoreJmp
-		case in.Op == ir.OpLoad && in.Aux == 0 && loadOpFusable(next):
-			in.Op, in.Aux, in.Flags = opLoadOp, uint8(next.Op), 0
+		case (in.Op == ir.OpLoad || in.Op == opLoadS) && in.Aux == 0 && loadOpFusable(next):
+			if in.Op == ir.OpLoad {
+				in.Op = opLoadOp
+			} else {
+				in.Op = opLoadSOp
+			}
+			in.Aux, in.Flags = uint8(next.Op), fuseOp
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
-				in.Flags = fuseStore
+				in.Flags |= fuseStore
 			}
 		}
 	}
@@ -113,41 +153,291 @@ func (m *Machine) codeOf(fn *ir.Func) []ir.Inst {
 
 // fuseProgram returns the per-function code of p for m.code, or nil (the
 // functions' own code) when some function's Index is not its position.
-func fuseProgram(p *ir.Program) [][]ir.Inst {
+func fuseProgram(p *ir.Program, promote bool) [][]ir.Inst {
 	code := make([][]ir.Inst, len(p.Funcs))
 	for i, f := range p.Funcs {
 		if f.Index != i {
 			return nil
 		}
-		code[i] = fuseCode(f)
+		code[i] = fuseCode(f, promote)
 	}
 	return code
 }
 
+// Promoted allocas. At -O0 nearly every LLVM instruction is a load or store
+// of a local variable's alloca. A scalar alloca whose address does not
+// escape (promotable) is read and written only by the loads and stores of
+// its own frame, so while one exec call runs in that frame, the value it
+// last stored or loaded there can be kept in a slot of the call (the
+// exec-local promoSlots, never part of a state) and a load of it read from
+// the slot instead of memory. Stores still write memory (through the
+// ordinary checked, copy-on-write store path) and also the slot, so memory
+// always holds what it holds without promotion: state keys, snapshots,
+// properties and error reports see no difference. A load whose slot is not
+// yet valid in the call reads memory as an ordinary load; the slots are
+// dropped at every change of frame, allocation and slow instruction.
+
+// maxPromoted is the number of slots of promoSlots (a power of two, at
+// most 32).
+const maxPromoted = 8
+
+// promoSlots holds, during one exec call, the values of the promoted allocas
+// of the running frame. Slot k is bound when bit maxPromoted+k of valid is
+// set: d[k] is then its block's bytes (owned and writable, as a w entry of
+// the access cache), which the frame's stores to it write directly; it is
+// valid when bit k is set (only a bound slot is): v[k] is then the value
+// the frame last stored there, which its loads read. A bound slot's block
+// is never in the access cache: bind drops it, and an access that fills the
+// cache from it (a pointer forged to the block by integer arithmetic, which
+// the escape analysis cannot see) unbinds the slot (forget), so that no
+// store to the block bypasses the slot. Whatever clears the access cache
+// drops the slots too.
+type promoSlots struct {
+	valid uint64
+	v     [maxPromoted]uint64
+	d     [maxPromoted]unsafe.Pointer
+}
+
+// bind binds slot k to the block that p (the alloca's address) points to,
+// when it is an owned and writable stack block of at least w bytes (a store
+// to a block not yet owned takes the ordinary path, which copies it), and
+// reports whether it did.
+func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w uint8) bool {
+	id := uint32(p >> ir.PtrBlockShift)
+	if id >= mem.n || uint32(p) != ir.PtrBase(id) {
+		return false
+	}
+	ch := mem.chunks[id>>chunkBits]
+	b := &ch.b[id&(chunkSize-1)]
+	if ch.owner != mem.epoch || b.owner != mem.epoch || b.kind != blkStack || b.pages != nil || len(b.data) < int(w) || w == 0 {
+		return false
+	}
+	if ps.valid != 0 {
+		ps.forget(b) // another slot of the same block (not made by the compiler)
+	}
+	if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+		e.key, e.d = 0, nil // a small block: its only window
+	}
+	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
+	ps.valid |= 1 << (maxPromoted + k)
+	return true
+}
+
+// forget unbinds (and drops) the slots bound to block b.
+func (ps *promoSlots) forget(b *block) {
+	if b.kind != blkStack || b.pages != nil || len(b.data) == 0 {
+		return // only small stack blocks are bound
+	}
+	d := unsafe.Pointer(unsafe.SliceData(b.data))
+	for m := ps.valid >> maxPromoted; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m) & (maxPromoted - 1)
+		if ps.d[k] == d {
+			ps.valid &^= 1<<k | 1<<(maxPromoted+k)
+		}
+	}
+}
+
+// promotable returns the slot of each promotable alloca of fn, keyed by the
+// register holding its address, or nil. An alloca is promotable when its
+// size is fixed and 1, 2, 4 or 8 bytes, its register is written by it
+// alone, and every other mention of the register, in any instruction field
+// (whatever the field means), phi move, call site, GEP or multi-slot
+// operand range, is the address operand of a non-atomic load or store of
+// exactly its size (the stored value being another register).
+func promotable(fn *ir.Func) map[int32]int32 {
+	cand := map[int32]uint8{} // register -> size
+	for _, in := range fn.Code {
+		if in.Op == ir.OpAlloca && in.A < 0 && (in.Imm == 1 || in.Imm == 2 || in.Imm == 4 || in.Imm == 8) &&
+			in.Dst >= int32(fn.NParams) && in.Dst < fn.ConstBase {
+			if _, dup := cand[in.Dst]; dup {
+				cand[in.Dst] = 0 // two allocas: keep it simple
+				continue
+			}
+			cand[in.Dst] = uint8(in.Imm)
+		}
+	}
+	for d, w := range cand {
+		if w == 0 {
+			delete(cand, d)
+		}
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	for _, prm := range fn.Params {
+		delete(cand, prm)
+	}
+	esc := func(d int32) { delete(cand, d) }
+	span := func(first, n int32) { // the registers [first, first+n) escape
+		for d := range cand {
+			if d >= first && d < first+max(n, 1) {
+				esc(d)
+			}
+		}
+	}
+	for _, in := range fn.Code {
+		switch {
+		case in.Op == ir.OpAlloca:
+			// its Dst is the candidate; A is a count register when >= 0
+			span(in.A, 1)
+			if _, ok := cand[in.Dst]; !ok {
+				span(in.Dst, 1)
+			}
+			span(in.B, 1)
+			span(in.C, 1)
+			continue
+		case (in.Op == ir.OpLoad || in.Op == ir.OpStore) && in.Aux == 0:
+			if w, ok := cand[in.A]; !ok || w != in.W {
+				span(in.A, 1)
+			}
+			if in.Op == ir.OpLoad {
+				span(in.Dst, 1)
+			} else {
+				span(in.B, 1)
+			}
+			// B of a load and Dst, C of both are unused (0)
+			continue
+		}
+		n := int32(in.Imm)
+		if in.Imm > 1<<20 {
+			n = 1 << 20
+		}
+		switch in.Op {
+		case ir.OpJmp, ir.OpJmpE:
+			continue // no registers
+		case ir.OpBr, ir.OpBrE, ir.OpSwitch:
+			span(in.A, 1) // B, C: pcs or edges
+			continue
+		case ir.OpCall, ir.OpCallInd, ir.OpCallB:
+			continue // their registers are the call site's (below)
+		case ir.OpRet:
+			span(in.A, n)
+			continue
+		}
+		// Any other instruction: every field, a second result after Dst,
+		// and for the multi-slot ones the ranges they read or write.
+		span(in.Dst, 2)
+		span(in.A, 1)
+		span(in.B, 1)
+		span(in.C, 1)
+		switch in.Op {
+		case ir.OpMovN, ir.OpExtract:
+			span(in.Dst, n)
+			span(in.A, n+max(in.B, 0))
+		case ir.OpSelectN:
+			span(in.Dst, n)
+			span(in.B, n)
+			span(in.C, n)
+		case ir.OpInsert:
+			span(in.Dst, in.C)
+			span(in.A, in.C)
+			span(in.B, int32(in.Imm>>32))
+		case ir.OpLoadAgg, ir.OpStoreAgg:
+			if in.Imm >= uint64(len(fn.Aggs)) {
+				return nil
+			}
+			k := int32(len(fn.Aggs[in.Imm].Offs))
+			span(in.Dst, k)
+			span(in.B, k)
+		}
+		if len(cand) == 0 {
+			return nil
+		}
+	}
+	for _, e := range fn.Edges {
+		for _, mv := range e.Moves {
+			span(mv.Dst, 1)
+			span(mv.Src, 1)
+		}
+	}
+	for _, cs := range fn.Calls {
+		if cs.Callee < 0 {
+			span(cs.FnSlot, 1)
+		}
+		for i, a := range cs.Args {
+			k := int32(1)
+			if i < len(cs.ArgSlots) {
+				k = cs.ArgSlots[i]
+			}
+			span(a, k)
+		}
+		span(cs.Ret, cs.RetSlots)
+	}
+	for _, g := range fn.GEPs {
+		span(g.Base, 1)
+		for _, x := range g.Idx {
+			span(x, 1)
+		}
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	// slots in order of the allocas
+	slots := map[int32]int32{}
+	for _, in := range fn.Code {
+		if _, ok := cand[in.Dst]; ok && in.Op == ir.OpAlloca && len(slots) < maxPromoted {
+			slots[in.Dst] = int32(len(slots))
+		}
+	}
+	return slots
+}
+
 // loadLE reads a little-endian scalar of w bytes (1, 2, 4 or 8).
 func loadLE(d []byte, w uint8) uint64 {
-	switch w {
-	case 1:
-		return uint64(d[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(d))
+	switch w { // C's int and long first
 	case 4:
 		return uint64(binary.LittleEndian.Uint32(d))
-	default:
+	case 8:
 		return binary.LittleEndian.Uint64(d)
+	case 1:
+		return uint64(d[0])
+	default:
+		return uint64(binary.LittleEndian.Uint16(d))
 	}
 }
 
 // storeLE writes v as a little-endian scalar of w bytes (1, 2, 4 or 8).
 func storeLE(d []byte, w uint8, v uint64) {
-	switch w {
-	case 1:
-		d[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(d, uint16(v))
+	switch w { // C's int and long first
 	case 4:
 		binary.LittleEndian.PutUint32(d, uint32(v))
-	default:
+	case 8:
 		binary.LittleEndian.PutUint64(d, v)
+	case 1:
+		d[0] = byte(v)
+	default:
+		binary.LittleEndian.PutUint16(d, uint16(v))
+	}
+}
+
+// checkRegs panics unless the register operands of the instructions whose
+// registers exec reads and writes without bounds checks (reg) lie in
+// [0, fn.NRegs): the compiler's invariant, checked once per machine so that
+// a broken one cannot make exec touch memory outside a register file.
+func checkRegs(fn *ir.Func) {
+	n := int32(fn.NRegs)
+	bad := func(rs ...int32) bool {
+		for _, x := range rs {
+			if x < 0 || x >= n {
+				return true
+			}
+		}
+		return false
+	}
+	for pc, in := range fn.Code {
+		var wrong bool
+		switch {
+		case in.Op >= ir.OpAdd && in.Op <= ir.OpSge, in.Op == ir.OpGEP1:
+			wrong = bad(in.Dst, in.A, in.B)
+		case in.Op == ir.OpMov, in.Op == ir.OpTrunc, in.Op == ir.OpSExt, in.Op == ir.OpGEPC, in.Op == ir.OpLoad:
+			wrong = bad(in.Dst, in.A)
+		case in.Op == ir.OpStore:
+			wrong = bad(in.A, in.B)
+		case in.Op == ir.OpBr, in.Op == ir.OpBrE:
+			wrong = bad(in.A)
+		}
+		if wrong {
+			panic(fmt.Sprintf("vm: %s pc %d: %s has a register operand outside the function's %d registers", fn.Name, pc, in.Op, n))
+		}
 	}
 }

@@ -163,7 +163,10 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
-	m.code = fuseProgram(p)
+	for _, f := range p.Funcs {
+		checkRegs(f)
+	}
+	m.code = fuseProgram(p, true)
 	return m
 }
 
