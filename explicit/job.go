@@ -32,7 +32,10 @@ func OptionsFromWire(o *jobs.ExplicitOptions) (Options, error) {
 		// a job could then take all of a worker's memory.
 		return opts, fmt.Errorf("max_bytes %d: want >= 0 (0: %d MiB)", o.MaxBytes, DefaultMaxBytes>>20)
 	}
-	opts.Compact, opts.MaxStates, opts.MaxBytes = o.Compact, o.MaxStates, o.MaxBytes
+	if o.Workers < 0 {
+		return opts, fmt.Errorf("workers %d: want >= 0 (0 or 1: one)", o.Workers)
+	}
+	opts.Compact, opts.MaxStates, opts.MaxBytes, opts.Workers = o.Compact, o.MaxStates, o.MaxBytes, o.Workers
 	opts.MaxTime = time.Duration(o.MaxTimeS * float64(time.Second))
 	return opts, nil
 }
@@ -61,7 +64,7 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 		return j.Fail(ctx, err)
 	}
 	opts.Progress = func(p Progress) {
-		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: 1})
+		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: max(opts.Workers, 1)})
 	}
 	var v any
 	if job.Options.Exact {
