@@ -8,55 +8,63 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
-// Parallel breadth-first search (Options.Workers > 1). The search runs in
-// rounds. A round takes the first parRound states of the queue (leaving
-// them there) and expands them in parallel: the searching goroutine and
-// Workers-1 helpers claim blocks of parBlock consecutive states, each with
-// its own generator, and write every successor's fingerprint, process,
-// choices (and, with full storage, encoding) into the block's buffer; a
-// successor already in the visited set (which nothing changes during the
-// expansion) is recorded without its state. Then the searching goroutine
-// alone merges the buffers in queue order, doing per state and successor
-// exactly what the sequential search does when it takes that state from
-// the queue and generates that successor (limit checks, progress, visited
-// set, classification, queue, early stop). Since the queue is FIFO, the
-// states a round appends come after the ones it expands, so every count,
-// record number, depth, witness and cut-off is the sequential search's.
-// What a round expanded past the state where the search stops is dropped.
+// Parallel breadth-first search (Options.Workers > 1). The searching
+// goroutine, the merger, owns the queue, the visited set and the result as
+// in the sequential search. It cuts the head of the queue into blocks of
+// parBlock consecutive states (copied, the states stay queued) and hands
+// them to the workers, at most parWindow blocks ahead of the state it is
+// at; a worker generates the successors of a block's states with its own
+// generator and hasher into the block's buffer (state, fingerprint,
+// process, choices and, with full storage, encoding), touching nothing
+// else. The merger takes the blocks in queue order and does, per state
+// and successor, exactly what the sequential search does when it takes
+// that state from the queue and generates that successor (limit checks,
+// progress, visited set, classification, queue, early stop), so the
+// discovery order and every count, record, depth, witness and cut-off are
+// the sequential search's: the queue is FIFO, so the states a block adds
+// come after every state handed out. While the block it needs is not
+// ready, the merger expands blocks itself. Successors the queue does not
+// keep (seen before, or ended) go back to the workers through a shared
+// pool. What was expanded past the state where the search stops is
+// dropped.
 //
 // The successors' generation depends on the state expanded alone (the
 // reductions run processes' invisible steps, never consult the visited
 // set), so it may run anywhere; the depth-first order, whose next state is
 // the last successor generated, stays sequential.
+//
+// The window is small so that the merger reads successors while they are
+// still in a cache: rounds of 2 048 states expanded before merging made
+// the search twice as slow per CPU-second.
 
 const (
-	parRound = 2048 // states expanded per round
-	parBlock = 32   // states a goroutine claims at once
+	parBlock  = 16 // states per block
+	parWindow = 16 // blocks handed out ahead of the merger
 )
 
 // psucc is a generated successor waiting to be merged.
 type psucc struct {
-	st       *vm.State // nil: it was in the visited set before the round
+	st       *vm.State
 	h        vm.Hash128
 	tid      int32
 	ch0, ch1 uint32 // its choices: pblock.choices[ch0:ch1]
 	k0, k1   uint32 // its encoding (full storage): pblock.keys[k0:k1]
 }
 
-// pblock is the buffer of one block of a round's states.
+// pblock is a block of queued states and the buffer of their successors.
 type pblock struct {
-	lo, hi  int // the round's states it expands
+	items   []item
 	succs   []psucc
-	ends    []int // ends[i]: end in succs of the successors of state lo+i
+	ends    []int // ends[i]: end in succs of the successors of items[i]
 	keys    []uint64
 	choices []uint64
-	err     error // the expansion of the last state in ends failed so
-	w       *pworker
+	err     error         // the expansion of items[len(ends)-1] failed so
+	done    chan struct{} // a token when the block is expanded (or skipped)
 }
 
 // pworker is one goroutine's generator and buffers.
 type pworker struct {
-	sr      *searcher
+	p       *par
 	g       *gen
 	parts   *vm.PartsHasher
 	key     []uint64
@@ -66,31 +74,35 @@ type pworker struct {
 	curHash vm.Hash128
 }
 
-// par runs the rounds of a parallel search.
+// par is a parallel search's machinery.
 type par struct {
 	sr      *searcher
-	ws      []*pworker // ws[0]: the searching goroutine's
-	items   []item     // the round's states
-	blocks  []pblock
-	nblocks int
-	next    atomic.Int64 // next block to claim
+	ws      []*pworker // ws[0]: the merger's
+	work    chan *pblock
+	stopped atomic.Bool
 	wg      sync.WaitGroup
-	start   []chan struct{} // one per helper
+	free    []*pblock // blocks not handed out (merger only)
+	// pool: successors the queue did not keep, for the workers'
+	// generators to build successors in
+	mu   sync.Mutex
+	pool []*vm.State
 }
 
 func newPar(sr *searcher) *par {
-	p := &par{sr: sr, blocks: make([]pblock, (parRound+parBlock-1)/parBlock)}
+	p := &par{sr: sr, work: make(chan *pblock, parWindow)}
 	for i := 0; i < sr.workers; i++ {
-		w := &pworker{sr: sr, g: sr.g, parts: sr.parts}
+		w := &pworker{p: p, g: sr.g, parts: sr.parts}
 		if i > 0 {
 			w.g = &gen{m: sr.m, red: sr.g.red, vis: sr.g.vis, maxBranch: sr.g.maxBranch, scr: sr.m.NewState()}
 			w.parts = sr.parts.Fork()
-			ch := make(chan struct{})
-			p.start = append(p.start, ch)
+			p.wg.Add(1)
 			go func() {
-				for range ch {
-					p.work(w)
-					p.wg.Done()
+				defer p.wg.Done()
+				for blk := range p.work {
+					if !p.stopped.Load() {
+						w.expand(blk)
+					}
+					blk.done <- struct{}{}
 				}
 			}()
 		}
@@ -99,47 +111,67 @@ func newPar(sr *searcher) *par {
 	return p
 }
 
-// stop ends the helpers.
+// stop ends the workers and waits for them.
 func (p *par) stop() {
-	for _, ch := range p.start {
-		close(ch)
-	}
-}
-
-// round expands p.items in parallel.
-func (p *par) round() {
-	n := len(p.items)
-	p.nblocks = (n + parBlock - 1) / parBlock
-	for b := 0; b < p.nblocks; b++ {
-		p.blocks[b].lo, p.blocks[b].hi = b*parBlock, min((b+1)*parBlock, n)
-	}
-	p.next.Store(0)
-	p.wg.Add(len(p.start))
-	for _, ch := range p.start {
-		ch <- struct{}{}
-	}
-	p.work(p.ws[0])
+	p.stopped.Store(true)
+	close(p.work)
 	p.wg.Wait()
 }
 
-// work claims and expands blocks until none is left.
-func (p *par) work(w *pworker) {
+// block returns an empty block.
+func (p *par) block() *pblock {
+	if k := len(p.free); k > 0 {
+		blk := p.free[k-1]
+		p.free = p.free[:k-1]
+		return blk
+	}
+	return &pblock{done: make(chan struct{}, 1)}
+}
+
+// wait returns when blk is expanded, expanding the blocks handed out
+// meanwhile.
+func (p *par) wait(blk *pblock) {
 	for {
-		b := int(p.next.Add(1)) - 1
-		if b >= p.nblocks {
+		select {
+		case <-blk.done:
 			return
+		default:
 		}
-		w.expand(&p.blocks[b], p.items)
+		select {
+		case <-blk.done:
+			return
+		case b := <-p.work:
+			p.ws[0].expand(b)
+			b.done <- struct{}{}
+		}
 	}
 }
 
+// refill moves spare states from the pool to w's generator when it has
+// few.
+func (w *pworker) refill() {
+	const low, batch = 2 * parBlock, 8 * parBlock
+	if len(w.g.spare) >= low {
+		return
+	}
+	p := w.p
+	p.mu.Lock()
+	k := max(len(p.pool)-batch, 0)
+	w.g.spare = append(w.g.spare, p.pool[k:]...)
+	clear(p.pool[k:])
+	p.pool = p.pool[:k]
+	p.mu.Unlock()
+}
+
 // expand generates the successors of the block's states.
-func (w *pworker) expand(blk *pblock, items []item) {
+func (w *pworker) expand(blk *pblock) {
+	w.refill()
 	blk.succs, blk.ends, blk.keys, blk.choices = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.choices[:0]
-	blk.err, blk.w, w.blk = nil, w, blk
-	for i := blk.lo; i < blk.hi; i++ {
-		it := &items[i]
-		w.en = w.sr.m.EnabledThreads(it.st, w.en)
+	blk.err, w.blk = nil, blk
+	m := w.p.sr.m
+	for i := range blk.items {
+		it := &blk.items[i]
+		w.en = m.EnabledThreads(it.st, w.en)
 		w.curSt, w.curHash = it.st, it.h
 		err := w.g.expand(it.st, w.en, true, w.successor)
 		blk.ends = append(blk.ends, len(blk.succs))
@@ -153,35 +185,28 @@ func (w *pworker) expand(blk *pblock, items []item) {
 
 // successor records one successor of the state being expanded.
 func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
-	sr, blk := w.sr, w.blk
-	var h vm.Hash128
-	key := sr.key // compaction: only its length is used (stateBytes)
+	sr, blk := w.p.sr, w.blk
+	ps := psucc{tid: tid, ch0: uint32(len(blk.choices))}
 	switch {
 	case !sr.s.compact:
 		w.key = sr.m.AppendKey(w.key[:0], st)
-		h, key = vm.Hash128{sr.hash.sum64(w.key)}, w.key
+		ps.h = vm.Hash128{sr.hash.sum64(w.key)}
+		ps.k0 = uint32(len(blk.keys))
+		blk.keys = append(blk.keys, w.key...)
+		ps.k1 = uint32(len(blk.keys))
 	case !w.g.solo:
-		h = w.parts.Sum(st)
+		ps.h = w.parts.Sum(st)
 	default:
-		h = w.parts.Successor(w.curSt, w.curHash, st, tid)
+		ps.h = w.parts.Successor(w.curSt, w.curHash, st, tid)
 		if sr.verify {
-			if want := w.parts.Sum(st); h != want {
-				return fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, h, want)
+			if want := w.parts.Sum(st); ps.h != want {
+				return fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, ps.h, want)
 			}
 		}
 	}
-	if sr.s.seen(h, key) {
-		blk.succs = append(blk.succs, psucc{tid: tid})
-		return nil
-	}
-	ps := psucc{st: w.g.take(), h: h, tid: tid, ch0: uint32(len(blk.choices))}
 	blk.choices = append(blk.choices, choices...)
 	ps.ch1 = uint32(len(blk.choices))
-	if !sr.s.compact {
-		ps.k0 = uint32(len(blk.keys))
-		blk.keys = append(blk.keys, key...)
-		ps.k1 = uint32(len(blk.keys))
-	}
+	ps.st = w.g.take()
 	blk.succs = append(blk.succs, ps)
 	return nil
 }
@@ -190,72 +215,65 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 func (sr *searcher) runParallel() error {
 	p := newPar(sr)
 	defer p.stop()
+	var inflight []*pblock // handed out, in queue order
+	ahead := 0             // queued states handed out (from sr.head on)
+	var spare []*vm.State  // successors the queue did not keep
 	for n := 0; ; {
-		k := min(len(sr.queue)-sr.head, parRound)
-		if k == 0 {
+		for len(inflight) < parWindow && sr.head+ahead < len(sr.queue) {
+			blk := p.block()
+			from := sr.head + ahead
+			k := min(parBlock, len(sr.queue)-from)
+			blk.items = append(blk.items[:0], sr.queue[from:from+k]...)
+			ahead += k
+			inflight = append(inflight, blk)
+			p.work <- blk
+		}
+		if len(inflight) == 0 {
 			return nil
 		}
-		p.items = append(p.items[:0], sr.queue[sr.head:sr.head+k]...)
-		p.round()
-		clear(p.items) // the queue's copies are cleared as they are taken
-		for b := 0; b < p.nblocks; b++ {
-			blk := &p.blocks[b]
-			from := 0
-			for _, end := range blk.ends {
-				it, _ := sr.pop()
-				if n&255 == 0 {
-					if err := sr.check(); err != nil {
-						return err
-					}
+		blk := inflight[0]
+		inflight = inflight[1:]
+		p.wait(blk)
+		from := 0
+		for _, end := range blk.ends {
+			it, _ := sr.pop()
+			ahead--
+			if n&255 == 0 {
+				if err := sr.check(); err != nil {
+					return err
 				}
-				n++
-				sr.cur, sr.curDepth = it.idx, it.depth
-				for i := from; i < end; i++ {
-					ps := &blk.succs[i]
-					sr.res.Transitions++
-					if ps.st == nil {
-						continue
-					}
-					key := sr.key
-					if !sr.s.compact {
-						key = blk.keys[ps.k0:ps.k1]
-					}
-					kept, err := sr.admit(ps.st, ps.h, key, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
-					if !kept {
-						blk.w.g.recycle(ps.st)
-					}
-					ps.st = nil
-					if err != nil {
-						return err
-					}
+			}
+			n++
+			sr.cur, sr.curDepth = it.idx, it.depth
+			for i := from; i < end; i++ {
+				ps := &blk.succs[i]
+				sr.res.Transitions++
+				key := sr.key // compaction: only its length is used (stateBytes)
+				if !sr.s.compact {
+					key = blk.keys[ps.k0:ps.k1]
 				}
-				from = end
+				kept, err := sr.admit(ps.st, ps.h, key, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
+				if !kept {
+					spare = append(spare, ps.st)
+				}
+				ps.st = nil
+				if err != nil {
+					return err
+				}
 			}
-			if blk.err != nil {
-				return blk.err
-			}
+			from = end
 		}
-		p.balance()
-	}
-}
-
-// balance evens out the generators' spare states: a goroutine that
-// expanded more states than it kept successors would hoard them while
-// another allocated new ones.
-func (p *par) balance() {
-	lo, hi := p.ws[0].g, p.ws[0].g
-	for _, w := range p.ws[1:] {
-		if len(w.g.spare) < len(lo.spare) {
-			lo = w.g
+		if blk.err != nil {
+			return blk.err
 		}
-		if len(w.g.spare) > len(hi.spare) {
-			hi = w.g
+		clear(blk.items)
+		p.free = append(p.free, blk)
+		if len(spare) >= parBlock {
+			p.mu.Lock()
+			p.pool = append(p.pool, spare...)
+			p.mu.Unlock()
+			clear(spare)
+			spare = spare[:0]
 		}
-	}
-	if d := (len(hi.spare) - len(lo.spare)) / 2; d > parRound {
-		k := len(hi.spare) - d
-		lo.spare = append(lo.spare, hi.spare[k:]...)
-		clear(hi.spare[k:])
-		hi.spare = hi.spare[:k]
 	}
 }

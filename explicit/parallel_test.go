@@ -46,7 +46,7 @@ func comparable(t *testing.T, res *Result, err error) string {
 // and 4 workers gives exactly the sequential search's result (verdict,
 // reason, every count, depth, queue, bytes, witnesses and their traces)
 // over the reduction corpus, with every reduction and both storages, for
-// enumeration (also cut off by state limits at many points of a round)
+// enumeration (also cut off by state limits at many points of a block)
 // and for queries decided mid-search.
 func TestParallelMatchesSequential(t *testing.T) {
 	testutil.NeedClang(t)
@@ -104,9 +104,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 }
 
-// TestParallelLarge: a search of many rounds (fib_4 unreduced: thousands
-// of states a level) matches, with a state limit falling inside a block
-// of a round, and progress reports come from the searching goroutine.
+// TestParallelLarge: a search of many blocks (fib_4 unreduced: thousands
+// of states a level) matches, also with state limits falling inside a
+// block, and progress reports come from the searching goroutine.
 func TestParallelLarge(t *testing.T) {
 	testutil.NeedClang(t)
 	m := machine(t, "../testdata/smc/fib_4.c")
@@ -114,8 +114,8 @@ func TestParallelLarge(t *testing.T) {
 	for _, opts := range []Options{{Compact: true}, {}, {Compact: true, MaxStates: 12_345}, {MaxStates: 23_457}} {
 		res, err := Search(context.Background(), c, opts)
 		want := comparable(t, res, err)
-		if res.States < 10*parRound && opts.MaxStates == 0 {
-			t.Fatalf("fib_4: %d states, too few rounds", res.States)
+		if res.States < 10*parWindow*parBlock && opts.MaxStates == 0 {
+			t.Fatalf("fib_4: %d states, too few blocks", res.States)
 		}
 		opts.Workers = 3
 		reports := 0

@@ -193,40 +193,6 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 	return idx, true
 }
 
-// seen reports whether the state with encoding key (full storage) or
-// fingerprint h (compaction) is in the set. It only reads the set, so any
-// number of goroutines may call it at once while nothing adds to it.
-func (s *store) seen(h vm.Hash128, key []uint64) bool {
-	if s.compact {
-		if h == (vm.Hash128{}) {
-			h[1] = 1
-		}
-		for i := slot(h[0], len(s.hs)); ; {
-			switch e := s.hs[i]; e {
-			case h:
-				return true
-			case vm.Hash128{}:
-				return false
-			}
-			if i++; i == len(s.hs) {
-				i = 0
-			}
-		}
-	}
-	for i := slot(h[0], len(s.fs)); ; {
-		e := s.fs[i]
-		if e.rec == 0 {
-			return false
-		}
-		if e.h == h[0] && slices.Equal(s.encoding(e.rec-1), key) {
-			return true
-		}
-		if i++; i == len(s.fs) {
-			i = 0
-		}
-	}
-}
-
 // grown is the table size after growing one of size n: ×1.5, so that the
 // load factor stays between 0.53 and 0.8.
 func grown(n int) int { return n + n/2 }
