@@ -22,8 +22,8 @@ import (
 // progress, visited set, classification, queue, early stop), so the
 // discovery order and every count, record, depth, witness and cut-off are
 // the sequential search's: the queue is FIFO, so the states a block adds
-// come after every state handed out. While the block it needs is not
-// ready, the merger expands blocks itself. Successors the queue does not
+// come after every state handed out. When no worker has claimed the
+// block it needs next, the merger expands it itself. Successors the queue does not
 // keep (seen before, or ended) go back to the workers through a shared
 // pool. What was expanded past the state where the search stops is
 // dropped.
@@ -59,7 +59,8 @@ type pblock struct {
 	keys    []uint64
 	choices []uint64
 	err     error         // the expansion of items[len(ends)-1] failed so
-	done    chan struct{} // a token when the block is expanded (or skipped)
+	claimed atomic.Bool   // a goroutine expands it
+	done    chan struct{} // a token when a worker has expanded it
 }
 
 // pworker is one goroutine's generator and buffers.
@@ -89,7 +90,7 @@ type par struct {
 }
 
 func newPar(sr *searcher) *par {
-	p := &par{sr: sr, work: make(chan *pblock, parWindow)}
+	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow)}
 	for i := 0; i < sr.workers; i++ {
 		w := &pworker{p: p, g: sr.g, parts: sr.parts}
 		if i > 0 {
@@ -99,6 +100,12 @@ func newPar(sr *searcher) *par {
 			go func() {
 				defer p.wg.Done()
 				for blk := range p.work {
+					// (the merger may have claimed it, and even
+					// handed it out again: then this is a stale
+					// copy of the pointer, or the new handout)
+					if !blk.claimed.CompareAndSwap(false, true) {
+						continue
+					}
 					if !p.stopped.Load() {
 						w.expand(blk)
 					}
@@ -128,23 +135,16 @@ func (p *par) block() *pblock {
 	return &pblock{done: make(chan struct{}, 1)}
 }
 
-// wait returns when blk is expanded, expanding the blocks handed out
-// meanwhile.
+// wait returns when blk is expanded: it expands it if no worker has
+// claimed it yet, else it waits for the worker. (Expanding later blocks
+// while it waits would leave the workers idle: the merger would take
+// every block that its wake-up takes to reach them.)
 func (p *par) wait(blk *pblock) {
-	for {
-		select {
-		case <-blk.done:
-			return
-		default:
-		}
-		select {
-		case <-blk.done:
-			return
-		case b := <-p.work:
-			p.ws[0].expand(b)
-			b.done <- struct{}{}
-		}
+	if blk.claimed.CompareAndSwap(false, true) {
+		p.ws[0].expand(blk)
+		return
 	}
+	<-blk.done
 }
 
 // refill moves spare states from the pool to w's generator when it has
@@ -226,7 +226,11 @@ func (sr *searcher) runParallel() error {
 			blk.items = append(blk.items[:0], sr.queue[from:from+k]...)
 			ahead += k
 			inflight = append(inflight, blk)
-			p.work <- blk
+			blk.claimed.Store(false)
+			select {
+			case p.work <- blk:
+			default: // stale copies fill the channel: the merger expands it
+			}
 		}
 		if len(inflight) == 0 {
 			return nil
