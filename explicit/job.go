@@ -63,8 +63,12 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 	if err != nil {
 		return j.Fail(ctx, err)
 	}
+	workers := 1 // goroutines searching: Exact and the depth-first search are sequential
+	if !job.Options.Exact && opts.Order == BFS {
+		workers = max(opts.Workers, 1)
+	}
 	opts.Progress = func(p Progress) {
-		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: max(opts.Workers, 1)})
+		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: workers})
 	}
 	var v any
 	if job.Options.Exact {
