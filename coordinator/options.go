@@ -31,7 +31,7 @@ const (
 // ("runs", Estimate and EnumStatesSMC), the engine that answers it
 // ("engine") and the engine's options by their flag names (explicit
 // search: order, reduction, compact, max-states, max-memory in MiB,
-// max-time in seconds; bmc: unwind, max-unwind, solver, solver-timeout and
+// max-time in seconds, search-workers when given; bmc: unwind, max-unwind, solver, solver-timeout and
 // any other option given). A value nil means "none" (no cap, no limit).
 func Options(q *query.Query, exp *jobs.Experiment) (map[string]any, []string) {
 	opts := map[string]any{}
@@ -86,6 +86,11 @@ func Options(q *query.Query, exp *jobs.Experiment) (map[string]any, []string) {
 		}
 		set("max-memory", mib, x.MaxBytes == 0)
 		set("max-time", orNone(x.MaxTimeS, x.MaxTimeS == 0), x.MaxTimeS == 0)
+		if x.Workers > 1 && !x.Exact {
+			// given only: goroutines of a breadth-first search, which
+			// do not change the answer
+			set("search-workers", x.Workers, false)
+		}
 	case jobs.KindBMC:
 		opts["engine"] = EngineBMC
 		b := exp.BMC

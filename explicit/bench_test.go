@@ -13,20 +13,27 @@ import (
 // included, divided by the states found). states/cpu-s divides by the
 // process's CPU time instead of the wall-clock time: on a shared machine it
 // is the steadier figure (the garbage collector's CPU time is included).
+// The cases ending in -w2 search with Options.Workers 2 (parallel.go):
+// states/s is then the wall-clock rate, states/cpu-s the rate per second
+// of CPU time of both goroutines together.
 func BenchmarkSearch(b *testing.B) {
 	cases := []struct {
 		name, path, query string
 		red               Reduction
 		compact           bool
+		workers           int
 	}{
-		{"peterson/none", "../testdata/smc/petersons.c", "EnumStates", None, false},
-		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false},
-		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false},
-		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true},
-		{"fib_8/none", "../testdata/smc/fib_8.c", "EnumStates", None, false},
-		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false},
-		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false},
-		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true},
+		{"peterson/none", "../testdata/smc/petersons.c", "EnumStates", None, false, 0},
+		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false, 0},
+		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false, 0},
+		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true, 0},
+		{"peterson/none/compact-w2", "../testdata/smc/petersons.c", "EnumStates", None, true, 2},
+		{"fib_8/none", "../testdata/smc/fib_8.c", "EnumStates", None, false, 0},
+		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false, 0},
+		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false, 0},
+		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true, 0},
+		{"fib_8/none/compact-w2", "../testdata/smc/fib_8.c", "EnumStates", None, true, 2},
+		{"fib_8/none-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, 2},
 	}
 	defer func(v bool) { verifyPartsHash = v }(verifyPartsHash)
 	verifyPartsHash = false
@@ -34,7 +41,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			m := machine(b, bc.path)
 			c := compile(b, m, bc.query)
-			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1}
+			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1, Workers: bc.workers}
 			var states, trans int64
 			var bytes float64
 			var ms0, ms1 runtime.MemStats

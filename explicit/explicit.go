@@ -119,6 +119,11 @@ type Options struct {
 	// MaxBranching is the most outcomes one choice may have
 	// (default DefaultMaxBranching); larger choices are an error.
 	MaxBranching uint64
+	// Workers is the number of goroutines that expand states in a
+	// breadth-first Search (parallel.go); 0 or 1: one. The answer, counts
+	// and traces are the same whatever the number. The depth-first
+	// search and Exact are sequential.
+	Workers int
 	// Progress, when set, is called about every ProgressEvery (default 1 s)
 	// from the searching goroutine.
 	Progress      func(Progress)

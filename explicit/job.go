@@ -32,7 +32,10 @@ func OptionsFromWire(o *jobs.ExplicitOptions) (Options, error) {
 		// a job could then take all of a worker's memory.
 		return opts, fmt.Errorf("max_bytes %d: want >= 0 (0: %d MiB)", o.MaxBytes, DefaultMaxBytes>>20)
 	}
-	opts.Compact, opts.MaxStates, opts.MaxBytes = o.Compact, o.MaxStates, o.MaxBytes
+	if o.Workers < 0 {
+		return opts, fmt.Errorf("workers %d: want >= 0 (0 or 1: one)", o.Workers)
+	}
+	opts.Compact, opts.MaxStates, opts.MaxBytes, opts.Workers = o.Compact, o.MaxStates, o.MaxBytes, o.Workers
 	opts.MaxTime = time.Duration(o.MaxTimeS * float64(time.Second))
 	return opts, nil
 }
@@ -60,8 +63,12 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 	if err != nil {
 		return j.Fail(ctx, err)
 	}
+	workers := 1 // goroutines searching: Exact and the depth-first search are sequential
+	if !job.Options.Exact && opts.Order == BFS {
+		workers = max(opts.Workers, 1)
+	}
 	opts.Progress = func(p Progress) {
-		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: 1})
+		j.Progress(jobs.Progress{States: p.States, Queue: p.Queue, Depth: p.Depth, StatesPerS: p.StatesPerSec, Workers: workers})
 	}
 	var v any
 	if job.Options.Exact {

@@ -72,18 +72,20 @@ type searcher struct {
 	res   *Result
 	start time.Time
 
-	queue    []item
-	head     int // BFS: first live element of queue
-	qBytes   int64
-	maxBytes int64
-	key      []uint64
-	en       []int32
-	hash     keyHash         // full storage
-	parts    *vm.PartsHasher // compaction
-	curSt    *vm.State       // state being expanded
-	curHash  vm.Hash128      // its parts hash (compaction)
-	verify   bool            // check every updated parts hash against one made from scratch
-	mem      *memGuard
+	queue     []item
+	head      int // BFS: first live element of queue
+	qBytes    int64
+	maxBytes  int64
+	key       []uint64
+	en        []int32
+	hash      keyHash         // full storage
+	parts     *vm.PartsHasher // compaction
+	curSt     *vm.State       // state being expanded
+	curHash   vm.Hash128      // its parts hash (compaction)
+	verify    bool            // check every updated parts hash against one made from scratch
+	mem       *memGuard
+	workers   int       // goroutines expanding states (parallel.go when > 1)
+	nextCheck time.Time // next progress report
 
 	found         uint32 // record of the state that decides the query
 	firstDeadlock uint32
@@ -117,10 +119,15 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		}
 	}
 	res.Reduction = red.String()
+	workers := max(opts.Workers, 1)
+	if workers > 1 && opts.Order == DFS {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d workers not used: the depth-first search is sequential", workers))
+		workers = 1
+	}
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
 		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
-		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes())}
+		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
 	err := sr.run()
 	sr.mem.stop()
 	res.ElapsedSec = time.Since(sr.start).Seconds()
@@ -166,26 +173,20 @@ func (sr *searcher) run() error {
 		return errStop
 	}
 	if s0.Status == vm.Running {
-		sr.push(s0, idx, 0, h)
+		sr.push(s0, idx, 0, h, len(sr.key))
 	}
-	nextCheck := time.Now().Add(sr.opts.progressEvery())
+	sr.nextCheck = time.Now().Add(sr.opts.progressEvery())
+	if sr.workers > 1 {
+		return sr.runParallel()
+	}
 	for n := 0; ; n++ {
 		it, ok := sr.pop()
 		if !ok {
 			return nil
 		}
 		if n&255 == 0 {
-			if err := sr.ctx.Err(); err != nil {
+			if err := sr.check(); err != nil {
 				return err
-			}
-			now := time.Now()
-			if sr.opts.MaxTime > 0 && now.Sub(sr.start) >= sr.opts.MaxTime {
-				sr.stopReason = fmt.Sprintf("time limit of %s reached", sr.opts.MaxTime)
-				return errStop
-			}
-			if sr.opts.Progress != nil && now.After(nextCheck) {
-				sr.opts.Progress(sr.progress(now))
-				nextCheck = now.Add(sr.opts.progressEvery())
 			}
 		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
@@ -195,6 +196,25 @@ func (sr *searcher) run() error {
 		}
 		sr.g.recycle(it.st)
 	}
+}
+
+// check is what the search does every 256 states it takes from the queue,
+// before it expands the one it took: it ends the search when the context is done or the
+// time limit is reached, and reports progress.
+func (sr *searcher) check() error {
+	if err := sr.ctx.Err(); err != nil {
+		return err
+	}
+	now := time.Now()
+	if sr.opts.MaxTime > 0 && now.Sub(sr.start) >= sr.opts.MaxTime {
+		sr.stopReason = fmt.Sprintf("time limit of %s reached", sr.opts.MaxTime)
+		return errStop
+	}
+	if sr.opts.Progress != nil && now.After(sr.nextCheck) {
+		sr.opts.Progress(sr.progress(now))
+		sr.nextCheck = now.Add(sr.opts.progressEvery())
+	}
+	return nil
 }
 
 func (sr *searcher) progress(now time.Time) Progress {
@@ -214,9 +234,21 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	if err != nil {
 		return err
 	}
-	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
+	_, err = sr.admit(st, h, sr.key, tid, choices, true)
+	return err
+}
+
+// admit adds successor st of the state being expanded (record sr.cur),
+// reached by process tid with the given choices, with fingerprint h and
+// encoding key (full storage; with compaction the initial state's, for
+// stateBytes), to the visited set if it is new: it classifies it, queues
+// it if it runs on, and checks the limits. With take st is the
+// generator's successor, taken for the queue; without, the caller owns
+// st. kept says whether the queue kept st.
+func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, choices []uint64, take bool) (kept bool, err error) {
+	idx, added := sr.s.add(h, key, sr.cur, tid, choices)
 	if !added {
-		return nil
+		return false, nil
 	}
 	sr.res.States++
 	depth := sr.curDepth + 1
@@ -224,24 +256,28 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 		sr.res.MaxDepth = int(depth)
 	}
 	if sr.visit(st, idx) {
-		return errStop
+		return false, errStop
 	}
 	if st.Status == vm.Running {
-		sr.push(sr.g.take(), idx, depth, h) // st itself: no copy
+		if take {
+			st = sr.g.take() // st itself: no copy
+		}
+		sr.push(st, idx, depth, h, len(key))
+		kept = true
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
-		return errStop
+		return kept, errStop
 	}
 	if b := sr.s.bytes() + sr.qBytes; b > sr.maxBytes {
 		sr.stopReason = fmt.Sprintf("memory limit of %d bytes reached (estimated %d bytes: visited set and queue)", sr.maxBytes, b)
-		return errStop
+		return kept, errStop
 	}
 	if why := sr.mem.over(); why != "" {
 		sr.stopReason = why
-		return errStop
+		return kept, errStop
 	}
-	return nil
+	return kept, nil
 }
 
 // visit classifies a new state and reports whether it decides the query.
@@ -309,8 +345,8 @@ func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 	return h, nil
 }
 
-func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128) {
-	b := stateBytes(st, len(sr.key))
+func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int) {
+	b := stateBytes(st, keyWords)
 	sr.qBytes += b
 	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {

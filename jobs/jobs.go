@@ -101,6 +101,8 @@ type ExplicitOptions struct {
 	MaxStates int64   `json:"max_states,omitempty"`
 	MaxBytes  int64   `json:"max_bytes,omitempty"`
 	MaxTimeS  float64 `json:"max_time_s,omitempty"`
+	// Workers: goroutines of a breadth-first search (0 or 1: one).
+	Workers int `json:"workers,omitempty"`
 }
 
 // Job is the envelope of every job: what all kinds share (the experiment,

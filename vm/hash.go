@@ -303,6 +303,10 @@ func NewPartsHasher() *PartsHasher {
 	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
 }
 
+// Fork returns a parts hasher with h's seeds and its own buffer: the same
+// hashes as h, for another goroutine (a parallel search's workers).
+func (h *PartsHasher) Fork() *PartsHasher { return &PartsHasher{s1: h.s1, s2: h.s2} }
+
 // Part kinds, the first word of each part's hashed words.
 const (
 	partHeader = 1

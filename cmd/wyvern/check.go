@@ -95,6 +95,7 @@ type experimentFlags struct {
 	maxStates int64
 	maxMemMB  int64
 	maxTime   time.Duration
+	searchW   int // goroutines of a breadth-first explicit search
 	// bounded model checking
 	engine        string
 	unwind        int
@@ -119,7 +120,7 @@ func (e *experimentFlags) bmcOptions() *jobs.BMCOptions {
 
 // explicitFlags are the flags of explicit-state searches and exact
 // probabilities: errors on a query answered by simulation.
-var explicitFlags = []string{"order", "reduction", "compact", "max-states", "max-memory", "max-time"}
+var explicitFlags = []string{"order", "reduction", "compact", "max-states", "max-memory", "max-time", "search-workers"}
 
 // check rejects flags that do not fit query q, before anything starts:
 // explicit-state flags on a query answered by simulation, --order and
@@ -188,7 +189,7 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 		case !search && !e.exact:
 			return fmt.Errorf("--%s applies to explicit-state queries (E<> P, A[] P, EnumStates) and to Pr[<=N](<> P) with --exact; "+
 				"this %s query is answered by simulation", name, q.Kind)
-		case e.exact && (name == "order" || name == "reduction"):
+		case e.exact && (name == "order" || name == "reduction" || name == "search-workers"):
 			return fmt.Errorf("--%s does not apply to --exact, which propagates probabilities over single steps in one order", name)
 		}
 	}
@@ -206,6 +207,9 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 	}
 	if e.maxTime < 0 {
 		return fmt.Errorf("--max-time %v: want a duration >= 0 (0: no limit)", e.maxTime)
+	}
+	if e.searchW < 0 {
+		return fmt.Errorf("--search-workers %d: want a number of goroutines >= 0 (0 or 1: one)", e.searchW)
 	}
 	if set["emit-levels"] && e.emitLevels {
 		switch {
@@ -240,7 +244,7 @@ func (e *experimentFlags) explicitOptions(q *query.Query) (*jobs.ExplicitOptions
 		return nil, err
 	}
 	return &jobs.ExplicitOptions{Exact: e.exact, Order: e.order, Reduction: e.reduction, Compact: e.compact,
-		MaxStates: e.maxStates, MaxBytes: e.maxMemMB << 20, MaxTimeS: e.maxTime.Seconds()}, nil
+		MaxStates: e.maxStates, MaxBytes: e.maxMemMB << 20, MaxTimeS: e.maxTime.Seconds(), Workers: e.searchW}, nil
 }
 
 func (e *experimentFlags) register(fs *flag.FlagSet) {
@@ -259,6 +263,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
 	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
 	fs.DurationVar(&e.maxTime, "max-time", 0, "explicit-state time limit (0: none)")
+	fs.IntVar(&e.searchW, "search-workers", 0, "breadth-first explicit-state search: goroutines expanding states (0 or 1: one); same answer")
 	fs.StringVar(&e.engine, "engine", "", "bmc: bounded model checking of E<>/A[] queries with an SMT solver (default: by query)")
 	fs.IntVar(&e.unwind, "unwind", 0, "bmc: fixed unwinding bound (0: deepen 1, 2, 4, ... up to --max-unwind)")
 	fs.IntVar(&e.maxUnwind, "max-unwind", 0, "bmc: deepening limit (0: 64)")

@@ -36,6 +36,8 @@ func TestBadOptionsAndFlags(t *testing.T) {
 		{[]string{"check", "--max-time", "1s", file, pr + " >= 0.3"}, []string{"--max-time applies", "hypothesis query"}},
 		{[]string{"check", "--exact", "--order", "dfs", file, pr}, []string{"--order does not apply to --exact"}},
 		{[]string{"check", "--exact", "--reduction", "none", file, pr}, []string{"--reduction does not apply to --exact"}},
+		{[]string{"check", "--exact", "--search-workers", "2", file, pr}, []string{"--search-workers does not apply to --exact"}},
+		{[]string{"check", "--search-workers", "2", file, pr}, []string{"--search-workers applies to explicit-state queries"}},
 		{[]string{"submit", "--nats", "nats://127.0.0.1:1", "--reduction", "global", file, pr}, []string{"--reduction applies"}},
 		// bad values
 		{[]string{"check", "--order", "sideways", file, "E<> counter == 1"}, []string{`--order "sideways": want bfs or dfs`}},
@@ -43,6 +45,7 @@ func TestBadOptionsAndFlags(t *testing.T) {
 		{[]string{"check", "--max-memory", "-1", file, "EnumStates"}, []string{"--max-memory -1: want MiB >= 0"}},
 		{[]string{"check", "--max-states", "-5", file, "E<> counter == 1"}, []string{"--max-states -5: want a number of states >= 0"}},
 		{[]string{"check", "--max-time", "-1s", "--exact", file, pr}, []string{"--max-time -1s: want a duration >= 0"}},
+		{[]string{"check", "--search-workers", "-2", file, "EnumStates"}, []string{"--search-workers -2: want a number of goroutines >= 0"}},
 		// --emit-levels needs adaptive splitting
 		{[]string{"check", "--emit-levels", file, pr}, []string{"--emit-levels needs an adaptive splitting query", "this is a probability query"}},
 		{[]string{"check", "--emit-levels", file, pr + " {Split=fixed, Score=counter, Levels=[1]}"}, []string{"this is a fixed splitting query"}},

@@ -1,0 +1,283 @@
+package explicit
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// Parallel breadth-first search (Options.Workers > 1). The searching
+// goroutine, the merger, owns the queue, the visited set and the result as
+// in the sequential search. It cuts the head of the queue into blocks of
+// parBlock consecutive states (copied, the states stay queued) and hands
+// them to the workers, at most parWindow blocks ahead of the state it is
+// at; a worker generates the successors of a block's states with its own
+// generator and hasher into the block's buffer (state, fingerprint,
+// process, choices and, with full storage, encoding), touching nothing
+// else. The merger takes the blocks in queue order and does, per state
+// and successor, exactly what the sequential search does when it takes
+// that state from the queue and generates that successor (limit checks,
+// progress, visited set, classification, queue, early stop), so the
+// discovery order and every count, record, depth, witness and cut-off are
+// the sequential search's: the queue is FIFO, so the states a block adds
+// come after every state handed out. When no worker has claimed the
+// block it needs next, the merger expands it itself. Successors the queue does not
+// keep (seen before, or ended) go back to the workers through a shared
+// pool. What was expanded past the state where the search stops is
+// dropped.
+//
+// The successors' generation depends on the state expanded alone (the
+// reductions run processes' invisible steps, never consult the visited
+// set), so it may run anywhere; the depth-first order, whose next state is
+// the last successor generated, stays sequential.
+//
+// The window is small so that the merger reads successors while they are
+// still in a cache: rounds of 2 048 states expanded before merging made
+// the search twice as slow per CPU-second.
+
+const (
+	parBlock  = 16 // states per block
+	parWindow = 16 // blocks handed out ahead of the merger
+)
+
+// psucc is a generated successor waiting to be merged.
+type psucc struct {
+	st       *vm.State
+	h        vm.Hash128
+	tid      int32
+	ch0, ch1 uint32 // its choices: pblock.choices[ch0:ch1]
+	k0, k1   uint32 // its encoding (full storage): pblock.keys[k0:k1]
+}
+
+// pblock is a block of queued states and the buffer of their successors.
+type pblock struct {
+	items   []item
+	succs   []psucc
+	ends    []int // ends[i]: end in succs of the successors of items[i]
+	keys    []uint64
+	choices []uint64
+	err     error         // the expansion of items[len(ends)-1] failed so
+	claimed atomic.Bool   // a goroutine expands it
+	done    chan struct{} // a token when a worker has expanded it
+}
+
+// pworker is one goroutine's generator and buffers.
+type pworker struct {
+	p       *par
+	g       *gen
+	parts   *vm.PartsHasher
+	key     []uint64
+	en      []int32
+	blk     *pblock
+	curSt   *vm.State
+	curHash vm.Hash128
+}
+
+// par is a parallel search's machinery.
+type par struct {
+	sr      *searcher
+	ws      []*pworker // ws[0]: the merger's
+	work    chan *pblock
+	stopped atomic.Bool
+	wg      sync.WaitGroup
+	free    []*pblock // blocks not handed out (merger only)
+	// pool: successors the queue did not keep, for the workers'
+	// generators to build successors in
+	mu   sync.Mutex
+	pool []*vm.State
+}
+
+func newPar(sr *searcher) *par {
+	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow)}
+	for i := 0; i < sr.workers; i++ {
+		w := &pworker{p: p, g: sr.g, parts: sr.parts}
+		if i > 0 {
+			w.g = &gen{m: sr.m, red: sr.g.red, vis: sr.g.vis, maxBranch: sr.g.maxBranch, scr: sr.m.NewState()}
+			w.parts = sr.parts.Fork()
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				for blk := range p.work {
+					// (the merger may have claimed it, and even
+					// handed it out again: then this is a stale
+					// copy of the pointer, or the new handout)
+					if !blk.claimed.CompareAndSwap(false, true) {
+						continue
+					}
+					if !p.stopped.Load() {
+						w.expand(blk)
+					}
+					blk.done <- struct{}{}
+				}
+			}()
+		}
+		p.ws = append(p.ws, w)
+	}
+	return p
+}
+
+// stop ends the workers and waits for them.
+func (p *par) stop() {
+	p.stopped.Store(true)
+	close(p.work)
+	p.wg.Wait()
+}
+
+// block returns an empty block.
+func (p *par) block() *pblock {
+	if k := len(p.free); k > 0 {
+		blk := p.free[k-1]
+		p.free = p.free[:k-1]
+		return blk
+	}
+	return &pblock{done: make(chan struct{}, 1)}
+}
+
+// wait returns when blk is expanded: it expands it if no worker has
+// claimed it yet, else it waits for the worker. (Expanding later blocks
+// while it waits would leave the workers idle: the merger would take
+// every block that its wake-up takes to reach them.)
+func (p *par) wait(blk *pblock) {
+	if blk.claimed.CompareAndSwap(false, true) {
+		p.ws[0].expand(blk)
+		return
+	}
+	<-blk.done
+}
+
+// refill moves spare states from the pool to w's generator when it has
+// few.
+func (w *pworker) refill() {
+	const low, batch = 2 * parBlock, 8 * parBlock
+	if len(w.g.spare) >= low {
+		return
+	}
+	p := w.p
+	p.mu.Lock()
+	k := max(len(p.pool)-batch, 0)
+	w.g.spare = append(w.g.spare, p.pool[k:]...)
+	clear(p.pool[k:])
+	p.pool = p.pool[:k]
+	p.mu.Unlock()
+}
+
+// expand generates the successors of the block's states.
+func (w *pworker) expand(blk *pblock) {
+	w.refill()
+	blk.succs, blk.ends, blk.keys, blk.choices = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.choices[:0]
+	blk.err, w.blk = nil, blk
+	m := w.p.sr.m
+	for i := range blk.items {
+		it := &blk.items[i]
+		w.en = m.EnabledThreads(it.st, w.en)
+		w.curSt, w.curHash = it.st, it.h
+		err := w.g.expand(it.st, w.en, true, w.successor)
+		blk.ends = append(blk.ends, len(blk.succs))
+		if err != nil {
+			blk.err = err
+			return
+		}
+		w.g.recycle(it.st)
+	}
+}
+
+// successor records one successor of the state being expanded.
+func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
+	sr, blk := w.p.sr, w.blk
+	ps := psucc{tid: tid, ch0: uint32(len(blk.choices))}
+	switch {
+	case !sr.s.compact:
+		w.key = sr.m.AppendKey(w.key[:0], st)
+		ps.h = vm.Hash128{sr.hash.sum64(w.key)}
+		ps.k0 = uint32(len(blk.keys))
+		blk.keys = append(blk.keys, w.key...)
+		ps.k1 = uint32(len(blk.keys))
+	case !w.g.solo:
+		ps.h = w.parts.Sum(st)
+	default:
+		ps.h = w.parts.Successor(w.curSt, w.curHash, st, tid)
+		if sr.verify {
+			if want := w.parts.Sum(st); ps.h != want {
+				return fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, ps.h, want)
+			}
+		}
+	}
+	blk.choices = append(blk.choices, choices...)
+	ps.ch1 = uint32(len(blk.choices))
+	ps.st = w.g.take()
+	blk.succs = append(blk.succs, ps)
+	return nil
+}
+
+// runParallel is run's loop for Options.Workers > 1 (breadth-first).
+func (sr *searcher) runParallel() error {
+	p := newPar(sr)
+	defer p.stop()
+	var inflight []*pblock // handed out, in queue order
+	ahead := 0             // queued states handed out (from sr.head on)
+	var spare []*vm.State  // successors the queue did not keep
+	for n := 0; ; {
+		for len(inflight) < parWindow && sr.head+ahead < len(sr.queue) {
+			blk := p.block()
+			from := sr.head + ahead
+			k := min(parBlock, len(sr.queue)-from)
+			blk.items = append(blk.items[:0], sr.queue[from:from+k]...)
+			ahead += k
+			inflight = append(inflight, blk)
+			blk.claimed.Store(false)
+			select {
+			case p.work <- blk:
+			default: // stale copies fill the channel: the merger expands it
+			}
+		}
+		if len(inflight) == 0 {
+			return nil
+		}
+		blk := inflight[0]
+		inflight = inflight[1:]
+		p.wait(blk)
+		from := 0
+		for _, end := range blk.ends {
+			it, _ := sr.pop()
+			ahead--
+			if n&255 == 0 {
+				if err := sr.check(); err != nil {
+					return err
+				}
+			}
+			n++
+			sr.cur, sr.curDepth = it.idx, it.depth
+			for i := from; i < end; i++ {
+				ps := &blk.succs[i]
+				sr.res.Transitions++
+				key := sr.key // compaction: only its length is used (stateBytes)
+				if !sr.s.compact {
+					key = blk.keys[ps.k0:ps.k1]
+				}
+				kept, err := sr.admit(ps.st, ps.h, key, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
+				if !kept {
+					spare = append(spare, ps.st)
+				}
+				ps.st = nil
+				if err != nil {
+					return err
+				}
+			}
+			from = end
+		}
+		if blk.err != nil {
+			return blk.err
+		}
+		clear(blk.items)
+		p.free = append(p.free, blk)
+		if len(spare) >= parBlock {
+			p.mu.Lock()
+			p.pool = append(p.pool, spare...)
+			p.mu.Unlock()
+			clear(spare)
+			spare = spare[:0]
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package explicit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+)
+
+// parallelPrograms is the reduction corpus of TestCompactMatchesFull.
+func parallelPrograms(t *testing.T) []string {
+	dir := t.TempDir()
+	programs := []string{peterson, petersonBug, "../testdata/smc/fib_4.c"}
+	for _, f := range []string{"atomic.c", "counter_mutex.c", "counter_race.c", "deadlock.c", "join_values.c", "once.c"} {
+		programs = append(programs, shrunk(t, dir, filepath.Join("../testdata/mt", f)))
+	}
+	programs = append(programs, shrunk(t, dir, "../examples/race.c"))
+	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
+		programs = append(programs, filepath.Join("../testdata/errors", f))
+	}
+	return programs
+}
+
+// comparable is a result as JSON without what depends on the clock or
+// on the workers (the time, the rate, the hash seeds' collisions are
+// seeded per search but full storage resolves them).
+func comparable(t *testing.T, res *Result, err error) string {
+	t.Helper()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	r := *res
+	r.ElapsedSec, r.StatesPerSec, r.HashCollisions = 0, 0, 0
+	b, err := json.Marshal(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestParallelMatchesSequential: the parallel breadth-first search with 2
+// and 4 workers gives exactly the sequential search's result (verdict,
+// reason, every count, depth, queue, bytes, witnesses and their traces)
+// over the reduction corpus, with every reduction and both storages, for
+// enumeration (also cut off by state limits at many points of a block)
+// and for queries decided mid-search.
+func TestParallelMatchesSequential(t *testing.T) {
+	testutil.NeedClang(t)
+	type tc struct {
+		path, query string
+		opts        Options
+	}
+	var cases []tc
+	for _, p := range parallelPrograms(t) {
+		for _, red := range reductions {
+			for _, compact := range []bool{false, true} {
+				opts := Options{Reduction: red, Compact: compact, MaxStates: 200_000}
+				cases = append(cases, tc{p, "EnumStates", opts})
+				if red == None {
+					for _, n := range []int64{1, 2, 3, 40, 257, 1000, 4097} {
+						o := opts
+						o.MaxStates = n
+						cases = append(cases, tc{p, "EnumStates", o})
+					}
+				}
+				for _, q := range []string{"E<> Deadlock", "E<> Error", "E<> DataRace", "A[] !Error"} {
+					cases = append(cases, tc{p, q, opts})
+				}
+			}
+		}
+	}
+	for _, red := range reductions {
+		for _, compact := range []bool{false, true} {
+			opts := Options{Reduction: red, Compact: compact}
+			cases = append(cases, tc{petersonBug, mutex, opts}, tc{peterson, mutex, opts},
+				tc{peterson, "E<> [1.crit] && [2.crit]", opts}, tc{peterson, "E<> [1.crit]", opts},
+				tc{"testdata/dice.c", "E<> sum == 13", opts}, tc{"testdata/dice.c", "E<> sum == 14", opts},
+				tc{"testdata/nondet_int.c", "E<> x == 7", opts})
+		}
+	}
+	for _, c := range cases {
+		// subtests by program, so that the race detector can run a few
+		// (-run 'TestParallelMatchesSequential/petersons')
+		name := strings.TrimSuffix(filepath.Base(c.path), ".c")
+		t.Run(name, func(t *testing.T) {
+			m := machine(t, c.path)
+			comp := compile(t, m, c.query)
+			res, err := Search(context.Background(), comp, c.opts)
+			want := comparable(t, res, err)
+			for _, w := range []int{2, 4} {
+				o := c.opts
+				o.Workers = w
+				res, err := Search(context.Background(), comp, o)
+				if got := comparable(t, res, err); got != want {
+					t.Errorf("%s %q %s compact=%v max-states %d, %d workers:\n got %s\nwant %s",
+						c.path, c.query, c.opts.Reduction, c.opts.Compact, c.opts.MaxStates, w, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestParallelLarge: a search of many blocks (fib_4 unreduced: thousands
+// of states a level) matches, also with state limits falling inside a
+// block, and progress reports come from the searching goroutine.
+func TestParallelLarge(t *testing.T) {
+	testutil.NeedClang(t)
+	m := machine(t, "../testdata/smc/fib_4.c")
+	c := compile(t, m, "EnumStates")
+	for _, opts := range []Options{{Compact: true}, {}, {Compact: true, MaxStates: 12_345}, {MaxStates: 23_457}} {
+		res, err := Search(context.Background(), c, opts)
+		want := comparable(t, res, err)
+		if res.States < 10*parWindow*parBlock && opts.MaxStates == 0 {
+			t.Fatalf("fib_4: %d states, too few blocks", res.States)
+		}
+		opts.Workers = 3
+		reports := 0
+		opts.Progress = func(Progress) { reports++ }
+		opts.ProgressEvery = 1
+		res, err = Search(context.Background(), c, opts)
+		if got := comparable(t, res, err); got != want {
+			t.Errorf("%+v:\n got %s\nwant %s", opts, got, want)
+		}
+		if reports == 0 {
+			t.Errorf("%+v: no progress report", opts)
+		}
+	}
+}
+
+// TestParallelDFS: the depth-first search stays sequential, with a note.
+func TestParallelDFS(t *testing.T) {
+	testutil.NeedClang(t)
+	seq := search(t, peterson, "EnumStates", Options{Order: DFS})
+	par := search(t, peterson, "EnumStates", Options{Order: DFS, Workers: 2})
+	if seq.States != par.States || seq.Transitions != par.Transitions || seq.MaxDepth != par.MaxDepth ||
+		fmt.Sprint(par.Notes) != "[2 workers not used: the depth-first search is sequential]" {
+		t.Errorf("sequential %d states %d transitions depth %d, with 2 workers %d %d %d, notes %q",
+			seq.States, seq.Transitions, seq.MaxDepth, par.States, par.Transitions, par.MaxDepth, par.Notes)
+	}
+}
