@@ -53,12 +53,23 @@ const (
 	opLoadSOp
 )
 
+// Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
+// or sub of 32 bits with the nsw flag alone (C's int arithmetic at -O0).
+const (
+	auxAddNSW32 = 0xf0 + iota
+	auxSubNSW32
+)
+
 // Flags of fused loads (unused by loads otherwise): fuseStore marks an
 // opLoadOp or opLoadSOp followed by an OpStore, fuseOp the fused integer
-// instruction of both (its opcode in Aux).
+// instruction of both (its opcode in Aux); fuseJmp a load-op-store followed
+// by an OpJmp (or opJmpJmp), fuseBr a load and comparison followed by an
+// OpBr: the fused path runs those too, as third or fourth instruction.
 const (
 	fuseStore = 1
 	fuseOp    = 2
+	fuseJmp   = 4
+	fuseBr    = 8
 )
 
 // fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
@@ -116,8 +127,19 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 				in.Op = opLoadSOp
 			}
 			in.Aux, in.Flags = uint8(next.Op), fuseOp
+			if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpAdd {
+				in.Aux = auxAddNSW32
+			} else if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpSub {
+				in.Aux = auxSubNSW32
+			}
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
 				in.Flags |= fuseStore
+				if pc+3 < len(code) && fn.Code[pc+3].Op == ir.OpJmp {
+					in.Flags |= fuseJmp
+				}
+			}
+			if next.Op >= ir.OpEq && next.Op <= ir.OpSge && pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpBr {
+				in.Flags |= fuseBr
 			}
 		}
 	}
@@ -440,4 +462,10 @@ func checkRegs(fn *ir.Func) {
 			panic(fmt.Sprintf("vm: %s pc %d: %s has a register operand outside the function's %d registers", fn.Name, pc, in.Op, n))
 		}
 	}
+}
+
+// nextInst returns the instruction k places after in in its code (fused
+// code guarantees it is there: see fuseCode).
+func nextInst(in *ir.Inst, k uintptr) *ir.Inst {
+	return (*ir.Inst)(unsafe.Add(unsafe.Pointer(in), k*unsafe.Sizeof(ir.Inst{})))
 }
