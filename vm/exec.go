@@ -667,38 +667,9 @@ frames:
 				cmp = sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opSExtGEP:
-				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
-				if left >= 2 {
-					x := nextInst(in, 1)
-					*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
-					pc += 2
-					left -= 2
-					continue
-				}
+				goto sextGEP
 			case opGEPLoad:
-				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
-				if left >= 2 {
-					x := nextInst(in, 1)
-					p := *reg(rb, x.A)
-					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-						if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
-							var v uint64
-							if x.W == 4 {
-								q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
-								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
-							} else {
-								v = loadLE(e.d[o:], x.W)
-							}
-							if x.Imm != 0 {
-								v &= x.Imm
-							}
-							*reg(rb, x.Dst) = v
-							pc += 2
-							left -= 2
-							continue
-						}
-					}
-				}
+				goto gepLoad
 			case opJmpJmp:
 				if left >= 2 {
 					pc = int32(code[in.Imm].Imm)
@@ -819,52 +790,104 @@ frames:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
 				*reg(rb, x.Dst) = v
-				if in.Flags&fuseBr != 0 && left >= 3 {
-					// load-compare-branch
-					y := nextInst(in, 2)
-					if *reg(rb, y.A)&1 != 0 {
-						pc = y.B
-					} else {
-						pc = y.C
-					}
-					left -= 3
-					goto jumped
-				}
-				if in.Flags&fuseStore != 0 && left >= 3 {
-					// load-op-store: the store's fast path through the cache
-					y := nextInst(in, 2)
-					if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
-						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
-							v := *reg(rb, y.B)
-							if y.W == 4 {
-								q := (*[4]byte)(ps.d[k]) // (storeLE is not inlined in exec; this is one move)
-								q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
-							} else {
-								storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
-							}
-							ps.v[k] = v & y.Imm
-							ps.valid |= 1 << k
-							goto opStored
+				if in.Flags&(fuseBr|fuseStore|fuseChain) != 0 && left >= 3 {
+					if in.Flags&fuseBr != 0 {
+						// load-compare-branch
+						y := nextInst(in, 2)
+						if *reg(rb, y.A)&1 != 0 {
+							pc = y.B
+						} else {
+							pc = y.C
 						}
-					} else {
-						p := *reg(rb, y.A)
-						if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-							if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+						left -= 3
+						goto jumped
+					}
+					if in.Flags&fuseStore != 0 {
+						// load-op-store: the store's fast path through the cache
+						y := nextInst(in, 2)
+						if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
+							if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
+								v := *reg(rb, y.B)
 								if y.W == 4 {
-									q, v := (*[4]byte)(e.d[o:]), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+									q := (*[4]byte)(ps.d[k]) // (storeLE is not inlined in exec; this is one move)
 									q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 								} else {
-									storeLE(e.d[o:], y.W, *reg(rb, y.B))
+									storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
 								}
+								ps.v[k] = v & y.Imm
+								ps.valid |= 1 << k
 								goto opStored
 							}
+						} else {
+							p := *reg(rb, y.A)
+							if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+									if y.W == 4 {
+										q, v := (*[4]byte)(e.d[o:]), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+										q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+									} else {
+										storeLE(e.d[o:], y.W, *reg(rb, y.B))
+									}
+									goto opStored
+								}
+							}
 						}
+					}
+					if in.Flags&fuseChain != 0 {
+						// an opSExtGEP or opGEPLoad after the pair runs now
+						pc += 2
+						left -= 2
+						y := nextInst(in, 2)
+						in = y
+						if y.Op == opSExtGEP {
+							goto sextGEP
+						}
+						goto gepLoad
 					}
 				}
 				pc += 2
 				left -= 2
 				continue
 			}
+		sextGEP:
+			*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
+			if left >= 2 {
+				x := nextInst(in, 1)
+				*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
+				pc += 2
+				left -= 2
+				goto jumped // a load of the address (a[i]) runs now when it hits the cache
+			}
+			pc++
+			left--
+			continue
+		gepLoad:
+			*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
+			if left >= 2 {
+				x := nextInst(in, 1)
+				p := *reg(rb, x.A)
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+						var v uint64
+						if x.W == 4 {
+							q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else {
+							v = loadLE(e.d[o:], x.W)
+						}
+						if x.Imm != 0 {
+							v &= x.Imm
+						}
+						*reg(rb, x.Dst) = v
+						pc += 2
+						left -= 2
+						continue
+					}
+				}
+			}
+			pc++
+			left--
+			continue
 		opStored:
 			// load-op-store: a jump after it (fuseJmp) runs too
 			if in.Flags&fuseJmp != 0 && left >= 4 {
@@ -876,18 +899,13 @@ frames:
 			left -= 3
 			continue
 		jumped:
-			// A jump or branch went to pc and counted its step: a jump there
-			// runs now, and a load there when its access hits the cache (the
-			// step it counts is its own, so this is no more than the loop's
-			// next turn).
+			// A jump or branch went to pc and counted its step (or a fused
+			// pair or chain ended before pc): a jump there runs now, and a
+			// load there when its access hits the cache (the step it counts
+			// is its own, so this is no more than the loop's next turn).
 			if left > 0 {
 				y := &code[pc]
-				if y.Op == ir.OpJmp || y.Op == opJmpJmp {
-					pc = int32(y.Imm)
-					left--
-					goto jumped
-				}
-				if y.Op == opLoadS || y.Op == opLoadSOp {
+				if y.Op-opLoadS <= opLoadSOp-opLoadS { // opLoadS, opLoadSOp
 					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 						v := ps.v[k]
 						if y.Imm != 0 {
@@ -901,6 +919,10 @@ frames:
 						pc++
 						left--
 					}
+				} else if y.Op == ir.OpJmp || y.Op == opJmpJmp {
+					pc = int32(y.Imm)
+					left--
+					goto jumped
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {

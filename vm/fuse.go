@@ -70,6 +70,10 @@ const (
 	fuseOp    = 2
 	fuseJmp   = 4
 	fuseBr    = 8
+	// fuseChain: the instruction after a load and its integer instruction
+	// (not fuseStore, not fuseBr) is an opSExtGEP or an opGEPLoad, which
+	// the fused path runs too, without a dispatch (a[i] at -O0).
+	fuseChain = 16
 )
 
 // fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
@@ -140,6 +144,15 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 			if next.Op >= ir.OpEq && next.Op <= ir.OpSge && pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpBr {
 				in.Flags |= fuseBr
+			}
+		}
+	}
+	for pc := 0; pc+2 < len(code); pc++ {
+		in := &code[pc]
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseBr) == 0 {
+			switch code[pc+2].Op {
+			case opSExtGEP, opGEPLoad:
+				in.Flags |= fuseChain
 			}
 		}
 	}
