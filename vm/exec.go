@@ -670,6 +670,8 @@ frames:
 				goto sextGEP
 			case opGEPLoad:
 				goto gepLoad
+			case opGEPStore:
+				goto gepStore
 			case opJmpJmp:
 				if left >= 2 {
 					pc = int32(code[in.Imm].Imm)
@@ -790,7 +792,7 @@ frames:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
 				*reg(rb, x.Dst) = v
-				if in.Flags&(fuseBr|fuseStore|fuseChain) != 0 && left >= 3 {
+				if in.Flags&(fuseBr|fuseStore|fuseChain|fuseChainS) != 0 && left >= 3 {
 					if in.Flags&fuseBr != 0 {
 						// load-compare-branch
 						y := nextInst(in, 2)
@@ -834,21 +836,48 @@ frames:
 						}
 					}
 					if in.Flags&fuseChain != 0 {
-						// an opSExtGEP or opGEPLoad after the pair runs now
+						// an opSExtGEP, opGEPLoad or opGEPStore after the
+						// pair runs now
 						pc += 2
 						left -= 2
 						y := nextInst(in, 2)
 						in = y
-						if y.Op == opSExtGEP {
+						switch y.Op {
+						case opSExtGEP:
 							goto sextGEP
+						case opGEPStore:
+							goto gepStore
 						}
 						goto gepLoad
+					}
+					if in.Flags&(fuseStore|fuseChainS) == fuseChainS {
+						// a promoted load after the pair runs now
+						pc += 2
+						left -= 2
+						in = nextInst(in, 2)
+						goto loadSNext
 					}
 				}
 				pc += 2
 				left -= 2
 				continue
 			}
+		loadSNext:
+			// in is an opLoadS or opLoadSOp at pc, and left > 0: it runs
+			// now when its slot is valid (as after a jump)
+			if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+				v := ps.v[k]
+				if in.Imm != 0 {
+					v &= in.Imm
+				}
+				*reg(rb, in.Dst) = v
+				if in.Flags&fuseOp != 0 && left >= 2 {
+					goto loadOp
+				}
+				pc++
+				left--
+			}
+			continue
 		sextGEP:
 			*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 			if left >= 2 {
@@ -888,6 +917,33 @@ frames:
 			pc++
 			left--
 			continue
+		gepStore:
+			*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
+			if left >= 2 {
+				x := nextInst(in, 1)
+				p := *reg(rb, x.A)
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; x.Flags == 0 && e.key == p>>pageBits && e.w {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+						if x.W == 4 {
+							q, v := (*[4]byte)(e.d[o:]), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
+							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+						} else {
+							storeLE(e.d[o:], x.W, *reg(rb, x.B))
+						}
+						if x.Op == opStoreJmp && left >= 3 {
+							pc = int32(nextInst(in, 2).Imm)
+							left -= 3
+							goto jumped
+						}
+						pc += 2
+						left -= 2
+						continue
+					}
+				}
+			}
+			pc++
+			left--
+			continue
 		opStored:
 			// load-op-store: a jump after it (fuseJmp) runs too
 			if in.Flags&fuseJmp != 0 && left >= 4 {
@@ -897,6 +953,10 @@ frames:
 			}
 			pc += 3
 			left -= 3
+			if in.Flags&fuseChainS != 0 && left > 0 {
+				in = nextInst(in, 3) // a promoted load after the store
+				goto loadSNext
+			}
 			continue
 		jumped:
 			// A jump or branch went to pc and counted its step (or a fused

@@ -51,6 +51,9 @@ const (
 	// opLoadSOp: the same fused with an integer instruction as opLoadOp.
 	opLoadS
 	opLoadSOp
+	// opGEPStore: OpGEP1 followed by OpStore (or opStoreJmp, whose jump
+	// then runs too).
+	opGEPStore
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
@@ -71,9 +74,14 @@ const (
 	fuseJmp   = 4
 	fuseBr    = 8
 	// fuseChain: the instruction after a load and its integer instruction
-	// (not fuseStore, not fuseBr) is an opSExtGEP or an opGEPLoad, which
-	// the fused path runs too, without a dispatch (a[i] at -O0).
+	// (not fuseStore, not fuseBr) is an opSExtGEP, opGEPLoad or opGEPStore,
+	// which the fused path runs too, without a dispatch (a[i] at -O0).
 	fuseChain = 16
+	// fuseChainS: the instruction after a load and its integer instruction
+	// (and its store, under fuseStore without fuseJmp) is a load of a
+	// promoted alloca, which the fused path runs too when its slot is
+	// valid (-O0 reads a local just stored, or two locals in a row).
+	fuseChainS = 32
 )
 
 // fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
@@ -122,6 +130,8 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			in.Op = opSExtGEP
 		case in.Op == ir.OpGEP1 && next.Op == ir.OpLoad:
 			in.Op = opGEPLoad
+		case in.Op == ir.OpGEP1 && next.Op == ir.OpStore:
+			in.Op = opGEPStore
 		case in.Op == ir.OpStore && next.Op == ir.OpJmp:
 			in.Op = opStoreJmp
 		case (in.Op == ir.OpLoad || in.Op == opLoadS) && in.Aux == 0 && loadOpFusable(next):
@@ -151,8 +161,15 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 		in := &code[pc]
 		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseBr) == 0 {
 			switch code[pc+2].Op {
-			case opSExtGEP, opGEPLoad:
+			case opSExtGEP, opGEPLoad, opGEPStore:
 				in.Flags |= fuseChain
+			case opLoadS, opLoadSOp:
+				in.Flags |= fuseChainS
+			}
+		}
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseJmp) == fuseStore && pc+3 < len(code) {
+			if op := code[pc+3].Op; op == opLoadS || op == opLoadSOp {
+				in.Flags |= fuseChainS
 			}
 		}
 	}
