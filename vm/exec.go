@@ -73,6 +73,7 @@ frames:
 		rb := unsafe.Pointer(unsafe.SliceData(r))
 		for left > 0 {
 			in := &code[pc]
+		dispatch:
 			switch in.Op {
 			case ir.OpAdd:
 				a, b := *reg(rb, in.A), *reg(rb, in.B)
@@ -860,6 +861,10 @@ frames:
 				}
 				pc += 2
 				left -= 2
+				if in.Flags&fuseNext != 0 && left > 0 {
+					in = nextInst(in, 2)
+					goto dispatch
+				}
 				continue
 			}
 		loadSNext:
@@ -1006,6 +1011,9 @@ frames:
 							left--
 						}
 					}
+				} else {
+					in = y // (in the code: no second bounds check)
+					goto dispatch
 				}
 			}
 			continue

@@ -82,6 +82,10 @@ const (
 	// promoted alloca, which the fused path runs too when its slot is
 	// valid (-O0 reads a local just stored, or two locals in a row).
 	fuseChainS = 32
+	// fuseNext: the instruction after a load-op pair (or load-op-store)
+	// is in the code (the fused path dispatches it without the loop's
+	// turn).
+	fuseNext = 64
 )
 
 // fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
@@ -166,6 +170,9 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			case opLoadS, opLoadSOp:
 				in.Flags |= fuseChainS
 			}
+		}
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && (in.Flags&fuseStore == 0 || pc+3 < len(code)) {
+			in.Flags |= fuseNext
 		}
 		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseJmp) == fuseStore && pc+3 < len(code) {
 			if op := code[pc+3].Op; op == opLoadS || op == opLoadSOp {
