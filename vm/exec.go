@@ -16,8 +16,11 @@ type Chooser interface {
 	Choose(n uint64) uint64
 }
 
+// sx sign-extends the low w bits of v, for a width w of 1 to 64 (the
+// compiler's integer widths; the mask lets Go shift without its checks for
+// counts of 64 or more).
 func sx(v uint64, w uint8) int64 {
-	s := 64 - w
+	s := (64 - uint(w)) & 63
 	return int64(v<<s) >> s
 }
 
@@ -70,6 +73,7 @@ frames:
 		rb := unsafe.Pointer(unsafe.SliceData(r))
 		for left > 0 {
 			in := &code[pc]
+		dispatch:
 			switch in.Op {
 			case ir.OpAdd:
 				a, b := *reg(rb, in.A), *reg(rb, in.B)
@@ -251,7 +255,13 @@ frames:
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						v := loadLE(d, in.W)
+						var v uint64
+						if in.W == 4 {
+							q := (*[4]byte)(d) // (loadLE is not inlined in exec; this is one move)
+							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else {
+							v = loadLE(d, in.W)
+						}
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
@@ -273,7 +283,13 @@ frames:
 						if ps.valid != 0 && b.kind == blkStack {
 							ps.forget(b) // a load through another pointer: see promoSlots
 						}
-						v := loadLE(d, in.W)
+						var v uint64
+						if in.W == 4 {
+							q := (*[4]byte)(d) // (loadLE is not inlined in exec; this is one move)
+							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else {
+							v = loadLE(d, in.W)
+						}
 						if in.Imm != 0 {
 							v &= in.Imm
 						}
@@ -304,11 +320,16 @@ frames:
 					// nothing would use the binding)
 					if ps.valid>>(k+maxPromoted)&1 != 0 || left > 1 && ps.bind(&lc, mem, k, p, in.W) {
 						v := *reg(rb, in.B)
-						storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
+						if in.W == 4 {
+							q := (*[4]byte)(ps.d[k]) // (storeLE is not inlined in exec; this is one move)
+							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+						} else {
+							storeLE(unsafe.Slice((*byte)(ps.d[k]), in.W), in.W, v)
+						}
 						ps.v[k] = v & in.Imm // Imm: the mask of W bytes
 						ps.valid |= 1 << k
 						if in.Op == opStoreJmp && left >= 2 {
-							pc = int32(code[pc+1].Imm)
+							pc = int32(nextInst(in, 1).Imm)
 							left -= 2
 							goto jumped
 						}
@@ -318,9 +339,14 @@ frames:
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
 					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
 						d := e.d[o:]
-						storeLE(d, in.W, *reg(rb, in.B))
+						if in.W == 4 {
+							q, v := (*[4]byte)(d), *reg(rb, in.B) // (storeLE is not inlined in exec; this is one move)
+							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+						} else {
+							storeLE(d, in.W, *reg(rb, in.B))
+						}
 						if in.Op == opStoreJmp && left >= 2 {
-							pc = int32(code[pc+1].Imm)
+							pc = int32(nextInst(in, 1).Imm)
 							left -= 2
 							goto jumped
 						}
@@ -345,7 +371,7 @@ frames:
 						}
 						storeLE(d, in.W, *reg(rb, in.B))
 						if in.Op == opStoreJmp && left >= 2 {
-							pc = int32(code[pc+1].Imm)
+							pc = int32(nextInst(in, 1).Imm)
 							left -= 2
 							goto jumped
 						}
@@ -360,7 +386,7 @@ frames:
 					return budget - left + 1
 				}
 				if in.Op == opStoreJmp && left >= 2 {
-					pc = int32(code[pc+1].Imm)
+					pc = int32(nextInst(in, 1).Imm)
 					left -= 2
 					continue
 				}
@@ -642,32 +668,11 @@ frames:
 				cmp = sx(*reg(rb, in.A), in.W) >= sx(*reg(rb, in.B), in.W)
 				goto cmpBr
 			case opSExtGEP:
-				*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
-				if left >= 2 {
-					x := &code[pc+1]
-					*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
-					pc += 2
-					left -= 2
-					continue
-				}
+				goto sextGEP
 			case opGEPLoad:
-				*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
-				if left >= 2 {
-					x := &code[pc+1]
-					p := *reg(rb, x.A)
-					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-						if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
-							v := loadLE(e.d[o:], x.W)
-							if x.Imm != 0 {
-								v &= x.Imm
-							}
-							*reg(rb, x.Dst) = v
-							pc += 2
-							left -= 2
-							continue
-						}
-					}
-				}
+				goto gepLoad
+			case opGEPStore:
+				goto gepStore
 			case opJmpJmp:
 				if left >= 2 {
 					pc = int32(code[in.Imm].Imm)
@@ -700,7 +705,7 @@ frames:
 		cmpBr:
 			*reg(rb, in.Dst) = b2u(cmp)
 			if left >= 2 {
-				x := &code[pc+1]
+				x := nextInst(in, 1)
 				if x.Op == ir.OpBr {
 					if *reg(rb, x.A)&1 != 0 {
 						pc = x.B
@@ -722,10 +727,20 @@ frames:
 			continue
 		loadOp:
 			{
-				x := &code[pc+1]
+				x := nextInst(in, 1)
 				a, b := *reg(rb, x.A), *reg(rb, x.B)
 				var v uint64
 				switch ir.Op(in.Aux) {
+				case auxAddNSW32:
+					v = (a + b) & x.Imm
+					if addNSW32(a, b, v) {
+						goto loadOnly
+					}
+				case auxSubNSW32:
+					v = (a - b) & x.Imm
+					if subNSW32(a, b, v) {
+						goto loadOnly
+					}
 				case ir.OpAdd:
 					v = (a + b) & x.Imm
 					if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && addNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && addOverflow(a, b, v, x)) {
@@ -778,42 +793,184 @@ frames:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
 				*reg(rb, x.Dst) = v
-				if in.Flags&fuseStore != 0 && left >= 3 {
-					// load-op-store: the store's fast path through the cache
-					y := &code[pc+2]
-					if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
-						if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
-							v := *reg(rb, y.B)
-							storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
-							ps.v[k] = v & y.Imm
-							ps.valid |= 1 << k
-							pc += 3
-							left -= 3
-							continue
+				if in.Flags&(fuseBr|fuseStore|fuseChain|fuseChainS) != 0 && left >= 3 {
+					if in.Flags&fuseBr != 0 {
+						// load-compare-branch
+						y := nextInst(in, 2)
+						if *reg(rb, y.A)&1 != 0 {
+							pc = y.B
+						} else {
+							pc = y.C
 						}
-					} else {
-						p := *reg(rb, y.A)
-						if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-							if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
-								storeLE(e.d[o:], y.W, *reg(rb, y.B))
-								pc += 3
-								left -= 3
-								continue
+						left -= 3
+						goto jumped
+					}
+					if in.Flags&fuseStore != 0 {
+						// load-op-store: the store's fast path through the cache
+						y := nextInst(in, 2)
+						if y.Flags != 0 { // fuseSlot: a promoted alloca, bound
+							if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>(k+maxPromoted)&1 != 0 {
+								v := *reg(rb, y.B)
+								if y.W == 4 {
+									q := (*[4]byte)(ps.d[k]) // (storeLE is not inlined in exec; this is one move)
+									q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+								} else {
+									storeLE(unsafe.Slice((*byte)(ps.d[k]), y.W), y.W, v)
+								}
+								ps.v[k] = v & y.Imm
+								ps.valid |= 1 << k
+								goto opStored
+							}
+						} else {
+							p := *reg(rb, y.A)
+							if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
+								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+									if y.W == 4 {
+										q, v := (*[4]byte)(e.d[o:]), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+										q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+									} else {
+										storeLE(e.d[o:], y.W, *reg(rb, y.B))
+									}
+									goto opStored
+								}
 							}
 						}
+					}
+					if in.Flags&fuseChain != 0 {
+						// an opSExtGEP, opGEPLoad or opGEPStore after the
+						// pair runs now
+						pc += 2
+						left -= 2
+						y := nextInst(in, 2)
+						in = y
+						switch y.Op {
+						case opSExtGEP:
+							goto sextGEP
+						case opGEPStore:
+							goto gepStore
+						}
+						goto gepLoad
+					}
+					if in.Flags&(fuseStore|fuseChainS) == fuseChainS {
+						// a promoted load after the pair runs now
+						pc += 2
+						left -= 2
+						in = nextInst(in, 2)
+						goto loadSNext
 					}
 				}
 				pc += 2
 				left -= 2
+				if in.Flags&fuseNext != 0 && left > 0 {
+					in = nextInst(in, 2)
+					goto dispatch
+				}
 				continue
 			}
+		loadSNext:
+			// in is an opLoadS or opLoadSOp at pc, and left > 0: it runs
+			// now when its slot is valid (as after a jump)
+			if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
+				v := ps.v[k]
+				if in.Imm != 0 {
+					v &= in.Imm
+				}
+				*reg(rb, in.Dst) = v
+				if in.Flags&fuseOp != 0 && left >= 2 {
+					goto loadOp
+				}
+				pc++
+				left--
+			}
+			continue
+		sextGEP:
+			*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
+			if left >= 2 {
+				x := nextInst(in, 1)
+				*reg(rb, x.Dst) = *reg(rb, x.A) + uint64(sx(*reg(rb, x.B), x.W)*int64(x.Imm))
+				pc += 2
+				left -= 2
+				goto jumped // a load of the address (a[i]) runs now when it hits the cache
+			}
+			pc++
+			left--
+			continue
+		gepLoad:
+			*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
+			if left >= 2 {
+				x := nextInst(in, 1)
+				p := *reg(rb, x.A)
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+						var v uint64
+						if x.W == 4 {
+							q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else {
+							v = loadLE(e.d[o:], x.W)
+						}
+						if x.Imm != 0 {
+							v &= x.Imm
+						}
+						*reg(rb, x.Dst) = v
+						pc += 2
+						left -= 2
+						continue
+					}
+				}
+			}
+			pc++
+			left--
+			continue
+		gepStore:
+			*reg(rb, in.Dst) = *reg(rb, in.A) + uint64(sx(*reg(rb, in.B), in.W)*int64(in.Imm))
+			if left >= 2 {
+				x := nextInst(in, 1)
+				p := *reg(rb, x.A)
+				if e := &lc[(p>>pageBits)&(lcSize-1)]; x.Flags == 0 && e.key == p>>pageBits && e.w {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+						if x.W == 4 {
+							q, v := (*[4]byte)(e.d[o:]), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
+							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+						} else {
+							storeLE(e.d[o:], x.W, *reg(rb, x.B))
+						}
+						if x.Op == opStoreJmp && left >= 3 {
+							pc = int32(nextInst(in, 2).Imm)
+							left -= 3
+							goto jumped
+						}
+						pc += 2
+						left -= 2
+						continue
+					}
+				}
+			}
+			pc++
+			left--
+			continue
+		opStored:
+			// load-op-store: a jump after it (fuseJmp) runs too
+			if in.Flags&fuseJmp != 0 && left >= 4 {
+				pc = int32(nextInst(in, 3).Imm)
+				left -= 4
+				goto jumped
+			}
+			pc += 3
+			left -= 3
+			if in.Flags&fuseChainS != 0 && left > 0 {
+				in = nextInst(in, 3) // a promoted load after the store
+				goto loadSNext
+			}
+			continue
 		jumped:
-			// A jump or branch went to pc and counted its step: a load there
-			// runs now when its access hits the cache (the step it counts is
-			// the load's own, so this is no more than the loop's next turn).
+			// A jump or branch went to pc and counted its step (or a fused
+			// pair or chain ended before pc): a jump there runs now, and a
+			// load there when its access hits the cache (the step it counts
+			// is its own, so this is no more than the loop's next turn).
 			if left > 0 {
 				y := &code[pc]
-				if y.Op == opLoadS || y.Op == opLoadSOp {
+				if y.Op-opLoadS <= opLoadSOp-opLoadS { // opLoadS, opLoadSOp
 					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 						v := ps.v[k]
 						if y.Imm != 0 {
@@ -827,11 +984,21 @@ frames:
 						pc++
 						left--
 					}
+				} else if y.Op == ir.OpJmp || y.Op == opJmpJmp {
+					pc = int32(y.Imm)
+					left--
+					goto jumped
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
 						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
-							v := loadLE(e.d[o:], y.W)
+							var v uint64
+							if y.W == 4 {
+								q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+							} else {
+								v = loadLE(e.d[o:], y.W)
+							}
 							if y.Imm != 0 {
 								v &= y.Imm
 							}
@@ -844,6 +1011,9 @@ frames:
 							left--
 						}
 					}
+				} else {
+					in = y // (in the code: no second bounds check)
+					goto dispatch
 				}
 			}
 			continue

@@ -51,14 +51,41 @@ const (
 	// opLoadSOp: the same fused with an integer instruction as opLoadOp.
 	opLoadS
 	opLoadSOp
+	// opGEPStore: OpGEP1 followed by OpStore (or opStoreJmp, whose jump
+	// then runs too).
+	opGEPStore
+)
+
+// Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
+// or sub of 32 bits with the nsw flag alone (C's int arithmetic at -O0).
+const (
+	auxAddNSW32 = 0xf0 + iota
+	auxSubNSW32
 )
 
 // Flags of fused loads (unused by loads otherwise): fuseStore marks an
 // opLoadOp or opLoadSOp followed by an OpStore, fuseOp the fused integer
-// instruction of both (its opcode in Aux).
+// instruction of both (its opcode in Aux); fuseJmp a load-op-store followed
+// by an OpJmp (or opJmpJmp), fuseBr a load and comparison followed by an
+// OpBr: the fused path runs those too, as third or fourth instruction.
 const (
 	fuseStore = 1
 	fuseOp    = 2
+	fuseJmp   = 4
+	fuseBr    = 8
+	// fuseChain: the instruction after a load and its integer instruction
+	// (not fuseStore, not fuseBr) is an opSExtGEP, opGEPLoad or opGEPStore,
+	// which the fused path runs too, without a dispatch (a[i] at -O0).
+	fuseChain = 16
+	// fuseChainS: the instruction after a load and its integer instruction
+	// (and its store, under fuseStore without fuseJmp) is a load of a
+	// promoted alloca, which the fused path runs too when its slot is
+	// valid (-O0 reads a local just stored, or two locals in a row).
+	fuseChainS = 32
+	// fuseNext: the instruction after a load-op pair (or load-op-store)
+	// is in the code (the fused path dispatches it without the loop's
+	// turn).
+	fuseNext = 64
 )
 
 // fuseSlot marks, in Flags (unused by stores and allocas otherwise), an
@@ -107,6 +134,8 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			in.Op = opSExtGEP
 		case in.Op == ir.OpGEP1 && next.Op == ir.OpLoad:
 			in.Op = opGEPLoad
+		case in.Op == ir.OpGEP1 && next.Op == ir.OpStore:
+			in.Op = opGEPStore
 		case in.Op == ir.OpStore && next.Op == ir.OpJmp:
 			in.Op = opStoreJmp
 		case (in.Op == ir.OpLoad || in.Op == opLoadS) && in.Aux == 0 && loadOpFusable(next):
@@ -116,8 +145,38 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 				in.Op = opLoadSOp
 			}
 			in.Aux, in.Flags = uint8(next.Op), fuseOp
+			if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpAdd {
+				in.Aux = auxAddNSW32
+			} else if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpSub {
+				in.Aux = auxSubNSW32
+			}
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
 				in.Flags |= fuseStore
+				if pc+3 < len(code) && fn.Code[pc+3].Op == ir.OpJmp {
+					in.Flags |= fuseJmp
+				}
+			}
+			if next.Op >= ir.OpEq && next.Op <= ir.OpSge && pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpBr {
+				in.Flags |= fuseBr
+			}
+		}
+	}
+	for pc := 0; pc+2 < len(code); pc++ {
+		in := &code[pc]
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseBr) == 0 {
+			switch code[pc+2].Op {
+			case opSExtGEP, opGEPLoad, opGEPStore:
+				in.Flags |= fuseChain
+			case opLoadS, opLoadSOp:
+				in.Flags |= fuseChainS
+			}
+		}
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && (in.Flags&fuseStore == 0 || pc+3 < len(code)) {
+			in.Flags |= fuseNext
+		}
+		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseJmp) == fuseStore && pc+3 < len(code) {
+			if op := code[pc+3].Op; op == opLoadS || op == opLoadSOp {
+				in.Flags |= fuseChainS
 			}
 		}
 	}
@@ -440,4 +499,10 @@ func checkRegs(fn *ir.Func) {
 			panic(fmt.Sprintf("vm: %s pc %d: %s has a register operand outside the function's %d registers", fn.Name, pc, in.Op, n))
 		}
 	}
+}
+
+// nextInst returns the instruction k places after in in its code (fused
+// code guarantees it is there: see fuseCode).
+func nextInst(in *ir.Inst, k uintptr) *ir.Inst {
+	return (*ir.Inst)(unsafe.Add(unsafe.Pointer(in), k*unsafe.Sizeof(ir.Inst{})))
 }
