@@ -21,7 +21,7 @@ func BenchmarkTrace(b *testing.B) {
 		{"fib_8", "fib_8", "Pr[<=5000](<> [0.VERIFIER_error])"},
 		{"gossip_2", "gossip_2", "Pr[<=5000](<> [0.VERIFIER_finished])"},
 		// every state's fingerprint collected (the worker's side of it)
-		{"fib_8/EnumStatesSMC", "fib_8", "EnumStatesSMC <=5000 1"},
+		{"EnumStatesSMC_fib_8", "fib_8", "EnumStatesSMC <=5000 1"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			prog, err := ir.Load("../testdata/smc/"+c.file+".c", ir.Options{})
