@@ -54,7 +54,8 @@ func BenchmarkTrace(b *testing.B) {
 // then as many steps of the compute loop testdata/bench/loop.c (-O0, one
 // process, no observer), timing each part. smc/raw is the trace's steps/s
 // over the loop's; run/raw is gossip_2 run without observer (Run), over the
-// loop's.
+// loop's; smc/run the trace's over Run's (simulation's own overhead, apart
+// from gossip_2's instruction mix against the loop's).
 func BenchmarkSMCOverhead(b *testing.B) {
 	testutil.NeedClang(b)
 	gossip := testutil.Program(b, "../testdata/smc/gossip_2.c")
@@ -103,4 +104,6 @@ func BenchmarkSMCOverhead(b *testing.B) {
 	b.ReportMetric(raw/1e6, "raw-Msteps/s")
 	b.ReportMetric(trace/raw, "smc/raw")
 	b.ReportMetric(run/raw, "run/raw")
+	// simulation's own cost: the trace against Run of the same program
+	b.ReportMetric(trace/run, "smc/run")
 }
