@@ -11,8 +11,10 @@ import (
 	"github.com/wyvernmc/wyvern/internal/testutil"
 )
 
-// parallelPrograms is the reduction corpus of TestCompactMatchesFull.
-func parallelPrograms(t *testing.T) []string {
+// reductionCorpus is the programs TestCompactMatchesFull and
+// TestParallelMatchesSequential search: small models, threaded programs
+// (shrunk) and the error programs.
+func reductionCorpus(t *testing.T) []string {
 	dir := t.TempDir()
 	programs := []string{peterson, petersonBug, "../testdata/smc/fib_4.c"}
 	for _, f := range []string{"atomic.c", "counter_mutex.c", "counter_race.c", "deadlock.c", "join_values.c", "once.c"} {
@@ -55,7 +57,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		opts        Options
 	}
 	var cases []tc
-	for _, p := range parallelPrograms(t) {
+	for _, p := range reductionCorpus(t) {
 		for _, red := range reductions {
 			for _, compact := range []bool{false, true} {
 				opts := Options{Reduction: red, Compact: compact, MaxStates: 200_000}

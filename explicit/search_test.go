@@ -501,15 +501,7 @@ func TestParseNames(t *testing.T) {
 // orders: counts, depth and the first error and deadlock witnesses.
 func TestCompactMatchesFull(t *testing.T) {
 	testutil.NeedClang(t)
-	dir := t.TempDir()
-	programs := []string{peterson, petersonBug, "../testdata/smc/fib_4.c"}
-	for _, f := range []string{"atomic.c", "counter_mutex.c", "counter_race.c", "deadlock.c", "join_values.c", "once.c"} {
-		programs = append(programs, shrunk(t, dir, filepath.Join("../testdata/mt", f)))
-	}
-	programs = append(programs, shrunk(t, dir, "../examples/race.c"))
-	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
-		programs = append(programs, filepath.Join("../testdata/errors", f))
-	}
+	programs := reductionCorpus(t)
 	desc := func(w *Witness) string {
 		if w == nil {
 			return ""
