@@ -45,10 +45,10 @@ func TestEnumStatesAgree(t *testing.T) {
 			t.Fatalf("trace %d reached the step bound", i)
 		}
 		if i+1 == traces/2 {
-			half = len(tr.States)
+			half = tr.States.Len()
 		}
 	}
-	smc := len(tr.States)
+	smc := tr.States.Len()
 	t.Logf("EnumStates %d states; EnumStatesSMC %d after %d traces, %d after %d", res.States, half, traces/2, smc, traces)
 	if half != smc {
 		t.Fatalf("EnumStatesSMC still grows (%d states after %d traces, %d after %d): simulation has not covered the state space", half, traces/2, smc, traces)
@@ -56,7 +56,11 @@ func TestEnumStatesAgree(t *testing.T) {
 	if int64(smc) != res.States {
 		t.Fatalf("EnumStatesSMC counts %d states, EnumStates %d", smc, res.States)
 	}
-	if bfs := bfsHashes(m); !maps.Equal(bfs, tr.States) {
+	smcSet := map[vm.Hash128]struct{}{}
+	for h := range tr.States.All() {
+		smcSet[h] = struct{}{}
+	}
+	if bfs := bfsHashes(m); !maps.Equal(bfs, smcSet) {
 		t.Fatalf("EnumStatesSMC's fingerprints differ from those of a breadth-first enumeration (%d states)", len(bfs))
 	}
 }

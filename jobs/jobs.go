@@ -15,8 +15,10 @@ import (
 )
 
 // Version of the protocol (2: jobs and results in kind-tagged envelopes;
-// 3: EnumStatesSMC fingerprints packed as bytes, see Fingerprints).
-const Version = 3
+// 3: EnumStatesSMC fingerprints packed as bytes, see Fingerprints; 4: a
+// fingerprint is the sum of its parts' hashes, vm.State.Hash, so workers of
+// version 3 compute other values for the same states).
+const Version = 4
 
 // NATS names.
 const (

@@ -40,7 +40,7 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 	}
 	res := jobs.TraceOutcomes{First: job.First, Count: job.Count, Outcomes: make([]jobs.Outcome, 0, job.Count)}
 	if tr.States != nil {
-		clear(tr.States)
+		tr.States.Clear()
 	}
 	var sat uint64
 	for i := uint64(0); i < job.Count; i++ {
@@ -54,9 +54,9 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 			sat++
 		}
 	}
-	if len(tr.States) > 0 {
-		res.States = make(jobs.Fingerprints, 0, len(tr.States)*jobs.FingerprintSize)
-		for s := range tr.States {
+	if tr.States != nil && tr.States.Len() > 0 {
+		res.States = make(jobs.Fingerprints, 0, tr.States.Len()*jobs.FingerprintSize)
+		for s := range tr.States.All() {
 			res.States = res.States.Append(s)
 		}
 	}

@@ -14,15 +14,16 @@ import (
 type Tracer struct {
 	C      *query.Compiled
 	rng    vm.Rand
-	st     *vm.State               // reused from run to run
-	States map[vm.Hash128]struct{} // EnumStatesSMC: distinct states seen
+	st     *vm.State        // reused from run to run
+	States *StateSet        // EnumStatesSMC: distinct states seen
+	fp     vm.Fingerprinter // EnumStatesSMC: State.Hash along a run
 }
 
 // NewTracer returns a tracer for a compiled query.
 func NewTracer(c *query.Compiled) *Tracer {
 	t := &Tracer{C: c}
 	if c.Q.Kind == query.EnumStatesSMC {
-		t.States = map[vm.Hash128]struct{}{}
+		t.States = new(StateSet)
 	}
 	return t
 }
@@ -93,8 +94,10 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 		}
 		out.Value = acc
 	case query.EnumStatesSMC:
+		// Each state's fingerprint is its predecessor's updated with
+		// the parts the step changed (the same value as st.Hash()).
 		m.Observe(st, q.Bound, &tr.rng, func(st *vm.State, _ *vm.Thread) bool {
-			tr.States[st.Hash()] = struct{}{}
+			tr.States.Add(tr.fp.Hash(st))
 			return false
 		})
 	}

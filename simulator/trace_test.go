@@ -66,8 +66,8 @@ func TestTraceSemantics(t *testing.T) {
 	}
 	tr := tracer(t, "EnumStatesSMC <=1000 1")
 	tr.Trace(1, 0)
-	if len(tr.States) != 43 { // s0..s42 are all distinct
-		t.Errorf("EnumStatesSMC saw %d states, want 43", len(tr.States))
+	if tr.States.Len() != 43 { // s0..s42 are all distinct
+		t.Errorf("EnumStatesSMC saw %d states, want 43", tr.States.Len())
 	}
 }
 
@@ -78,15 +78,15 @@ func TestReuseIsInvisible(t *testing.T) {
 	for i := uint64(0); i < 5; i++ {
 		reused.Trace(1, i)
 	}
-	clear(reused.States)
+	reused.States.Clear()
 	reused.Trace(1, 9)
 	fresh := tracer(t, "EnumStatesSMC <=30 1")
 	fresh.Trace(1, 9)
-	if len(reused.States) != len(fresh.States) {
-		t.Fatalf("reused state saw %d states, fresh %d", len(reused.States), len(fresh.States))
+	if reused.States.Len() != fresh.States.Len() {
+		t.Fatalf("reused state saw %d states, fresh %d", reused.States.Len(), fresh.States.Len())
 	}
-	for h := range fresh.States {
-		if _, ok := reused.States[h]; !ok {
+	for h := range fresh.States.All() {
+		if !reused.States.Has(h) {
 			t.Fatal("a state hash differs between a reused and a fresh state")
 		}
 	}

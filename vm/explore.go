@@ -49,7 +49,7 @@ func (m *Machine) CopyInto(dst, src *State) {
 // copyFrom makes m a copy-on-write copy of src, recycling what m owns (as
 // reset does for the initial image). src stops owning what it shares.
 func (m *Memory) copyFrom(src *Memory) {
-	src.epoch = newEpoch()
+	src.renew()
 	m.reset(src)
 }
 

@@ -6,7 +6,6 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -14,13 +13,15 @@ import (
 // state that decides which of its parts make it the state it is. Its words
 // are the canonical key (Machine.AppendKey, what explicit-state search
 // stores and compares), and a state's fingerprint (State.Hash, what
-// EnumStatesSMC collects across traces and workers) is HashKey of those
-// words. So the two count the same states: two states have equal keys
-// exactly when they are equal as states, and equal keys give equal hashes.
-// The parts hash of hash compaction (PartsHasher) hashes the same words
+// EnumStatesSMC collects across traces and workers) hashes those words
 // part by part (appendStatus, appendThread, appendBlock: the pieces
-// appendKey is made of), so that a successor's can be updated from its
-// parent's; TestPartsHash checks updates against hashes from scratch.
+// appendKey is made of; fingerprint.go). So the two count the same states:
+// two states have equal keys exactly when they are equal as states, and
+// equal keys have equal parts, so equal fingerprints. Hashing part by part
+// lets a state's fingerprint be updated from the previous state's along a
+// run (Fingerprinter), and a successor's parts hash from its parent's in a
+// search (PartsHasher, seeded per search); TestFingerprinter and
+// TestPartsHash check updates against hashes from scratch.
 //
 // Snapshots (snapshot.go) carry more than the identity (the step counter,
 // the output, absolute condition-variable sequence numbers, the free list
@@ -55,9 +56,9 @@ func mum(x, y uint64) uint64 {
 	return hi ^ lo
 }
 
-// HashKey returns the 128-bit fingerprint of a canonical encoding made by
-// AppendKey: HashKey(m.AppendKey(nil, st)) == st.Hash() for every state st
-// of machine m. Two lanes take the words two at a time, each through one
+// HashKey returns a 128-bit hash of a sequence of words (a canonical
+// encoding made by AppendKey, or one part of it: State.Hash sums the
+// HashKey of each part). Two lanes take the words two at a time, each through one
 // 64×64→128-bit multiplication of a word (xor a constant) by the other
 // word xor the lane's running value (wyhash's step, with the running value
 // in the operand: a lane loses its history only when a word equals its
@@ -97,26 +98,6 @@ func HashKey(key []uint64) Hash128 {
 // copy-on-write sharing a state has. It allocates only to grow dst.
 func (m *Machine) AppendKey(dst []uint64, st *State) []uint64 {
 	return appendKey(dst, st, &m.init)
-}
-
-// keyBufs holds the buffers Hash encodes states into.
-var keyBufs = sync.Pool{New: func() any { return new([]uint64) }}
-
-// Hash returns the fingerprint of st's canonical encoding:
-// HashKey(m.AppendKey(nil, st)) for the machine m st belongs to, with the
-// encoding made in a pooled buffer (no allocation in the steady state).
-// Equal states (equal keys) hash equal whatever copy-on-write sharing or
-// buffer capacities they have; states that differ in anything the key
-// holds (condition-variable waiter order and stack-block owners included)
-// hash differently but for 128-bit collisions. The hash has no
-// per-process seed: it is the same in every process that loaded the same
-// program. Like AppendKey it only reads st.
-func (st *State) Hash() Hash128 {
-	bp := keyBufs.Get().(*[]uint64)
-	*bp = appendKey((*bp)[:0], st, st.Mem.image)
-	h := HashKey(*bp)
-	keyBufs.Put(bp)
-	return h
 }
 
 // noImage stands for the image of a state made without a machine (a zero

@@ -16,25 +16,56 @@ var identityPrograms = []string{
 	"../testdata/diff/41_sieve.c",
 }
 
-// TestHashIsHashOfKey: on every state of several runs of each program, the
-// fingerprint is the hash of the canonical key (one identity, not two
-// walks that may disagree), and copies made by Clone, CopyInto and
-// Snapshot/Restore have the original's key and fingerprint.
-func TestHashIsHashOfKey(t *testing.T) {
-	for _, path := range identityPrograms {
+// TestHashFollowsKey: on every state of several runs of each program, the
+// fingerprint agrees with the canonical key (one identity, not two walks
+// that may disagree): equal keys have equal fingerprints and different
+// keys different ones; the Fingerprinter, updating the previous state's
+// parts along the run, gives State.Hash from scratch at every state (also
+// when the state is reused across runs, and when a run shows it only some
+// states); and copies made by Clone, CopyInto and Snapshot/Restore have the
+// original's key and fingerprint.
+func TestHashFollowsKey(t *testing.T) {
+	progs := append([]string{"../testdata/mt/platform_calls.c", "../testdata/smc/fib_4.c",
+		"../testdata/mt/counter_mutex.c", "../testdata/mt/join_values.c"}, identityPrograms...)
+	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
 		var key, k2 []uint64
 		into := new(State)
-		n := 0
-		for seed := uint64(1); seed <= 3; seed++ {
+		byKey, byHash := map[string]Hash128{}, map[Hash128]string{}
+		var f Fingerprinter
+		n, updated := 0, 0
+		reused := m.NewState()
+		for seed := uint64(1); seed <= 4; seed++ {
 			st := m.NewState()
-			m.Observe(st, 200_000, NewRand(seed, 0), func(st *State, _ *Thread) bool {
+			w := Watch{All: true}
+			switch seed {
+			case 3:
+				st = reused // the same state, reset between runs
+				m.Reset(st)
+			case 4:
+				w = Watch{Procs: 1} // only main's steps and the scheduling points shown
+			}
+			m.ObserveWatch(st, 200_000, NewRand(seed, 0), w, func(st *State, _ *Thread) bool {
 				n++
 				key = m.AppendKey(key[:0], st)
 				h := st.Hash()
-				if h != HashKey(key) {
-					t.Fatalf("%s seed %d step %d: Hash %x, HashKey(AppendKey) %x", path, seed, st.Steps, h, HashKey(key))
+				if st.Steps > 0 {
+					updated++
 				}
+				if got := f.Hash(st); got != h {
+					t.Fatalf("%s seed %d step %d: Fingerprinter %x, Hash from scratch %x", path, seed, st.Steps, got, h)
+				}
+				if n > 20_000 {
+					return false // the long runs of binary_tree and sieve: enough seen
+				}
+				k := string(u64bytes(key))
+				if old, ok := byKey[k]; ok && old != h {
+					t.Fatalf("%s seed %d step %d: equal keys, different fingerprints", path, seed, st.Steps)
+				}
+				if old, ok := byHash[h]; ok && old != k {
+					t.Fatalf("%s seed %d step %d: different keys, equal fingerprints", path, seed, st.Steps)
+				}
+				byKey[k], byHash[h] = h, k
 				if n%7 != 0 {
 					return false
 				}
@@ -51,6 +82,9 @@ func TestHashIsHashOfKey(t *testing.T) {
 				}
 				return false
 			})
+		}
+		if len(byKey) < 10 || updated == 0 {
+			t.Errorf("%s: only %d distinct states, %d updated", path, len(byKey), updated)
 		}
 	}
 }
@@ -206,6 +240,8 @@ var identityFields = map[string]string{
 	"Memory.chunks":      "key: through Memory.changed",
 	"Memory.n":           "key",
 	"Memory.epoch":       "not: copy-on-write ownership",
+	"Memory.base":        "not: copy-on-write ownership",
+	"Memory.epochEnd":    "not: copy-on-write ownership",
 	"Memory.freeStack":   "not: the order in which dead stack ids are reused",
 	"Memory.image":       "not: what the key is relative to",
 	"Memory.spareChunks": "not: recycled buffers",

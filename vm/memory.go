@@ -13,11 +13,22 @@ import (
 // (a chunk of chunkSize block descriptors, a small block, or one 4 KiB page
 // of a large block). Ownership is tracked with epochs, so no reference
 // counts are needed: after a Clone neither side owns anything shared.
+//
+// A memory owns what carries an epoch it drew since it last shared: every
+// epoch from base (drawn when it last shared, see renew) on. Writes stamp
+// with the current epoch; advance moves to a new one without sharing
+// anything, so that what is written from then on is told apart from what
+// was written before (the incremental fingerprint of Fingerprinter) while
+// both stay owned: a write to an older owned chunk, block or page restamps
+// it instead of copying it.
 type Memory struct {
-	chunks    []*chunk
-	n         uint32 // block ids in use: [0, n)
-	epoch     uint64
-	freeStack []uint32 // dead stack blocks whose ids may be reused
+	chunks []*chunk
+	n      uint32 // block ids in use: [0, n)
+	epoch  uint64
+	// base is the first epoch of the memory's ownership (0: not yet
+	// renewed); epochEnd ends the range of epochs reserved for advance.
+	base, epochEnd uint64
+	freeStack      []uint32 // dead stack blocks whose ids may be reused
 	// image is the frozen memory this one derives from (a machine's
 	// post-initialisation image, which points to itself): a state's
 	// identity leaves out the blocks still equal to it (see hash.go).
@@ -85,21 +96,57 @@ var epochCounter atomic.Uint64
 
 func newEpoch() uint64 { return epochCounter.Add(1) }
 
+// renew gives m a fresh epoch and makes it the start of m's ownership: m
+// owns nothing it had before (what it shared keeps older epochs). Every
+// epoch a memory ever holds is drawn from epochCounter, so no two memories
+// stamp with the same one, and a chunk stamped by another memory enters m's
+// table only through derive, Clone, reset or copyFrom, which renew m after
+// the other memory stamped it: whatever carries an epoch >= m.base is m's
+// alone.
+func (m *Memory) renew() {
+	m.epoch = newEpoch()
+	m.base, m.epochEnd = m.epoch, 0
+}
+
+// epochRange is how many epochs advance reserves at once (one atomic
+// addition on the shared counter per epochRange advances).
+const epochRange = 1 << 16
+
+// advance moves m to a new epoch of its own, keeping what it owns: the
+// writes from now on carry the new epoch (the fast paths of the
+// interpreter see older owned parts as not owned and take the slow path,
+// which restamps them).
+func (m *Memory) advance() {
+	if m.epoch+1 < m.epochEnd {
+		m.epoch++
+		return
+	}
+	end := epochCounter.Add(epochRange)
+	m.epoch, m.epochEnd = end-epochRange+1, end+1
+}
+
+// owns reports whether a chunk, block or page stamped with epoch o is m's
+// alone (written by m since it last shared).
+func (m *Memory) owns(o uint64) bool { return o >= m.base && m.base != 0 }
+
 // derive returns a copy-on-write copy of a frozen memory (one that owns
 // nothing and is never written again, like a machine's initial image)
 // without touching it, so any number of goroutines may derive at once.
 func (m *Memory) derive() Memory {
-	return Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(),
+	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
 		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
+	d.renew()
+	return d
 }
 
 // Clone returns a copy-on-write copy of the memory in O(blocks/64). Both
 // sides stop owning what they shared, so Clone writes to m: it must not run
 // concurrently with other uses of m.
 func (m *Memory) Clone() Memory {
-	m.epoch = newEpoch()
-	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, epoch: newEpoch(), image: m.image,
+	m.renew()
+	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
 		live: m.live, limit: m.limit, refused: m.refused}
+	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
 }
@@ -113,7 +160,9 @@ func (m *Memory) blk(id uint32) *block {
 func (m *Memory) wblk(id uint32) *block {
 	ci := id >> chunkBits
 	ch := m.chunks[ci]
-	if ch.owner != m.epoch {
+	if ch.owner != m.epoch && m.owns(ch.owner) {
+		ch.owner = m.epoch // written before an advance: still m's alone
+	} else if ch.owner != m.epoch {
 		var nc *chunk
 		if k := len(m.spareChunks); k > 0 {
 			nc = m.spareChunks[k-1]
@@ -128,7 +177,9 @@ func (m *Memory) wblk(id uint32) *block {
 	}
 	b := &ch.b[id&(chunkSize-1)]
 	if b.owner != m.epoch {
-		if b.pages != nil {
+		if m.owns(b.owner) {
+			// written before an advance: restamped, not copied
+		} else if b.pages != nil {
 			b.pages = append([]*page(nil), b.pages...)
 		} else if b.data != nil {
 			b.data = append(m.buffer(len(b.data)), b.data...)
@@ -177,12 +228,12 @@ func (m *Memory) buffer(n int) []byte {
 // chunk), and at most maxSpareChunks chunks are kept.
 func (m *Memory) reset(img *Memory) {
 	for _, ch := range m.chunks {
-		if ch.owner != m.epoch {
+		if !m.owns(ch.owner) {
 			continue
 		}
 		for i := range ch.b {
 			b := &ch.b[i]
-			if b.owner == m.epoch && b.data != nil && len(m.spareData) < 4096 {
+			if m.owns(b.owner) && b.data != nil && len(m.spareData) < 4096 {
 				m.spareData = append(m.spareData, b.data[:0])
 			}
 		}
@@ -193,7 +244,7 @@ func (m *Memory) reset(img *Memory) {
 	}
 	m.chunks = append(m.chunks[:0], img.chunks...)
 	m.n = img.n
-	m.epoch = newEpoch()
+	m.renew()
 	m.freeStack = append(m.freeStack[:0], img.freeStack...)
 	m.image = img.image
 	m.live, m.refused = img.live, 0
@@ -216,7 +267,7 @@ func (m *Memory) recount() {
 // newBlock allocates a fresh block id with zeroed bytes.
 func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 	if m.epoch == 0 {
-		m.epoch = newEpoch()
+		m.renew()
 	}
 	if m.n == 0 { // block 0 is null
 		m.n = 1
@@ -408,7 +459,9 @@ func (m *Memory) writeBlock(b *block, off uint32, src []byte) {
 	for len(src) > 0 {
 		pi := off >> pageBits
 		pg := b.pages[pi]
-		if pg.owner != m.epoch {
+		if pg.owner != m.epoch && m.owns(pg.owner) {
+			pg.owner = m.epoch
+		} else if pg.owner != m.epoch {
 			np := *pg
 			np.owner = m.epoch
 			pg = &np

@@ -147,7 +147,7 @@ func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
 func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m := &Machine{Prog: p, MaxDepth: DefaultMaxDepth, MaxMemory: DefaultMaxMemory, MaxProcs: DefaultMaxProcs}
 	var mem Memory
-	mem.epoch = newEpoch()
+	mem.renew()
 	mem.initBlock(0, blkNone, nil)
 	for _, g := range p.Globals {
 		kind := blkGlobal
@@ -160,7 +160,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 		mem.initBlock(f.Block, blkFunc, nil)
 	}
 	m.extendImage(&mem, args)
-	mem.epoch = newEpoch() // freeze: the image owns nothing, so no state writes into it
+	mem.renew() // freeze: the image owns nothing, so no state writes into it
 	m.init = mem
 	m.init.image = &m.init
 	for _, f := range p.Funcs {

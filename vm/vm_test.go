@@ -207,3 +207,58 @@ func TestSignedHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvanceKeepsOwnership: after Memory.advance a memory still owns what
+// it wrote (a write restamps its chunk, block and page instead of copying
+// them, and the restamped parts are the ones written since), and a Clone
+// after any number of advances still separates the two memories (each
+// write copies, neither sees the other's).
+func TestAdvanceKeepsOwnership(t *testing.T) {
+	var m Memory
+	small := m.newBlock(8, blkHeap, -1)
+	large := m.newBlock(3*pageSize, blkHeap, -1)
+	other := m.newBlock(8, blkHeap, -1)
+	ps, pl := ir.MakePtr(small, 0), ir.MakePtr(large, pageSize+4)
+	for _, p := range []uint64{ps, pl, ir.MakePtr(other, 0)} {
+		if e := m.Store(p, 4, 1); e != ErrNone {
+			t.Fatal(e)
+		}
+	}
+	for round := uint64(0); round < 3; round++ {
+		chunk, data, page := m.chunks[small>>chunkBits], &m.blk(small).data[0], m.blk(large).pages[1]
+		m.advance()
+		if m.blk(small).owner == m.epoch || m.blk(other).owner == m.epoch {
+			t.Fatal("blocks carry the new epoch before any write")
+		}
+		if e := m.Store(ps, 4, 10+round); e != ErrNone {
+			t.Fatal(e)
+		}
+		if e := m.Store(pl, 4, 20+round); e != ErrNone {
+			t.Fatal(e)
+		}
+		if m.chunks[small>>chunkBits] != chunk || &m.blk(small).data[0] != data || m.blk(large).pages[1] != page {
+			t.Fatalf("round %d: a write after advance copied what the memory owns", round)
+		}
+		if m.blk(small).owner != m.epoch || m.blk(large).owner != m.epoch || m.blk(other).owner == m.epoch {
+			t.Fatalf("round %d: the written blocks (and only they) must carry the new epoch", round)
+		}
+	}
+	c := m.Clone()
+	m.advance()
+	c.advance()
+	if e := c.Store(ps, 4, 99); e != ErrNone {
+		t.Fatal(e)
+	}
+	if e := m.Store(pl, 4, 77); e != ErrNone {
+		t.Fatal(e)
+	}
+	for _, x := range []struct {
+		mem  *Memory
+		p    uint64
+		want uint64
+	}{{&m, ps, 12}, {&c, ps, 99}, {&m, pl, 77}, {&c, pl, 22}} {
+		if v, _ := x.mem.Load(x.p, 4); v != x.want {
+			t.Errorf("after Clone and advance: %#x holds %d, want %d", x.p, v, x.want)
+		}
+	}
+}
