@@ -241,6 +241,7 @@ var identityFields = map[string]string{
 	"Memory.n":           "key",
 	"Memory.epoch":       "not: copy-on-write ownership",
 	"Memory.base":        "not: copy-on-write ownership",
+	"Memory.epochNext":   "not: copy-on-write ownership",
 	"Memory.epochEnd":    "not: copy-on-write ownership",
 	"Memory.freeStack":   "not: the order in which dead stack ids are reused",
 	"Memory.image":       "not: what the key is relative to",

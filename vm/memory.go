@@ -26,9 +26,9 @@ type Memory struct {
 	n      uint32 // block ids in use: [0, n)
 	epoch  uint64
 	// base is the first epoch of the memory's ownership (0: not yet
-	// renewed); epochEnd ends the range of epochs reserved for advance.
-	base, epochEnd uint64
-	freeStack      []uint32 // dead stack blocks whose ids may be reused
+	// renewed; see renew).
+	base      uint64
+	freeStack []uint32 // dead stack blocks whose ids may be reused
 	// image is the frozen memory this one derives from (a machine's
 	// post-initialisation image, which points to itself): a state's
 	// identity leaves out the blocks still equal to it (see hash.go).
@@ -42,6 +42,9 @@ type Memory struct {
 	// refused to its size, and the interpreter ends the run
 	// (ErrResourceLimit) before its next step.
 	live, limit, refused uint64
+	// epochs reserved from epochCounter, [epochNext, epochEnd) (see
+	// takeEpoch).
+	epochNext, epochEnd uint64
 }
 
 const (
@@ -94,40 +97,54 @@ type chunk struct {
 
 var epochCounter atomic.Uint64
 
-func newEpoch() uint64 { return epochCounter.Add(1) }
+// epochBatch is the number of epochs a memory reserves from epochCounter
+// at once: explicit search renews a memory per successor and a trace
+// advances one per state, and an atomic addition on the shared counter for
+// each was a cost of its own (and contended across goroutines).
+const epochBatch = 1024
 
-// renew gives m a fresh epoch and makes it the start of m's ownership: m
-// owns nothing it had before (what it shared keeps older epochs). Every
-// epoch a memory ever holds is drawn from epochCounter, so no two memories
-// stamp with the same one, and a chunk stamped by another memory enters m's
-// table only through derive, Clone, reset or copyFrom, which renew m after
-// the other memory stamped it: whatever carries an epoch >= m.base is m's
-// alone.
-func (m *Memory) renew() {
-	m.epoch = newEpoch()
-	m.base, m.epochEnd = m.epoch, 0
+// takeEpoch returns a new epoch from m's reservation, reserving more when
+// it is spent: every epoch is still handed out once in the whole process.
+func (m *Memory) takeEpoch() uint64 {
+	if m.epochNext == m.epochEnd {
+		end := epochCounter.Add(epochBatch) + 1
+		m.epochNext, m.epochEnd = end-epochBatch, end
+	}
+	e := m.epochNext
+	m.epochNext++
+	return e
 }
 
-// epochRange is how many epochs advance reserves at once (one atomic
-// addition on the shared counter per epochRange advances).
-const epochRange = 1 << 16
+// renew gives m a new epoch and makes it the start of m's ownership: m
+// owns nothing it had before (what it shared keeps older epochs).
+//
+// m owns exactly what carries an epoch in [base, epoch]: a contiguous run
+// of m's own reservation (advance starts a new run when it must take from
+// a new reservation). No other memory ever stamps with those epochs, and
+// m shares nothing without renewing, so whatever carries one of them was
+// written by m since it last shared.
+func (m *Memory) renew() {
+	m.epoch = m.takeEpoch()
+	m.base = m.epoch
+}
 
 // advance moves m to a new epoch of its own, keeping what it owns: the
 // writes from now on carry the new epoch (the fast paths of the
 // interpreter see older owned parts as not owned and take the slow path,
-// which restamps them).
+// which restamps them). When the new epoch does not follow the current one
+// (a new reservation), ownership restarts with it: what m wrote before is
+// then copied on its next write, like after a Clone.
 func (m *Memory) advance() {
-	if m.epoch+1 < m.epochEnd {
-		m.epoch++
-		return
+	e := m.takeEpoch()
+	if e != m.epoch+1 || m.base == 0 {
+		m.base = e
 	}
-	end := epochCounter.Add(epochRange)
-	m.epoch, m.epochEnd = end-epochRange+1, end+1
+	m.epoch = e
 }
 
 // owns reports whether a chunk, block or page stamped with epoch o is m's
 // alone (written by m since it last shared).
-func (m *Memory) owns(o uint64) bool { return o >= m.base && m.base != 0 }
+func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <= m.epoch }
 
 // derive returns a copy-on-write copy of a frozen memory (one that owns
 // nothing and is never written again, like a machine's initial image)

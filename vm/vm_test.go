@@ -243,6 +243,20 @@ func TestAdvanceKeepsOwnership(t *testing.T) {
 			t.Fatalf("round %d: the written blocks (and only they) must carry the new epoch", round)
 		}
 	}
+	// Past the end of a reservation ownership restarts: writes may copy,
+	// but every write lands and carries the current epoch.
+	for i := uint64(0); i < 2*epochBatch+5; i++ {
+		m.advance()
+		if e := m.Store(ps, 4, 1000+i); e != ErrNone {
+			t.Fatal(e)
+		}
+		if v, _ := m.Load(ps, 4); v != 1000+i || m.blk(small).owner != m.epoch {
+			t.Fatalf("advance %d: read %d, block epoch %d, memory epoch %d", i, v, m.blk(small).owner, m.epoch)
+		}
+	}
+	if e := m.Store(ps, 4, 12); e != ErrNone {
+		t.Fatal(e)
+	}
 	c := m.Clone()
 	m.advance()
 	c.advance()
