@@ -253,14 +253,13 @@ frames:
 			case ir.OpLoad, opLoadOp:
 				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
-						d := e.d[o:]
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= e.n {
 						var v uint64
 						if in.W == 4 {
-							q := (*[4]byte)(d) // (loadLE is not inlined in exec; this is one move)
+							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 						} else {
-							v = loadLE(d, in.W)
+							v = loadLE(e.bytes(o, in.W), in.W)
 						}
 						if in.Imm != 0 {
 							v &= in.Imm
@@ -337,13 +336,12 @@ frames:
 					}
 				}
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
-						d := e.d[o:]
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= e.n {
 						if in.W == 4 {
-							q, v := (*[4]byte)(d), *reg(rb, in.B) // (storeLE is not inlined in exec; this is one move)
+							q, v := e.at(o), *reg(rb, in.B) // (storeLE is not inlined in exec; this is one move)
 							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 						} else {
-							storeLE(d, in.W, *reg(rb, in.B))
+							storeLE(e.bytes(o, in.W), in.W, *reg(rb, in.B))
 						}
 						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(nextInst(in, 1).Imm)
@@ -730,12 +728,15 @@ frames:
 				x := nextInst(in, 1)
 				a, b := *reg(rb, x.A), *reg(rb, x.B)
 				var v uint64
-				switch ir.Op(in.Aux) {
-				case auxAddNSW32:
+				// (C's i + 1 at -O0 skips the switch's jump table)
+				if in.Aux == uint8(auxAddNSW32) {
 					v = (a + b) & x.Imm
 					if addNSW32(a, b, v) {
 						goto loadOnly
 					}
+					goto loadOpDone
+				}
+				switch ir.Op(in.Aux) {
 				case auxSubNSW32:
 					v = (a - b) & x.Imm
 					if subNSW32(a, b, v) {
@@ -792,6 +793,7 @@ frames:
 				default:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
+			loadOpDone:
 				*reg(rb, x.Dst) = v
 				if in.Flags&(fuseBr|fuseStore|fuseChain|fuseChainS) != 0 && left >= 3 {
 					if in.Flags&fuseBr != 0 {
@@ -824,12 +826,12 @@ frames:
 						} else {
 							p := *reg(rb, y.A)
 							if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
 									if y.W == 4 {
-										q, v := (*[4]byte)(e.d[o:]), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+										q, v := e.at(o), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
 										q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 									} else {
-										storeLE(e.d[o:], y.W, *reg(rb, y.B))
+										storeLE(e.bytes(o, y.W), y.W, *reg(rb, y.B))
 									}
 									goto opStored
 								}
@@ -901,13 +903,13 @@ frames:
 				x := nextInst(in, 1)
 				p := *reg(rb, x.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= e.n {
 						var v uint64
 						if x.W == 4 {
-							q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 						} else {
-							v = loadLE(e.d[o:], x.W)
+							v = loadLE(e.bytes(o, x.W), x.W)
 						}
 						if x.Imm != 0 {
 							v &= x.Imm
@@ -928,12 +930,12 @@ frames:
 				x := nextInst(in, 1)
 				p := *reg(rb, x.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; x.Flags == 0 && e.key == p>>pageBits && e.w {
-					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= e.n {
 						if x.W == 4 {
-							q, v := (*[4]byte)(e.d[o:]), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
+							q, v := e.at(o), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
 							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 						} else {
-							storeLE(e.d[o:], x.W, *reg(rb, x.B))
+							storeLE(e.bytes(o, x.W), x.W, *reg(rb, x.B))
 						}
 						if x.Op == opStoreJmp && left >= 3 {
 							pc = int32(nextInst(in, 2).Imm)
@@ -991,13 +993,13 @@ frames:
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
 							var v uint64
 							if y.W == 4 {
-								q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+								q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 							} else {
-								v = loadLE(e.d[o:], y.W)
+								v = loadLE(e.bytes(o, y.W), y.W)
 							}
 							if y.Imm != 0 {
 								v &= y.Imm
@@ -1219,10 +1221,34 @@ const lcSize = 8
 // may change a descriptor (allocation, frees, returns, copy-on-write
 // copies, platform calls): the zero value is an empty cache (no key matches
 // with an empty window).
-type accessCache [lcSize]struct {
+type accessCache [lcSize]lcEntry
+
+// lcEntry is an entry of an accessCache: its window is the n bytes at p
+// (held as a pointer and a length rather than a slice, so that exec's hits
+// address the bytes without the slicing and bounds checks of a []byte,
+// after their own check of o+W <= n).
+type lcEntry struct {
 	key uint64
-	d   []byte
+	p   unsafe.Pointer
+	n   uint32
 	w   bool
+}
+
+// set makes e the window d of key k.
+func (e *lcEntry) set(k uint64, d []byte, w bool) {
+	e.key, e.p, e.n, e.w = k, unsafe.Pointer(unsafe.SliceData(d)), uint32(len(d)), w
+}
+
+// at returns the bytes of e's window from offset o on (o+4 <= e.n, checked
+// by the caller).
+func (e *lcEntry) at(o uint32) *[4]byte {
+	return (*[4]byte)(unsafe.Add(e.p, o))
+}
+
+// bytes returns the w bytes of e's window at offset o (o+w <= e.n, checked
+// by the caller).
+func (e *lcEntry) bytes(o uint32, w uint8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(e.p, o)), w)
 }
 
 func (c *accessCache) clear() { *c = accessCache{} }
@@ -1235,13 +1261,13 @@ func (c *accessCache) drop(mem *Memory, id uint32) {
 	if mem.blk(id).pages == nil { // one window: the block's first page
 		k := ir.MakePtr(id, 0) >> pageBits
 		if e := &c[k&(lcSize-1)]; e.key == k {
-			e.key, e.d = 0, nil
+			e.key, e.p, e.n = 0, nil, 0
 		}
 		return
 	}
 	for i := range c {
 		if uint32(c[i].key>>(ir.PtrBlockShift-pageBits)) == id {
-			c[i].key, c[i].d = 0, nil
+			c[i].key, c[i].p, c[i].n = 0, nil, 0
 		}
 	}
 }
@@ -1256,7 +1282,7 @@ func (c *accessCache) alloc(mem *Memory, id uint32) {
 	}
 	k := ir.MakePtr(id, 0) >> pageBits
 	e := &c[k&(lcSize-1)]
-	e.key, e.d, e.w = k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch
+	e.set(k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch)
 }
 
 // fill caches the window of block b (in chunk ch) that p, at offset off,
@@ -1266,11 +1292,11 @@ func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint3
 	e := &c[(p>>pageBits)&(lcSize-1)]
 	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
 	if b.pages == nil {
-		e.key, e.d, e.w = p>>pageBits, b.data, w
+		e.set(p>>pageBits, b.data, w)
 		return b.data[off:]
 	}
 	pg := b.pages[off>>pageBits]
 	start := off &^ (pageSize - 1)
-	e.key, e.d, e.w = p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch
+	e.set(p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch)
 	return pg.data[off&(pageSize-1):]
 }

@@ -58,8 +58,11 @@ const (
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
 // or sub of 32 bits with the nsw flag alone (C's int arithmetic at -O0).
+// They take the numbers of the two opcodes after OpSExt, which are never
+// fused (loadOpFusable), so that the codes stay dense and Go compiles
+// exec's switch on them to a jump table instead of a binary search.
 const (
-	auxAddNSW32 = 0xf0 + iota
+	auxAddNSW32 = ir.OpSExt + 1 + iota
 	auxSubNSW32
 )
 
@@ -146,9 +149,9 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 			in.Aux, in.Flags = uint8(next.Op), fuseOp
 			if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpAdd {
-				in.Aux = auxAddNSW32
+				in.Aux = uint8(auxAddNSW32)
 			} else if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpSub {
-				in.Aux = auxSubNSW32
+				in.Aux = uint8(auxSubNSW32)
 			}
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
 				in.Flags |= fuseStore
@@ -275,7 +278,7 @@ func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w u
 		ps.forget(b) // another slot of the same block (not made by the compiler)
 	}
 	if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-		e.key, e.d = 0, nil // a small block: its only window
+		e.key, e.p, e.n = 0, nil, 0 // a small block: its only window
 	}
 	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
 	ps.valid |= 1 << (maxPromoted + k)
