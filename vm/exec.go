@@ -237,6 +237,16 @@ frames:
 				copy(regsOf(rb, fn)[in.Dst:in.Dst+nc], regsOf(rb, fn)[in.A:in.A+nc])
 				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
 				copy(regsOf(rb, fn)[in.Dst+off:in.Dst+off+k], regsOf(rb, fn)[in.B:in.B+k])
+			case opLoadSIdx:
+				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 && left >= 5 {
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					*reg(rb, in.Dst) = v
+					goto idx
+				}
+				fallthrough // an opLoadSOp
 			case opLoadS, opLoadSOp:
 				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 					v := ps.v[k]
@@ -885,6 +895,93 @@ frames:
 				left--
 			}
 			continue
+		idx:
+			// in is an opLoadSIdx (fuse.go: idxChain) at pc whose load has
+			// run, and left >= 5: the rest of its chain (the sext, or add
+			// nsw and sext, the GEP, and the load or store through it) runs
+			// now when the add does not overflow and the access hits the
+			// cache (a store: a writable window), each instruction
+			// counting its step; otherwise the load-op pair runs as an
+			// opLoadSOp. idxChain guarantees that the chain's results are
+			// distinct registers that none of its instructions reads but
+			// as its predecessor's result, so they are written only once
+			// the chain is sure to run.
+			{
+				j := *reg(rb, in.Dst)
+				x := nextInst(in, 1)
+				n := uintptr(1) // the sext's place after in
+				var sum uint64
+				if in.Aux == uint8(auxAddNSW32) {
+					b := *reg(rb, x.B)
+					sum = (j + b) & x.Imm
+					if addNSW32(j, b, sum) {
+						goto loadOp // fails there, alone
+					}
+					j = sum
+					n = 2
+				}
+				se := nextInst(in, n)
+				ix := uint64(sx(j, se.W)) & se.Imm
+				g := nextInst(in, n+1)
+				p := *reg(rb, g.A) + ix*g.Imm // (sx of 64 bits is the identity)
+				y := nextInst(in, n+2)
+				e := &lc[(p>>pageBits)&(lcSize-1)]
+				o := uint32(p) & (pageSize - 1)
+				if e.key != p>>pageBits || o+uint32(y.W) > e.n {
+					goto loadOp
+				}
+				if y.Op == ir.OpLoad || y.Op == opLoadOp {
+					var v uint64
+					if y.W == 4 {
+						q := e.at(o) // (loadLE is not inlined in exec; this is one move)
+						v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+					} else {
+						v = loadLE(e.bytes(o, y.W), y.W)
+					}
+					if y.Imm != 0 {
+						v &= y.Imm
+					}
+					if n == 2 {
+						*reg(rb, x.Dst) = sum
+					}
+					*reg(rb, se.Dst) = ix
+					*reg(rb, g.Dst) = p
+					*reg(rb, y.Dst) = v
+					pc += int32(n) + 2
+					left -= uint64(n) + 2
+					in = y
+					if y.Flags&fuseOp != 0 && left >= 2 {
+						goto loadOp
+					}
+					pc++
+					left--
+					continue
+				}
+				if !e.w {
+					goto loadOp
+				}
+				if n == 2 {
+					*reg(rb, x.Dst) = sum
+				}
+				*reg(rb, se.Dst) = ix
+				*reg(rb, g.Dst) = p
+				if y.W == 4 {
+					q, v := e.at(o), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+					q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+				} else {
+					storeLE(e.bytes(o, y.W), y.W, *reg(rb, y.B))
+				}
+				pc += int32(n) + 2
+				left -= uint64(n) + 2
+				if y.Op == opStoreJmp && left >= 2 {
+					pc = int32(nextInst(y, 1).Imm)
+					left -= 2
+					goto jumped
+				}
+				pc++
+				left--
+				continue
+			}
 		sextGEP:
 			*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 			if left >= 2 {
