@@ -738,15 +738,12 @@ frames:
 				x := nextInst(in, 1)
 				a, b := *reg(rb, x.A), *reg(rb, x.B)
 				var v uint64
-				// (C's i + 1 at -O0 skips the switch's jump table)
-				if in.Aux == uint8(auxAddNSW32) {
+				switch ir.Op(in.Aux) {
+				case auxAddNSW32:
 					v = (a + b) & x.Imm
 					if addNSW32(a, b, v) {
 						goto loadOnly
 					}
-					goto loadOpDone
-				}
-				switch ir.Op(in.Aux) {
 				case auxSubNSW32:
 					v = (a - b) & x.Imm
 					if subNSW32(a, b, v) {
@@ -803,7 +800,6 @@ frames:
 				default:
 					v = b2u(sx(a, x.W) >= sx(b, x.W))
 				}
-			loadOpDone:
 				*reg(rb, x.Dst) = v
 				if in.Flags&(fuseBr|fuseStore|fuseChain|fuseChainS) != 0 && left >= 3 {
 					if in.Flags&fuseBr != 0 {
