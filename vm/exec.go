@@ -237,6 +237,16 @@ frames:
 				copy(regsOf(rb, fn)[in.Dst:in.Dst+nc], regsOf(rb, fn)[in.A:in.A+nc])
 				off, k := int32(in.Imm&0xffffffff), int32(in.Imm>>32)
 				copy(regsOf(rb, fn)[in.Dst+off:in.Dst+off+k], regsOf(rb, fn)[in.B:in.B+k])
+			case opLoadSIdx:
+				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 && left >= 5 {
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					*reg(rb, in.Dst) = v
+					goto idx
+				}
+				fallthrough // an opLoadSOp
 			case opLoadS, opLoadSOp:
 				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 					v := ps.v[k]
@@ -253,14 +263,13 @@ frames:
 			case ir.OpLoad, opLoadOp:
 				p := *reg(rb, in.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
-						d := e.d[o:]
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= e.n {
 						var v uint64
 						if in.W == 4 {
-							q := (*[4]byte)(d) // (loadLE is not inlined in exec; this is one move)
+							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 						} else {
-							v = loadLE(d, in.W)
+							v = loadLE(e.bytes(o, in.W), in.W)
 						}
 						if in.Imm != 0 {
 							v &= in.Imm
@@ -337,13 +346,12 @@ frames:
 					}
 				}
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= uint32(len(e.d)) {
-						d := e.d[o:]
+					if o := uint32(p) & (pageSize - 1); o+uint32(in.W) <= e.n {
 						if in.W == 4 {
-							q, v := (*[4]byte)(d), *reg(rb, in.B) // (storeLE is not inlined in exec; this is one move)
+							q, v := e.at(o), *reg(rb, in.B) // (storeLE is not inlined in exec; this is one move)
 							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 						} else {
-							storeLE(d, in.W, *reg(rb, in.B))
+							storeLE(e.bytes(o, in.W), in.W, *reg(rb, in.B))
 						}
 						if in.Op == opStoreJmp && left >= 2 {
 							pc = int32(nextInst(in, 1).Imm)
@@ -824,12 +832,12 @@ frames:
 						} else {
 							p := *reg(rb, y.A)
 							if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
-								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+								if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
 									if y.W == 4 {
-										q, v := (*[4]byte)(e.d[o:]), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+										q, v := e.at(o), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
 										q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 									} else {
-										storeLE(e.d[o:], y.W, *reg(rb, y.B))
+										storeLE(e.bytes(o, y.W), y.W, *reg(rb, y.B))
 									}
 									goto opStored
 								}
@@ -883,6 +891,93 @@ frames:
 				left--
 			}
 			continue
+		idx:
+			// in is an opLoadSIdx (fuse.go: idxChain) at pc whose load has
+			// run, and left >= 5: the rest of its chain (the sext, or add
+			// nsw and sext, the GEP, and the load or store through it) runs
+			// now when the add does not overflow and the access hits the
+			// cache (a store: a writable window), each instruction
+			// counting its step; otherwise the load-op pair runs as an
+			// opLoadSOp. idxChain guarantees that the chain's results are
+			// distinct registers that none of its instructions reads but
+			// as its predecessor's result, so they are written only once
+			// the chain is sure to run.
+			{
+				j := *reg(rb, in.Dst)
+				x := nextInst(in, 1)
+				n := uintptr(1) // the sext's place after in
+				var sum uint64
+				if in.Aux == uint8(auxAddNSW32) {
+					b := *reg(rb, x.B)
+					sum = (j + b) & x.Imm
+					if addNSW32(j, b, sum) {
+						goto loadOp // fails there, alone
+					}
+					j = sum
+					n = 2
+				}
+				se := nextInst(in, n)
+				ix := uint64(sx(j, se.W)) & se.Imm
+				g := nextInst(in, n+1)
+				p := *reg(rb, g.A) + ix*g.Imm // (sx of 64 bits is the identity)
+				y := nextInst(in, n+2)
+				e := &lc[(p>>pageBits)&(lcSize-1)]
+				o := uint32(p) & (pageSize - 1)
+				if e.key != p>>pageBits || o+uint32(y.W) > e.n {
+					goto loadOp
+				}
+				if y.Op == ir.OpLoad || y.Op == opLoadOp {
+					var v uint64
+					if y.W == 4 {
+						q := e.at(o) // (loadLE is not inlined in exec; this is one move)
+						v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+					} else {
+						v = loadLE(e.bytes(o, y.W), y.W)
+					}
+					if y.Imm != 0 {
+						v &= y.Imm
+					}
+					if n == 2 {
+						*reg(rb, x.Dst) = sum
+					}
+					*reg(rb, se.Dst) = ix
+					*reg(rb, g.Dst) = p
+					*reg(rb, y.Dst) = v
+					pc += int32(n) + 2
+					left -= uint64(n) + 2
+					in = y
+					if y.Flags&fuseOp != 0 && left >= 2 {
+						goto loadOp
+					}
+					pc++
+					left--
+					continue
+				}
+				if !e.w {
+					goto loadOp
+				}
+				if n == 2 {
+					*reg(rb, x.Dst) = sum
+				}
+				*reg(rb, se.Dst) = ix
+				*reg(rb, g.Dst) = p
+				if y.W == 4 {
+					q, v := e.at(o), *reg(rb, y.B) // (storeLE is not inlined in exec; this is one move)
+					q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+				} else {
+					storeLE(e.bytes(o, y.W), y.W, *reg(rb, y.B))
+				}
+				pc += int32(n) + 2
+				left -= uint64(n) + 2
+				if y.Op == opStoreJmp && left >= 2 {
+					pc = int32(nextInst(y, 1).Imm)
+					left -= 2
+					goto jumped
+				}
+				pc++
+				left--
+				continue
+			}
 		sextGEP:
 			*reg(rb, in.Dst) = uint64(sx(*reg(rb, in.A), in.W)) & in.Imm
 			if left >= 2 {
@@ -901,13 +996,13 @@ frames:
 				x := nextInst(in, 1)
 				p := *reg(rb, x.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= e.n {
 						var v uint64
 						if x.W == 4 {
-							q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 						} else {
-							v = loadLE(e.d[o:], x.W)
+							v = loadLE(e.bytes(o, x.W), x.W)
 						}
 						if x.Imm != 0 {
 							v &= x.Imm
@@ -928,12 +1023,12 @@ frames:
 				x := nextInst(in, 1)
 				p := *reg(rb, x.A)
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; x.Flags == 0 && e.key == p>>pageBits && e.w {
-					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= uint32(len(e.d)) {
+					if o := uint32(p) & (pageSize - 1); o+uint32(x.W) <= e.n {
 						if x.W == 4 {
-							q, v := (*[4]byte)(e.d[o:]), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
+							q, v := e.at(o), *reg(rb, x.B) // (storeLE is not inlined in exec; this is one move)
 							q[0], q[1], q[2], q[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 						} else {
-							storeLE(e.d[o:], x.W, *reg(rb, x.B))
+							storeLE(e.bytes(o, x.W), x.W, *reg(rb, x.B))
 						}
 						if x.Op == opStoreJmp && left >= 3 {
 							pc = int32(nextInst(in, 2).Imm)
@@ -991,13 +1086,13 @@ frames:
 				} else if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					p := *reg(rb, y.A)
 					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= uint32(len(e.d)) {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
 							var v uint64
 							if y.W == 4 {
-								q := (*[4]byte)(e.d[o:]) // (loadLE is not inlined in exec; this is one move)
+								q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 							} else {
-								v = loadLE(e.d[o:], y.W)
+								v = loadLE(e.bytes(o, y.W), y.W)
 							}
 							if y.Imm != 0 {
 								v &= y.Imm
@@ -1219,10 +1314,34 @@ const lcSize = 8
 // may change a descriptor (allocation, frees, returns, copy-on-write
 // copies, platform calls): the zero value is an empty cache (no key matches
 // with an empty window).
-type accessCache [lcSize]struct {
+type accessCache [lcSize]lcEntry
+
+// lcEntry is an entry of an accessCache: its window is the n bytes at p
+// (held as a pointer and a length rather than a slice, so that exec's hits
+// address the bytes without the slicing and bounds checks of a []byte,
+// after their own check of o+W <= n).
+type lcEntry struct {
 	key uint64
-	d   []byte
+	p   unsafe.Pointer
+	n   uint32
 	w   bool
+}
+
+// set makes e the window d of key k.
+func (e *lcEntry) set(k uint64, d []byte, w bool) {
+	e.key, e.p, e.n, e.w = k, unsafe.Pointer(unsafe.SliceData(d)), uint32(len(d)), w
+}
+
+// at returns the bytes of e's window from offset o on (o+4 <= e.n, checked
+// by the caller).
+func (e *lcEntry) at(o uint32) *[4]byte {
+	return (*[4]byte)(unsafe.Add(e.p, o))
+}
+
+// bytes returns the w bytes of e's window at offset o (o+w <= e.n, checked
+// by the caller).
+func (e *lcEntry) bytes(o uint32, w uint8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Add(e.p, o)), w)
 }
 
 func (c *accessCache) clear() { *c = accessCache{} }
@@ -1235,13 +1354,13 @@ func (c *accessCache) drop(mem *Memory, id uint32) {
 	if mem.blk(id).pages == nil { // one window: the block's first page
 		k := ir.MakePtr(id, 0) >> pageBits
 		if e := &c[k&(lcSize-1)]; e.key == k {
-			e.key, e.d = 0, nil
+			e.key, e.p, e.n = 0, nil, 0
 		}
 		return
 	}
 	for i := range c {
 		if uint32(c[i].key>>(ir.PtrBlockShift-pageBits)) == id {
-			c[i].key, c[i].d = 0, nil
+			c[i].key, c[i].p, c[i].n = 0, nil, 0
 		}
 	}
 }
@@ -1256,7 +1375,7 @@ func (c *accessCache) alloc(mem *Memory, id uint32) {
 	}
 	k := ir.MakePtr(id, 0) >> pageBits
 	e := &c[k&(lcSize-1)]
-	e.key, e.d, e.w = k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch
+	e.set(k, b.data, mem.chunks[id>>chunkBits].owner == mem.epoch && b.owner == mem.epoch)
 }
 
 // fill caches the window of block b (in chunk ch) that p, at offset off,
@@ -1266,11 +1385,11 @@ func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint3
 	e := &c[(p>>pageBits)&(lcSize-1)]
 	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
 	if b.pages == nil {
-		e.key, e.d, e.w = p>>pageBits, b.data, w
+		e.set(p>>pageBits, b.data, w)
 		return b.data[off:]
 	}
 	pg := b.pages[off>>pageBits]
 	start := off &^ (pageSize - 1)
-	e.key, e.d, e.w = p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch
+	e.set(p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch)
 	return pg.data[off&(pageSize-1):]
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -54,12 +55,21 @@ const (
 	// opGEPStore: OpGEP1 followed by OpStore (or opStoreJmp, whose jump
 	// then runs too).
 	opGEPStore
+	// opLoadSIdx: an opLoadSOp that begins the access a[j] or a[j + 1]
+	// of -O0 code (see idxChain): the fused path runs the whole chain,
+	// the load, its sext (or add nsw and sext), the GEP and the load or
+	// store through it, at once when all of it fits the budget and hits
+	// the access cache, and otherwise runs as an opLoadSOp.
+	opLoadSIdx
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
 // or sub of 32 bits with the nsw flag alone (C's int arithmetic at -O0).
+// They take the numbers of the two opcodes after OpSExt, which are never
+// fused (loadOpFusable), so that the codes stay dense and Go compiles
+// exec's switch on them to a jump table instead of a binary search.
 const (
-	auxAddNSW32 = 0xf0 + iota
+	auxAddNSW32 = ir.OpSExt + 1 + iota
 	auxSubNSW32
 )
 
@@ -146,9 +156,9 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 			in.Aux, in.Flags = uint8(next.Op), fuseOp
 			if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpAdd {
-				in.Aux = auxAddNSW32
+				in.Aux = uint8(auxAddNSW32)
 			} else if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpSub {
-				in.Aux = auxSubNSW32
+				in.Aux = uint8(auxSubNSW32)
 			}
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
 				in.Flags |= fuseStore
@@ -180,7 +190,70 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 		}
 	}
+	for pc := range code { // (a chain's head is no other chain's part)
+		if idxChain(code[pc:]) > 0 {
+			code[pc].Op = opLoadSIdx
+		}
+	}
 	return code
+}
+
+// idxChain returns the number of instructions (4 or 5) of the chain that
+// c begins with when it is the access a[j] or a[j + 1] of -O0 code, or 0:
+//
+//	opLoadSOp j (a promoted load; Aux: OpSExt, or auxAddNSW32 and then an OpSExt)
+//	OpSExt    (or opSExtGEP)
+//	OpGEP1    (or opGEPLoad, opGEPStore) of width 64 indexed by the sext
+//	OpLoad    (or opLoadOp; not atomic) or OpStore (or opStoreJmp; not
+//	          promoted) through the GEP
+//
+// where each instruction reads its predecessor's result, the results of
+// the first four are distinct registers, and none of them is another
+// operand the chain reads (the add's B, the GEP's base, the stored value):
+// so exec may compute them all from the registers as they are before the
+// chain and write them at the end, in any order, with the same result as
+// running the instructions one by one.
+func idxChain(c []ir.Inst) int {
+	if len(c) < 5 || c[0].Op != opLoadSOp || c[0].Flags&(fuseOp|fuseChain) != fuseOp|fuseChain {
+		return 0
+	}
+	ld, k := &c[0], 1
+	dsts := []int32{ld.Dst}
+	var reads []int32
+	prev := ld.Dst
+	if ld.Aux == uint8(auxAddNSW32) {
+		add := &c[1]
+		if add.A != prev {
+			return 0
+		}
+		reads = append(reads, add.B)
+		dsts = append(dsts, add.Dst)
+		prev, k = add.Dst, 2
+	} else if ld.Aux != uint8(ir.OpSExt) {
+		return 0
+	}
+	sext, gep, acc := &c[k], &c[k+1], &c[k+2]
+	if sext.Op != ir.OpSExt && sext.Op != opSExtGEP || sext.A != prev {
+		return 0
+	}
+	if gep.Op != ir.OpGEP1 && gep.Op != opGEPLoad && gep.Op != opGEPStore || gep.B != sext.Dst || gep.W != 64 {
+		return 0
+	}
+	dsts = append(dsts, sext.Dst, gep.Dst)
+	reads = append(reads, gep.A)
+	switch {
+	case (acc.Op == ir.OpLoad && acc.Aux == 0 || acc.Op == opLoadOp) && acc.A == gep.Dst:
+	case (acc.Op == ir.OpStore || acc.Op == opStoreJmp) && acc.Flags == 0 && acc.A == gep.Dst:
+		reads = append(reads, acc.B)
+	default:
+		return 0
+	}
+	for i, d := range dsts {
+		if slices.Contains(dsts[i+1:], d) || slices.Contains(reads, d) {
+			return 0
+		}
+	}
+	return k + 3
 }
 
 // loadOpFusable reports whether in can be the second half of opLoadOp:
@@ -275,7 +348,7 @@ func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w u
 		ps.forget(b) // another slot of the same block (not made by the compiler)
 	}
 	if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
-		e.key, e.d = 0, nil // a small block: its only window
+		e.key, e.p, e.n = 0, nil, 0 // a small block: its only window
 	}
 	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
 	ps.valid |= 1 << (maxPromoted + k)

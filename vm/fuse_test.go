@@ -271,3 +271,20 @@ loop:
 		t.Fatalf("the initial image changed: g = %d", x)
 	}
 }
+
+// TestAuxCodes checks that the aux codes of fused load-op pairs are no
+// opcode that loadOpFusable accepts: they share Aux with those opcodes (and
+// their numbers, to keep exec's switch on Aux dense), so a fusable opcode
+// among them would run as the wrong arithmetic.
+func TestAuxCodes(t *testing.T) {
+	for _, aux := range []ir.Op{auxAddNSW32, auxSubNSW32} {
+		for _, flags := range []uint8{0, ir.FlagNSW, ir.FlagNUW, ir.FlagExact, ir.FlagLax} {
+			if loadOpFusable(&ir.Inst{Op: aux, Flags: flags, W: 32}) {
+				t.Errorf("aux code %d (%s) is a fusable opcode", aux, aux)
+			}
+		}
+	}
+	if auxAddNSW32 == auxSubNSW32 {
+		t.Error("the aux codes of add and sub are the same")
+	}
+}
