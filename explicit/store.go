@@ -30,13 +30,60 @@ func (h keyHash) sum64(w []uint64) uint64 {
 
 const noRec = ^uint32(0)
 
-// record is a visited state: how it was first reached (the parent record
-// and the process that moved; the transition's choices, when it made any,
-// are in store.choiceOf). A record's depth is the length of its parent
-// chain (the search carries it in its queue).
-type record struct {
-	parent uint32
-	tid    int32
+// records holds, for each visited state in the order states are added, how
+// it was first reached: the record of its parent and the process that moved
+// (the transition's choices, when it made any, are in store.choiceOf). A
+// record's depth is the length of its parent chain (the search carries it
+// in its queue). Parents take 4 bytes and processes 1 (a process id of 255
+// or more, and the initial state's -1, are kept in a map), in chunks of
+// recChunk records: no slack beyond the last chunk, and growing copies
+// nothing.
+type records struct {
+	n      int
+	parent [][]uint32
+	tid    [][]uint8
+	bigTid map[uint32]int32 // processes that do not fit in a byte (tid byte tidEscape)
+}
+
+const (
+	recChunkBits = 12
+	recChunk     = 1 << recChunkBits
+	tidEscape    = 0xff
+)
+
+func (r *records) add(parent uint32, tid int32) {
+	if r.n&(recChunk-1) == 0 {
+		r.parent = append(r.parent, make([]uint32, recChunk))
+		r.tid = append(r.tid, make([]uint8, recChunk))
+	}
+	c, i := r.n>>recChunkBits, r.n&(recChunk-1)
+	r.parent[c][i] = parent
+	if tid >= 0 && tid < tidEscape {
+		r.tid[c][i] = uint8(tid)
+	} else {
+		r.tid[c][i] = tidEscape
+		if r.bigTid == nil {
+			r.bigTid = map[uint32]int32{}
+		}
+		r.bigTid[uint32(r.n)] = tid
+	}
+	r.n++
+}
+
+// at returns record idx's parent and process.
+func (r *records) at(idx uint32) (parent uint32, tid int32) {
+	c, i := idx>>recChunkBits, idx&(recChunk-1)
+	parent, t := r.parent[c][i], r.tid[c][i]
+	if t == tidEscape {
+		return parent, r.bigTid[idx]
+	}
+	return parent, int32(t)
+}
+
+// bytes is the records' memory: their chunks as allocated, and the map of
+// wide process ids at 16 bytes an entry.
+func (r *records) bytes() int64 {
+	return int64(len(r.parent))*recChunk*recordBytes + 16*int64(len(r.bigTid))
 }
 
 // encRef is where a state's canonical encoding lies in the arena (full
@@ -57,35 +104,50 @@ type fslot struct {
 }
 
 const (
-	recordBytes     = 8       // unsafe.Sizeof(record{})
-	encRefBytes     = 16      // unsafe.Sizeof(encRef{})
-	hashSlotBytes   = 16      // unsafe.Sizeof(vm.Hash128{})
-	fullSlotBytes   = 16      // unsafe.Sizeof(fslot{})
-	arenaChunkWords = 1 << 20 // 8 MiB
-	minSlots        = 1024
+	recordBytes      = 5       // a record's parent (4 bytes) and process (1)
+	encRefBytes      = 16      // unsafe.Sizeof(encRef{})
+	compactSlotBytes = 8       // unsafe.Sizeof(uint64(0))
+	fullSlotBytes    = 16      // unsafe.Sizeof(fslot{})
+	arenaChunkWords  = 1 << 20 // 8 MiB
+	minSlots         = 1024
 )
 
 // store is the visited set, an open-addressing hash table with linear
 // probing over slices without pointers (nothing for the garbage collector
-// to scan, and no allocation per state but amortised slice growth). Its
-// records are numbered in the order states are added.
+// to scan, and no allocation per state but amortised slice growth), and
+// the records of its states, numbered in the order states are added.
 //
 // Full storage keeps each state's canonical encoding (vm.Machine.AppendKey)
 // in an arena and indexes records by the 64-bit keyHash.sum64 of the
 // encoding; a match is confirmed by comparing encodings, so distinct states
 // never merge (collisions counts distinct states whose 64-bit hashes are
-// equal). Hash compaction (compact) keeps only the 128-bit keyHash.sum of
-// each state in the table, and the table entries are the hashes themselves:
-// two distinct states merge when their 128-bit hashes are equal
-// (probability at most n(n-1)/2^129 for n states, Result.OmissionProbability).
-// The all-zero hash marks an empty slot, so a state hashing to it is stored
-// as {0, 1}: one more pair of the 2^128 values that can merge.
+// equal). Its table grows ×1.5 at load 0.8.
+//
+// Hash compaction (compact) keeps 64 bits of each state's 128-bit parts
+// hash (the first lane, h[0]), and the table's slots are those 64-bit
+// fingerprints themselves: 8 bytes a slot, which hold no record number (the
+// records of compact storage are only ever reached through parent indices
+// and the queue). Two distinct states merge when their fingerprints are
+// equal: if the part hash behaves as a random function, a lane of the
+// parts hash of two states with different keys differs by a uniform value
+// (vm.PartsHasher), so a given pair merges with probability 2^-64 and some
+// pair of n states with probability at most n(n-1)/2^65
+// (Result.OmissionProbability). The zero fingerprint marks an empty slot,
+// so a state with fingerprint 0 is stored as 1: a pair then merges with
+// probability 2^-64 + 2^-127 (equal, or 0 and 1), a relative excess of
+// 2^-63 that the bound, a float64, cannot show. The slot index is not
+// used as implicit fingerprint bits (quotienting): the table grows by
+// rehashing, which needs each fingerprint's home slot in the new size, so
+// every bit that decides it must be stored. The compact table grows ×1.25
+// at load 7/8 (load between 0.7 and 0.875): 9.1 to 11.4 bytes a state at 8
+// bytes a slot; linear probing at that load scans longer runs than at 0.8,
+// but of slots half as wide as 128-bit ones.
 type store struct {
 	compact    bool
-	n          int          // entries in the table
-	hs         []vm.Hash128 // compact table
-	fs         []fslot      // full table
-	recs       []record
+	n          int      // entries in the table
+	fp         []uint64 // compact table
+	fs         []fslot  // full table
+	recs       records
 	encs       []encRef             // full storage: encoding of each record
 	choice     map[uint32]choiceRef // records whose transition made choices
 	choices    []uint64
@@ -97,7 +159,7 @@ type store struct {
 func newStore(compact bool) *store {
 	s := &store{compact: compact, choice: map[uint32]choiceRef{}}
 	if compact {
-		s.hs = make([]vm.Hash128, minSlots)
+		s.fp = make([]uint64, minSlots)
 	} else {
 		s.fs = make([]fslot, minSlots)
 	}
@@ -109,6 +171,14 @@ func newStore(compact bool) *store {
 func slot(h uint64, size int) int {
 	hi, _ := bits.Mul64(h, uint64(size))
 	return int(hi)
+}
+
+// fingerprint is what the compact table stores for parts hash h.
+func fingerprint(h vm.Hash128) uint64 {
+	if h[0] == 0 {
+		return 1
+	}
+	return h[0]
 }
 
 func (s *store) encoding(idx uint32) []uint64 {
@@ -128,30 +198,28 @@ func (s *store) choicesOf(idx uint32) []uint64 {
 	return s.choices[c.off : c.off+c.n]
 }
 
-// add looks the state with encoding key (full storage) or fingerprint h
+// add looks the state with encoding key (full storage) or parts hash h
 // (compaction; key is then not looked at) up and adds it if it is new,
 // reached from record parent by process tid with the given choices; it
 // returns the record index and whether it was added. Only a new state's
 // index is meaningful with compaction.
 func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choices []uint64) (uint32, bool) {
 	if s.compact {
-		if h == (vm.Hash128{}) {
-			h[1] = 1
-		}
-		if 5*(s.n+1) > 4*len(s.hs) {
+		v := fingerprint(h)
+		if 8*(s.n+1) > 7*len(s.fp) {
 			s.growCompact()
 		}
-		i := slot(h[0], len(s.hs))
+		i := slot(v, len(s.fp))
 		for {
-			e := &s.hs[i]
-			if *e == h {
+			e := s.fp[i]
+			if e == v {
 				return 0, false
 			}
-			if *e == (vm.Hash128{}) {
-				*e = h
+			if e == 0 {
+				s.fp[i] = v
 				break
 			}
-			if i++; i == len(s.hs) {
+			if i++; i == len(s.fp) {
 				i = 0
 			}
 		}
@@ -179,13 +247,13 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 		if clash {
 			s.collisions++
 		}
-		idx := uint32(len(s.recs))
+		idx := uint32(s.recs.n)
 		s.fs[i] = fslot{h: h[0], rec: idx + 1}
 		s.encs = append(s.encs, encRef{off: s.put(key), n: uint32(len(key))})
 	}
 	s.n++
-	idx := uint32(len(s.recs))
-	s.recs = append(s.recs, record{parent: parent, tid: tid})
+	idx := uint32(s.recs.n)
+	s.recs.add(parent, tid)
 	if len(choices) > 0 {
 		s.choice[idx] = choiceRef{off: uint32(len(s.choices)), n: uint32(len(choices))}
 		s.choices = append(s.choices, choices...)
@@ -193,30 +261,36 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 	return idx, true
 }
 
-// grown is the table size after growing one of size n: ×1.5, so that the
-// load factor stays between 0.53 and 0.8.
-func grown(n int) int { return n + n/2 }
+// grownFull is the full table's size after growing one of size n: ×1.5,
+// so that the load factor stays between 0.53 and 0.8.
+func grownFull(n int) int { return n + n/2 }
+
+// grownCompact is the compact table's size after growing one of size n:
+// ×1.25, so that the load factor stays between 0.7 and 0.875 (the table is
+// most of compact storage's bytes; rehashing moves each entry 4 times on
+// average instead of 2, 8-byte moves).
+func grownCompact(n int) int { return n + n/4 }
 
 func (s *store) growCompact() {
-	old := s.hs
-	s.hs = make([]vm.Hash128, grown(len(old)))
-	for _, h := range old {
-		if h == (vm.Hash128{}) {
+	old := s.fp
+	s.fp = make([]uint64, grownCompact(len(old)))
+	for _, v := range old {
+		if v == 0 {
 			continue
 		}
-		i := slot(h[0], len(s.hs))
-		for s.hs[i] != (vm.Hash128{}) {
-			if i++; i == len(s.hs) {
+		i := slot(v, len(s.fp))
+		for s.fp[i] != 0 {
+			if i++; i == len(s.fp) {
 				i = 0
 			}
 		}
-		s.hs[i] = h
+		s.fp[i] = v
 	}
 }
 
 func (s *store) growFull() {
 	old := s.fs
-	s.fs = make([]fslot, grown(len(old)))
+	s.fs = make([]fslot, grownFull(len(old)))
 	for _, e := range old {
 		if e.rec == 0 {
 			continue
@@ -256,16 +330,21 @@ func (s *store) put(key []uint64) uint64 {
 // encodings and the choices (the map of transitions with choices is
 // counted at 16 bytes an entry).
 func (s *store) bytes() int64 {
-	b := int64(hashSlotBytes*len(s.hs)) + int64(fullSlotBytes*len(s.fs)) +
-		int64(recordBytes*cap(s.recs)) + int64(encRefBytes*cap(s.encs))
+	b := int64(compactSlotBytes*len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
+		s.recs.bytes() + int64(encRefBytes*cap(s.encs))
 	return b + 8*s.encWords + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
 }
 
 // path returns the transitions from the initial state to record idx.
 func (s *store) path(idx uint32) []Step {
 	var out []Step
-	for r := idx; r != noRec && s.recs[r].parent != noRec; r = s.recs[r].parent {
-		out = append(out, Step{Thread: s.recs[r].tid, Choices: s.choicesOf(r)})
+	for r := idx; r != noRec; {
+		parent, tid := s.recs.at(r)
+		if parent == noRec {
+			break
+		}
+		out = append(out, Step{Thread: tid, Choices: s.choicesOf(r)})
+		r = parent
 	}
 	slices.Reverse(out)
 	return out

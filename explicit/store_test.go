@@ -28,8 +28,8 @@ func TestStoreFull(t *testing.T) {
 	if s.collisions != n-100 {
 		t.Errorf("collisions = %d, want %d", s.collisions, n-100)
 	}
-	if len(s.recs) != n || s.recs[42].tid != 42 {
-		t.Errorf("records: %d, tid of 42 = %d", len(s.recs), s.recs[42].tid)
+	if _, tid := s.recs.at(42); s.recs.n != n || tid != 42 {
+		t.Errorf("records: %d, tid of 42 = %d", s.recs.n, tid)
 	}
 }
 
@@ -62,7 +62,115 @@ func TestStoreCompact(t *testing.T) {
 	if len(p) != 6 || p[5].Thread != 2 || len(p[2].Choices) != 1 || p[2].Choices[0] != 3 || p[3].Choices != nil {
 		t.Errorf("path to 6 = %+v", p)
 	}
-	if s.bytes() <= int64(n*(hashSlotBytes+recordBytes)) {
+	if s.bytes() <= int64(n*(compactSlotBytes+recordBytes)) {
 		t.Errorf("bytes = %d, less than the entries themselves", s.bytes())
+	}
+}
+
+// TestRecords checks the chunked records: parents and processes come back
+// as added across chunk boundaries, process ids that do not fit in a byte
+// (the initial state's -1, 255 and more) included, and paths follow them.
+func TestRecords(t *testing.T) {
+	var r records
+	const n = 3*recChunk + 17
+	tidOf := func(i int) int32 {
+		switch i % 7 {
+		case 0:
+			return -1
+		case 1:
+			return tidEscape
+		case 2:
+			return 1 << 20
+		}
+		return int32(i % 254)
+	}
+	for i := range n {
+		r.add(uint32(i)/2, tidOf(i))
+	}
+	if r.n != n || len(r.parent) != 4 {
+		t.Fatalf("%d records in %d chunks, want %d in 4", r.n, len(r.parent), n)
+	}
+	for i := range n {
+		if p, tid := r.at(uint32(i)); p != uint32(i)/2 || tid != tidOf(i) {
+			t.Fatalf("record %d = (%d, %d), want (%d, %d)", i, p, tid, i/2, tidOf(i))
+		}
+	}
+	if want := int64(4*recChunk*recordBytes + 16*len(r.bigTid)); r.bytes() != want {
+		t.Errorf("bytes = %d, want %d", r.bytes(), want)
+	}
+
+	// A chain 0 <- 1 <- ... <- n-1 through the store.
+	s := newStore(true)
+	for i := range n {
+		parent := noRec
+		if i > 0 {
+			parent = uint32(i - 1)
+		}
+		if _, added := s.add(vm.Hash128{uint64(i + 2)}, nil, parent, tidOf(i), nil); !added {
+			t.Fatalf("state %d not added", i)
+		}
+	}
+	p := s.path(n - 1)
+	if len(p) != n-1 {
+		t.Fatalf("path of %d steps, want %d", len(p), n-1)
+	}
+	for i, st := range p {
+		if st.Thread != tidOf(i+1) {
+			t.Fatalf("step %d: process %d, want %d", i, st.Thread, tidOf(i+1))
+		}
+	}
+}
+
+// TestCompactFingerprint checks what hash compaction keeps of a parts
+// hash: its first 64 bits (states that differ only in the second lane
+// merge, which is what OmissionProbability's n(n-1)/2^65 accounts for),
+// with 0 stored as 1, and nothing lost or merged otherwise through the
+// table's growth.
+func TestCompactFingerprint(t *testing.T) {
+	cases := []struct {
+		name  string
+		hs    []vm.Hash128
+		added []bool
+	}{
+		{"distinct", []vm.Hash128{{5, 1}, {6, 1}, {^uint64(0), 0}}, []bool{true, true, true}},
+		{"second lane ignored", []vm.Hash128{{5, 1}, {5, 2}}, []bool{true, false}},
+		{"zero stored as one", []vm.Hash128{{0, 7}, {1, 8}, {2, 9}}, []bool{true, false, true}},
+		{"same home slot", []vm.Hash128{{1 << 10}, {1<<10 + 1}, {1<<10 + 2}, {1 << 10}}, []bool{true, true, true, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newStore(true)
+			for i, h := range c.hs {
+				if _, added := s.add(h, nil, noRec, 0, nil); added != c.added[i] {
+					t.Errorf("hash %d %x: added %v, want %v", i, h, added, c.added[i])
+				}
+			}
+		})
+	}
+
+	// Through growth: n fingerprints spread over the whole range, each
+	// found again (not added) afterwards, and the table's load where
+	// grownCompact says.
+	s := newStore(true)
+	const n = 200_000
+	fp := func(i int) vm.Hash128 { return vm.Hash128{uint64(i+1) * 0x9e3779b97f4a7c15} }
+	for i := range n {
+		if _, added := s.add(fp(i), nil, noRec, 0, nil); !added {
+			t.Fatalf("fingerprint %d merged", i)
+		}
+		if load := float64(s.n) / float64(len(s.fp)); load > 0.875 || (len(s.fp) > minSlots && load < 0.69) {
+			t.Fatalf("%d entries in %d slots: load %.3f", s.n, len(s.fp), load)
+		}
+	}
+	for i := range n {
+		if _, added := s.add(fp(i), nil, noRec, 0, nil); added {
+			t.Fatalf("fingerprint %d added twice", i)
+		}
+	}
+	if s.recs.n != n {
+		t.Errorf("%d records, want %d", s.recs.n, n)
+	}
+	if b := float64(s.bytes()) / n; b > 8/0.7+recordBytes+0.5 {
+		t.Errorf("%.1f bytes a state", b)
 	}
 }
