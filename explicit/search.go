@@ -125,7 +125,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		workers = 1
 	}
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
-		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		s: newStore(opts.Compact, opts.Order == BFS), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
 	err := sr.run()

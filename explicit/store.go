@@ -34,13 +34,29 @@ const noRec = ^uint32(0)
 // it was first reached: the record of its parent and the process that moved
 // (the transition's choices, when it made any, are in store.choiceOf). A
 // record's depth is the length of its parent chain (the search carries it
-// in its queue). Parents take 4 bytes and processes 1 (a process id of 255
-// or more, and the initial state's -1, are kept in a map), in chunks of
-// recChunk records: no slack beyond the last chunk, and growing copies
-// nothing.
+// in its queue). Records live in chunks of recChunk: no slack beyond the
+// last chunk, and growing copies nothing.
+//
+// A process takes a byte (an id of 255 or more, and the initial state's
+// -1, are kept in a map). A parent takes 4 bytes, or, delta-coded, about 1:
+// in a breadth-first search states are expanded in the order they were
+// added, so the parents of successive records never decrease and mostly
+// differ by 0 or 1 (the successors a state adds are numbered together).
+// Delta coding keeps the parent of every deltaSpan-th record and, for each
+// record, its parent minus the previous record's parent in a byte; a
+// difference that does not fit (negative, or stepEscape or more) is kept
+// in a map instead, so the coding holds any sequence of parents exactly
+// and is only compact for mostly increasing ones. Finding a parent adds at
+// most deltaSpan-1 bytes, which only traces do.
 type records struct {
-	n      int
+	n     int
+	delta bool
+	// Without delta each record's parent; with delta the parent of
+	// records k·deltaSpan.
 	parent [][]uint32
+	step   [][]uint8         // delta: parent minus the previous record's, or stepEscape
+	far    map[uint32]uint32 // delta: the parents of records whose step is stepEscape
+	last   uint32            // delta: the last record's parent
 	tid    [][]uint8
 	bigTid map[uint32]int32 // processes that do not fit in a byte (tid byte tidEscape)
 }
@@ -48,23 +64,43 @@ type records struct {
 const (
 	recChunkBits = 12
 	recChunk     = 1 << recChunkBits
+	deltaSpan    = 64
 	tidEscape    = 0xff
+	stepEscape   = 0xff
+	mapEntry     = 16 // bytes counted for a map entry
 )
 
+func newRecords(delta bool) records {
+	return records{delta: delta, far: map[uint32]uint32{}, bigTid: map[uint32]int32{}}
+}
+
 func (r *records) add(parent uint32, tid int32) {
-	if r.n&(recChunk-1) == 0 {
-		r.parent = append(r.parent, make([]uint32, recChunk))
-		r.tid = append(r.tid, make([]uint8, recChunk))
-	}
 	c, i := r.n>>recChunkBits, r.n&(recChunk-1)
-	r.parent[c][i] = parent
+	if i == 0 {
+		r.tid = append(r.tid, make([]uint8, recChunk))
+		if r.delta {
+			r.parent = append(r.parent, make([]uint32, recChunk/deltaSpan))
+			r.step = append(r.step, make([]uint8, recChunk))
+		} else {
+			r.parent = append(r.parent, make([]uint32, recChunk))
+		}
+	}
+	switch {
+	case !r.delta:
+		r.parent[c][i] = parent
+	case i%deltaSpan == 0:
+		r.parent[c][i/deltaSpan] = parent
+	case parent >= r.last && parent-r.last < stepEscape:
+		r.step[c][i] = uint8(parent - r.last)
+	default:
+		r.step[c][i] = stepEscape
+		r.far[uint32(r.n)] = parent
+	}
+	r.last = parent
 	if tid >= 0 && tid < tidEscape {
 		r.tid[c][i] = uint8(tid)
 	} else {
 		r.tid[c][i] = tidEscape
-		if r.bigTid == nil {
-			r.bigTid = map[uint32]int32{}
-		}
 		r.bigTid[uint32(r.n)] = tid
 	}
 	r.n++
@@ -73,17 +109,33 @@ func (r *records) add(parent uint32, tid int32) {
 // at returns record idx's parent and process.
 func (r *records) at(idx uint32) (parent uint32, tid int32) {
 	c, i := idx>>recChunkBits, idx&(recChunk-1)
-	parent, t := r.parent[c][i], r.tid[c][i]
-	if t == tidEscape {
-		return parent, r.bigTid[idx]
+	if !r.delta {
+		parent = r.parent[c][i]
+	} else {
+		k := i &^ (deltaSpan - 1)
+		parent = r.parent[c][k/deltaSpan]
+		for k++; k <= i; k++ {
+			if d := r.step[c][k]; d != stepEscape {
+				parent += uint32(d)
+			} else {
+				parent = r.far[c<<recChunkBits|k]
+			}
+		}
 	}
-	return parent, int32(t)
+	if t := r.tid[c][i]; t != tidEscape {
+		return parent, int32(t)
+	}
+	return parent, r.bigTid[idx]
 }
 
-// bytes is the records' memory: their chunks as allocated, and the map of
-// wide process ids at 16 bytes an entry.
+// bytes is the records' memory: their chunks as allocated, and the maps
+// at mapEntry bytes an entry.
 func (r *records) bytes() int64 {
-	return int64(len(r.parent))*recChunk*recordBytes + 16*int64(len(r.bigTid))
+	per := int64(recChunk + 4*recChunk) // processes, parents
+	if r.delta {
+		per = recChunk + 4*recChunk/deltaSpan + recChunk // processes, every deltaSpan-th parent, steps
+	}
+	return int64(len(r.tid))*per + mapEntry*int64(len(r.far)+len(r.bigTid))
 }
 
 // encRef is where a state's canonical encoding lies in the arena (full
@@ -104,7 +156,6 @@ type fslot struct {
 }
 
 const (
-	recordBytes      = 5       // a record's parent (4 bytes) and process (1)
 	encRefBytes      = 16      // unsafe.Sizeof(encRef{})
 	compactSlotBytes = 8       // unsafe.Sizeof(uint64(0))
 	fullSlotBytes    = 16      // unsafe.Sizeof(fslot{})
@@ -156,8 +207,10 @@ type store struct {
 	collisions int64 // distinct states sharing a 64-bit hash (full storage)
 }
 
-func newStore(compact bool) *store {
-	s := &store{compact: compact, choice: map[uint32]choiceRef{}}
+// newStore returns an empty visited set; bfs says that states are expanded
+// in the order they are added (records.delta).
+func newStore(compact, bfs bool) *store {
+	s := &store{compact: compact, recs: newRecords(bfs), choice: map[uint32]choiceRef{}}
 	if compact {
 		s.fp = make([]uint64, minSlots)
 	} else {
