@@ -141,7 +141,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	}
 	if opts.Compact {
 		n := float64(res.States)
-		res.OmissionProbability = n * (n - 1) / math.Exp2(65) // store.go: 64-bit fingerprints
+		res.OmissionProbability = n * (n - 1) / math.Exp2(73) // store.go: 72-bit fingerprints
 	}
 	if err != nil && !errors.Is(err, errStop) {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -157,7 +158,7 @@ type fslot struct {
 
 const (
 	encRefBytes      = 16      // unsafe.Sizeof(encRef{})
-	compactSlotBytes = 8       // unsafe.Sizeof(uint64(0))
+	compactSlotBytes = 9       // 64 + 8 fingerprint bits
 	fullSlotBytes    = 16      // unsafe.Sizeof(fslot{})
 	arenaChunkWords  = 1 << 20 // 8 MiB
 	minSlots         = 1024
@@ -174,30 +175,35 @@ const (
 // never merge (collisions counts distinct states whose 64-bit hashes are
 // equal). Its table grows ×1.5 at load 0.8.
 //
-// Hash compaction (compact) keeps 64 bits of each state's 128-bit parts
-// hash (the first lane, h[0]), and the table's slots are those 64-bit
-// fingerprints themselves: 8 bytes a slot, which hold no record number (the
+// Hash compaction (compact) keeps 72 bits of each state's 128-bit parts
+// hash, its fingerprint: the first lane, h[0], and the top byte of the
+// second. The table's slots are the fingerprints themselves, 9 bytes each
+// (h[0] little-endian, then the byte), which hold no record number (the
 // records of compact storage are only ever reached through parent indices
 // and the queue). Two distinct states merge when their fingerprints are
-// equal: if the part hash behaves as a random function, a lane of the
-// parts hash of two states with different keys differs by a uniform value
-// (vm.PartsHasher), so a given pair merges with probability 2^-64 and some
-// pair of n states with probability at most n(n-1)/2^65
-// (Result.OmissionProbability). The zero fingerprint marks an empty slot,
-// so a state with fingerprint 0 is stored as 1: a pair then merges with
-// probability 2^-64 + 2^-127 (equal, or 0 and 1), a relative excess of
-// 2^-63 that the bound, a float64, cannot show. The slot index is not
-// used as implicit fingerprint bits (quotienting): the table grows by
-// rehashing, which needs each fingerprint's home slot in the new size, so
-// every bit that decides it must be stored. The compact table grows ×1.25
-// at load 7/8 (load between 0.7 and 0.875): 9.1 to 11.4 bytes a state at 8
-// bytes a slot; linear probing at that load scans longer runs than at 0.8,
-// but of slots half as wide as 128-bit ones.
+// equal: if the part hash behaves as a random function, the parts hashes
+// of two states with different keys differ by a uniform value
+// (vm.PartsHasher; the lanes have independent seeds), so a given pair
+// merges with probability 2^-72 and some pair of n states with probability
+// at most n(n-1)/2^73 (Result.OmissionProbability). A zero h[0] marks an
+// empty slot, so a state whose h[0] is 0 is stored with 1: a pair then
+// merges with probability 2^-72 + 2^-136, a relative excess of 2^-64 that
+// the bound, a float64, cannot show. The slot index is not used as
+// implicit fingerprint bits (quotienting): the table grows by rehashing,
+// which needs each fingerprint's home slot in the new size, so every bit
+// that decides it must be stored. The width is what keeps compact storage
+// at most 16 bytes a state in a breadth-first search at the lowest load
+// (9/0.7 + 2.06 bytes of records): 8 bytes would give n(n-1)/2^65, 10
+// bytes 16.4 bytes a state just after a growth. The compact table grows
+// ×1.25 at load 7/8 (load between 0.7 and 0.875): 10.3 to 12.9 bytes a
+// state; linear probing at that load scans longer runs than at 0.8, but of
+// slots about half as wide as 128-bit ones.
 type store struct {
 	compact    bool
-	n          int      // entries in the table
-	fp         []uint64 // compact table
-	fs         []fslot  // full table
+	n          int     // entries in the table
+	fp         []byte  // compact table, compactSlotBytes a slot
+	slots      int     // compact table: len(fp)/compactSlotBytes
+	fs         []fslot // full table
 	recs       records
 	encs       []encRef             // full storage: encoding of each record
 	choice     map[uint32]choiceRef // records whose transition made choices
@@ -212,7 +218,7 @@ type store struct {
 func newStore(compact, bfs bool) *store {
 	s := &store{compact: compact, recs: newRecords(bfs), choice: map[uint32]choiceRef{}}
 	if compact {
-		s.fp = make([]uint64, minSlots)
+		s.fp, s.slots = make([]byte, minSlots*compactSlotBytes), minSlots
 	} else {
 		s.fs = make([]fslot, minSlots)
 	}
@@ -226,12 +232,14 @@ func slot(h uint64, size int) int {
 	return int(hi)
 }
 
-// fingerprint is what the compact table stores for parts hash h.
-func fingerprint(h vm.Hash128) uint64 {
-	if h[0] == 0 {
-		return 1
+// fingerprint is what the compact table stores for parts hash h: h[0]
+// (1 for 0, the empty slot's) and the top byte of h[1].
+func fingerprint(h vm.Hash128) (uint64, byte) {
+	v := h[0]
+	if v == 0 {
+		v = 1
 	}
-	return h[0]
+	return v, byte(h[1] >> 56)
 }
 
 func (s *store) encoding(idx uint32) []uint64 {
@@ -258,21 +266,24 @@ func (s *store) choicesOf(idx uint32) []uint64 {
 // index is meaningful with compaction.
 func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choices []uint64) (uint32, bool) {
 	if s.compact {
-		v := fingerprint(h)
-		if 8*(s.n+1) > 7*len(s.fp) {
+		v, x := fingerprint(h)
+		if 8*(s.n+1) > 7*s.slots {
 			s.growCompact()
 		}
-		i := slot(v, len(s.fp))
+		i := slot(v, s.slots)
 		for {
-			e := s.fp[i]
-			if e == v {
+			o := i * compactSlotBytes
+			e := s.fp[o : o+compactSlotBytes : o+compactSlotBytes]
+			w := binary.LittleEndian.Uint64(e)
+			if w == v && e[8] == x {
 				return 0, false
 			}
-			if e == 0 {
-				s.fp[i] = v
+			if w == 0 {
+				binary.LittleEndian.PutUint64(e, v)
+				e[8] = x
 				break
 			}
-			if i++; i == len(s.fp) {
+			if i++; i == s.slots {
 				i = 0
 			}
 		}
@@ -326,18 +337,20 @@ func grownCompact(n int) int { return n + n/4 }
 
 func (s *store) growCompact() {
 	old := s.fp
-	s.fp = make([]uint64, grownCompact(len(old)))
-	for _, v := range old {
+	s.slots = grownCompact(s.slots)
+	s.fp = make([]byte, s.slots*compactSlotBytes)
+	for o := 0; o < len(old); o += compactSlotBytes {
+		v := binary.LittleEndian.Uint64(old[o:])
 		if v == 0 {
 			continue
 		}
-		i := slot(v, len(s.fp))
-		for s.fp[i] != 0 {
-			if i++; i == len(s.fp) {
+		i := slot(v, s.slots)
+		for binary.LittleEndian.Uint64(s.fp[i*compactSlotBytes:]) != 0 {
+			if i++; i == s.slots {
 				i = 0
 			}
 		}
-		s.fp[i] = v
+		copy(s.fp[i*compactSlotBytes:(i+1)*compactSlotBytes], old[o:o+compactSlotBytes])
 	}
 }
 
@@ -383,7 +396,7 @@ func (s *store) put(key []uint64) uint64 {
 // encodings and the choices (the map of transitions with choices is
 // counted at 16 bytes an entry).
 func (s *store) bytes() int64 {
-	b := int64(compactSlotBytes*len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
+	b := int64(len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
 		s.recs.bytes() + int64(encRefBytes*cap(s.encs))
 	return b + 8*s.encWords + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
 }

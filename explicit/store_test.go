@@ -153,10 +153,10 @@ func TestRecords(t *testing.T) {
 }
 
 // TestCompactFingerprint checks what hash compaction keeps of a parts
-// hash: its first 64 bits (states that differ only in the second lane
-// merge, which is what OmissionProbability's n(n-1)/2^65 accounts for),
-// with 0 stored as 1, and nothing lost or merged otherwise through the
-// table's growth.
+// hash: its first lane and the second's top byte (states that differ only
+// in the rest of the second lane merge, which is what OmissionProbability's
+// n(n-1)/2^73 accounts for), with a first lane of 0 stored as 1, and nothing
+// lost or merged otherwise through the table's growth.
 func TestCompactFingerprint(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -164,7 +164,8 @@ func TestCompactFingerprint(t *testing.T) {
 		added []bool
 	}{
 		{"distinct", []vm.Hash128{{5, 1}, {6, 1}, {^uint64(0), 0}}, []bool{true, true, true}},
-		{"second lane ignored", []vm.Hash128{{5, 1}, {5, 2}}, []bool{true, false}},
+		{"second lane's top byte kept", []vm.Hash128{{5, 1 << 56}, {5, 2 << 56}, {5, 1<<56 | 1}}, []bool{true, true, false}},
+		{"rest of the second lane ignored", []vm.Hash128{{5, 1}, {5, 2}, {5, 1<<56 - 1}}, []bool{true, false, false}},
 		{"zero stored as one", []vm.Hash128{{0, 7}, {1, 8}, {2, 9}}, []bool{true, false, true}},
 		{"same home slot", []vm.Hash128{{1 << 10}, {1<<10 + 1}, {1<<10 + 2}, {1 << 10}}, []bool{true, true, true, false}},
 	}
@@ -184,13 +185,15 @@ func TestCompactFingerprint(t *testing.T) {
 	// grownCompact says.
 	s := newStore(true, true)
 	const n = 200_000
-	fp := func(i int) vm.Hash128 { return vm.Hash128{uint64(i+1) * 0x9e3779b97f4a7c15} }
+	// (pairs with the same first lane, told apart by the byte of the
+	// second alone)
+	fp := func(i int) vm.Hash128 { return vm.Hash128{uint64(i/2+1) * 0x9e3779b97f4a7c15, uint64(i%2) << 56} }
 	for i := range n {
 		if _, added := s.add(fp(i), nil, noRec, 0, nil); !added {
 			t.Fatalf("fingerprint %d merged", i)
 		}
-		if load := float64(s.n) / float64(len(s.fp)); load > 0.875 || (len(s.fp) > minSlots && load < 0.69) {
-			t.Fatalf("%d entries in %d slots: load %.3f", s.n, len(s.fp), load)
+		if load := float64(s.n) / float64(s.slots); load > 0.875 || (s.slots > minSlots && load < 0.69) || len(s.fp) != s.slots*compactSlotBytes {
+			t.Fatalf("%d entries in %d slots (%d bytes): load %.3f", s.n, s.slots, len(s.fp), load)
 		}
 	}
 	for i := range n {
@@ -201,7 +204,7 @@ func TestCompactFingerprint(t *testing.T) {
 	if s.recs.n != n {
 		t.Errorf("%d records, want %d", s.recs.n, n)
 	}
-	if b := float64(s.bytes()) / n; b > 8/0.7+2.1 {
+	if b := float64(s.bytes()) / n; b > compactSlotBytes/0.7+2.1 {
 		t.Errorf("%.1f bytes a state", b)
 	}
 }
@@ -216,7 +219,7 @@ func TestCompactBytes(t *testing.T) {
 		maxBytes float64
 	}{
 		{BFS, 16},
-		{DFS, 8/0.7 + 5 + 0.5},
+		{DFS, compactSlotBytes/0.7 + 5 + 0.5},
 	}
 	for _, c := range cases {
 		res := search(t, peterson, "EnumStates", Options{Order: c.order, Compact: true})
