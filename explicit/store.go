@@ -1,7 +1,6 @@
 package explicit
 
 import (
-	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -157,10 +156,11 @@ type fslot struct {
 }
 
 const (
-	encRefBytes      = 16      // unsafe.Sizeof(encRef{})
-	compactSlotBytes = 9       // 64 + 8 fingerprint bits
-	fullSlotBytes    = 16      // unsafe.Sizeof(fslot{})
-	arenaChunkWords  = 1 << 20 // 8 MiB
+	encRefBytes      = 16                   // unsafe.Sizeof(encRef{})
+	compactSlotBytes = 9                    // 64 + 8 fingerprint bits
+	fpGroupBytes     = 8 * compactSlotBytes // unsafe.Sizeof(fpGroup{})
+	fullSlotBytes    = 16                   // unsafe.Sizeof(fslot{})
+	arenaChunkWords  = 1 << 20              // 8 MiB
 	minSlots         = 1024
 )
 
@@ -178,7 +178,7 @@ const (
 // Hash compaction (compact) keeps 72 bits of each state's 128-bit parts
 // hash, its fingerprint: the first lane, h[0], and the top byte of the
 // second. The table's slots are the fingerprints themselves, 9 bytes each
-// (h[0] little-endian, then the byte), which hold no record number (the
+// (in groups of 8, fpGroup), which hold no record number (the
 // records of compact storage are only ever reached through parent indices
 // and the queue). Two distinct states merge when their fingerprints are
 // equal: if the part hash behaves as a random function, the parts hashes
@@ -200,10 +200,10 @@ const (
 // slots about half as wide as 128-bit ones.
 type store struct {
 	compact    bool
-	n          int     // entries in the table
-	fp         []byte  // compact table, compactSlotBytes a slot
-	slots      int     // compact table: len(fp)/compactSlotBytes
-	fs         []fslot // full table
+	n          int       // entries in the table
+	fp         []fpGroup // compact table
+	slots      int       // compact table: 8·len(fp)
+	fs         []fslot   // full table
 	recs       records
 	encs       []encRef             // full storage: encoding of each record
 	choice     map[uint32]choiceRef // records whose transition made choices
@@ -218,7 +218,7 @@ type store struct {
 func newStore(compact, bfs bool) *store {
 	s := &store{compact: compact, recs: newRecords(bfs), choice: map[uint32]choiceRef{}}
 	if compact {
-		s.fp, s.slots = make([]byte, minSlots*compactSlotBytes), minSlots
+		s.fp, s.slots = make([]fpGroup, minSlots/8), minSlots
 	} else {
 		s.fs = make([]fslot, minSlots)
 	}
@@ -230,6 +230,15 @@ func newStore(compact, bfs bool) *store {
 func slot(h uint64, size int) int {
 	hi, _ := bits.Mul64(h, uint64(size))
 	return int(hi)
+}
+
+// fpGroup is 8 slots of the compact table, laid out so that every word is
+// aligned and no byte is padding: the first lanes of 8 fingerprints, then
+// their bytes (a slot's byte is at most 71 bytes after its word, mostly in
+// the same or the next cache line).
+type fpGroup struct {
+	lo [8]uint64 // h[0] of each slot's fingerprint, 0 for an empty slot
+	hi [8]uint8  // top byte of h[1]
 }
 
 // fingerprint is what the compact table stores for parts hash h: h[0]
@@ -271,20 +280,20 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 			s.growCompact()
 		}
 		i := slot(v, s.slots)
+		gi, k := i>>3, i&7
+	probe:
 		for {
-			o := i * compactSlotBytes
-			e := s.fp[o : o+compactSlotBytes : o+compactSlotBytes]
-			w := binary.LittleEndian.Uint64(e)
-			if w == v && e[8] == x {
-				return 0, false
+			g := &s.fp[gi]
+			for ; k < 8; k++ {
+				if w := g.lo[k]; w == v && g.hi[k] == x {
+					return 0, false
+				} else if w == 0 {
+					g.lo[k], g.hi[k] = v, x
+					break probe
+				}
 			}
-			if w == 0 {
-				binary.LittleEndian.PutUint64(e, v)
-				e[8] = x
-				break
-			}
-			if i++; i == s.slots {
-				i = 0
+			if k, gi = 0, gi+1; gi == len(s.fp) {
+				gi = 0
 			}
 		}
 	} else {
@@ -333,24 +342,38 @@ func grownFull(n int) int { return n + n/2 }
 // ×1.25, so that the load factor stays between 0.7 and 0.875 (the table is
 // most of compact storage's bytes; rehashing moves each entry 4 times on
 // average instead of 2, 8-byte moves).
-func grownCompact(n int) int { return n + n/4 }
+func grownCompact(n int) int { return (n + n/4 + 7) &^ 7 }
 
 func (s *store) growCompact() {
 	old := s.fp
 	s.slots = grownCompact(s.slots)
-	s.fp = make([]byte, s.slots*compactSlotBytes)
-	for o := 0; o < len(old); o += compactSlotBytes {
-		v := binary.LittleEndian.Uint64(old[o:])
-		if v == 0 {
-			continue
+	s.fp = make([]fpGroup, s.slots/8)
+	for j := range old {
+		og := &old[j]
+		for k, v := range og.lo {
+			if v == 0 {
+				continue
+			}
+			s.place(slot(v, s.slots), v, og.hi[k])
 		}
-		i := slot(v, s.slots)
-		for binary.LittleEndian.Uint64(s.fp[i*compactSlotBytes:]) != 0 {
-			if i++; i == s.slots {
-				i = 0
+	}
+}
+
+// place puts fingerprint (v, x), known to be new, in the first free slot
+// of the compact table from slot i on.
+func (s *store) place(i int, v uint64, x byte) {
+	gi := i >> 3
+	for k := i & 7; ; k = 0 {
+		g := &s.fp[gi]
+		for ; k < 8; k++ {
+			if g.lo[k] == 0 {
+				g.lo[k], g.hi[k] = v, x
+				return
 			}
 		}
-		copy(s.fp[i*compactSlotBytes:(i+1)*compactSlotBytes], old[o:o+compactSlotBytes])
+		if gi++; gi == len(s.fp) {
+			gi = 0
+		}
 	}
 }
 
@@ -396,7 +419,7 @@ func (s *store) put(key []uint64) uint64 {
 // encodings and the choices (the map of transitions with choices is
 // counted at 16 bytes an entry).
 func (s *store) bytes() int64 {
-	b := int64(len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
+	b := int64(fpGroupBytes*len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
 		s.recs.bytes() + int64(encRefBytes*cap(s.encs))
 	return b + 8*s.encWords + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
 }

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -180,6 +181,10 @@ func TestCompactFingerprint(t *testing.T) {
 		})
 	}
 
+	if unsafe.Sizeof(fpGroup{}) != fpGroupBytes {
+		t.Errorf("a group of slots takes %d bytes, counted as %d", unsafe.Sizeof(fpGroup{}), fpGroupBytes)
+	}
+
 	// Through growth: n fingerprints spread over the whole range, each
 	// found again (not added) afterwards, and the table's load where
 	// grownCompact says.
@@ -192,7 +197,7 @@ func TestCompactFingerprint(t *testing.T) {
 		if _, added := s.add(fp(i), nil, noRec, 0, nil); !added {
 			t.Fatalf("fingerprint %d merged", i)
 		}
-		if load := float64(s.n) / float64(s.slots); load > 0.875 || (s.slots > minSlots && load < 0.69) || len(s.fp) != s.slots*compactSlotBytes {
+		if load := float64(s.n) / float64(s.slots); load > 0.875 || (s.slots > minSlots && load < 0.69) || 8*len(s.fp) != s.slots {
 			t.Fatalf("%d entries in %d slots (%d bytes): load %.3f", s.n, s.slots, len(s.fp), load)
 		}
 	}
