@@ -103,9 +103,10 @@ const (
 type Options struct {
 	Order     Order
 	Reduction Reduction // ignored by Exact, whose steps are single steps
-	// Compact stores only each state's 128-bit hash (hash compaction): far
-	// less memory, at the price of a tiny probability (stated in the
-	// result) of missing states.
+	// Compact stores only a fingerprint of each state (hash compaction;
+	// 72 bits in a search, store.go, 128 in Exact): far less memory, at
+	// the price of a tiny probability (stated in the result) of missing
+	// states.
 	Compact bool
 	// MaxStates ends the search as incomplete after that many states
 	// (Exact: distinct (state, step) pairs); 0 means no limit.
@@ -219,7 +220,7 @@ type Result struct {
 	Reduction string `json:"reduction"`
 	Compact   bool   `json:"compact"`
 	// OmissionProbability bounds the probability that hash compaction
-	// merged two distinct states, n(n-1)/2^129 for n states (0 with full
+	// merged two distinct states, n(n-1)/2^73 for n states (0 with full
 	// storage, where equal hashes are told apart by comparing states).
 	OmissionProbability float64 `json:"omission_probability"`
 	// HashCollisions counts the distinct states whose 64-bit hashes

@@ -125,7 +125,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		workers = 1
 	}
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
-		s: newStore(opts.Compact), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		s: newStore(opts.Compact, opts.Order == BFS), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
 	err := sr.run()
@@ -141,7 +141,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	}
 	if opts.Compact {
 		n := float64(res.States)
-		res.OmissionProbability = n * (n - 1) / math.Exp2(129)
+		res.OmissionProbability = n * (n - 1) / math.Exp2(73) // store.go: 72-bit fingerprints
 	}
 	if err != nil && !errors.Is(err, errStop) {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {

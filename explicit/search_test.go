@@ -327,7 +327,7 @@ func TestHashCompaction(t *testing.T) {
 		if full.States != comp.States || full.Transitions != comp.Transitions {
 			t.Errorf("%s: full %d/%d, compact %d/%d states/transitions", red, full.States, full.Transitions, comp.States, comp.Transitions)
 		}
-		if full.OmissionProbability != 0 || comp.OmissionProbability <= 0 || comp.OmissionProbability > 1e-28 {
+		if full.OmissionProbability != 0 || comp.OmissionProbability <= 0 || comp.OmissionProbability > 1e-9 {
 			t.Errorf("%s: omission probability full %g, compact %g", red, full.OmissionProbability, comp.OmissionProbability)
 		}
 		if comp.BytesPerState >= full.BytesPerState {

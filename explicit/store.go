@@ -30,13 +30,112 @@ func (h keyHash) sum64(w []uint64) uint64 {
 
 const noRec = ^uint32(0)
 
-// record is a visited state: how it was first reached (the parent record
-// and the process that moved; the transition's choices, when it made any,
-// are in store.choiceOf). A record's depth is the length of its parent
-// chain (the search carries it in its queue).
-type record struct {
-	parent uint32
-	tid    int32
+// records holds, for each visited state in the order states are added, how
+// it was first reached: the record of its parent and the process that moved
+// (the transition's choices, when it made any, are in store.choiceOf). A
+// record's depth is the length of its parent chain (the search carries it
+// in its queue). Records live in chunks of recChunk: no slack beyond the
+// last chunk, and growing copies nothing.
+//
+// A process takes a byte (an id of 255 or more, and the initial state's
+// -1, are kept in a map). A parent takes 4 bytes, or, delta-coded, about 1:
+// in a breadth-first search states are expanded in the order they were
+// added, so the parents of successive records never decrease and mostly
+// differ by 0 or 1 (the successors a state adds are numbered together).
+// Delta coding keeps the parent of every deltaSpan-th record and, for each
+// record, its parent minus the previous record's parent in a byte; a
+// difference that does not fit (negative, or stepEscape or more) is kept
+// in a map instead, so the coding holds any sequence of parents exactly
+// and is only compact for mostly increasing ones. Finding a parent adds at
+// most deltaSpan-1 bytes, which only traces do.
+type records struct {
+	n     int
+	delta bool
+	// Without delta each record's parent; with delta the parent of
+	// records k·deltaSpan.
+	parent [][]uint32
+	step   [][]uint8         // delta: parent minus the previous record's, or stepEscape
+	far    map[uint32]uint32 // delta: the parents of records whose step is stepEscape
+	last   uint32            // delta: the last record's parent
+	tid    [][]uint8
+	bigTid map[uint32]int32 // processes that do not fit in a byte (tid byte tidEscape)
+}
+
+const (
+	recChunkBits = 12
+	recChunk     = 1 << recChunkBits
+	deltaSpan    = 64
+	tidEscape    = 0xff
+	stepEscape   = 0xff
+	mapEntry     = 16 // bytes counted for a map entry
+)
+
+func newRecords(delta bool) records {
+	return records{delta: delta, far: map[uint32]uint32{}, bigTid: map[uint32]int32{}}
+}
+
+func (r *records) add(parent uint32, tid int32) {
+	c, i := r.n>>recChunkBits, r.n&(recChunk-1)
+	if i == 0 {
+		r.tid = append(r.tid, make([]uint8, recChunk))
+		if r.delta {
+			r.parent = append(r.parent, make([]uint32, recChunk/deltaSpan))
+			r.step = append(r.step, make([]uint8, recChunk))
+		} else {
+			r.parent = append(r.parent, make([]uint32, recChunk))
+		}
+	}
+	switch {
+	case !r.delta:
+		r.parent[c][i] = parent
+	case i%deltaSpan == 0:
+		r.parent[c][i/deltaSpan] = parent
+	case parent >= r.last && parent-r.last < stepEscape:
+		r.step[c][i] = uint8(parent - r.last)
+	default:
+		r.step[c][i] = stepEscape
+		r.far[uint32(r.n)] = parent
+	}
+	r.last = parent
+	if tid >= 0 && tid < tidEscape {
+		r.tid[c][i] = uint8(tid)
+	} else {
+		r.tid[c][i] = tidEscape
+		r.bigTid[uint32(r.n)] = tid
+	}
+	r.n++
+}
+
+// at returns record idx's parent and process.
+func (r *records) at(idx uint32) (parent uint32, tid int32) {
+	c, i := idx>>recChunkBits, idx&(recChunk-1)
+	if !r.delta {
+		parent = r.parent[c][i]
+	} else {
+		k := i &^ (deltaSpan - 1)
+		parent = r.parent[c][k/deltaSpan]
+		for k++; k <= i; k++ {
+			if d := r.step[c][k]; d != stepEscape {
+				parent += uint32(d)
+			} else {
+				parent = r.far[c<<recChunkBits|k]
+			}
+		}
+	}
+	if t := r.tid[c][i]; t != tidEscape {
+		return parent, int32(t)
+	}
+	return parent, r.bigTid[idx]
+}
+
+// bytes is the records' memory: their chunks as allocated, and the maps
+// at mapEntry bytes an entry.
+func (r *records) bytes() int64 {
+	per := int64(recChunk + 4*recChunk) // processes, parents
+	if r.delta {
+		per = recChunk + 4*recChunk/deltaSpan + recChunk // processes, every deltaSpan-th parent, steps
+	}
+	return int64(len(r.tid))*per + mapEntry*int64(len(r.far)+len(r.bigTid))
 }
 
 // encRef is where a state's canonical encoding lies in the arena (full
@@ -57,35 +156,55 @@ type fslot struct {
 }
 
 const (
-	recordBytes     = 8       // unsafe.Sizeof(record{})
-	encRefBytes     = 16      // unsafe.Sizeof(encRef{})
-	hashSlotBytes   = 16      // unsafe.Sizeof(vm.Hash128{})
-	fullSlotBytes   = 16      // unsafe.Sizeof(fslot{})
-	arenaChunkWords = 1 << 20 // 8 MiB
-	minSlots        = 1024
+	encRefBytes      = 16                   // unsafe.Sizeof(encRef{})
+	compactSlotBytes = 9                    // 64 + 8 fingerprint bits
+	fpGroupBytes     = 8 * compactSlotBytes // unsafe.Sizeof(fpGroup{})
+	fullSlotBytes    = 16                   // unsafe.Sizeof(fslot{})
+	arenaChunkWords  = 1 << 20              // 8 MiB
+	minSlots         = 1024
 )
 
 // store is the visited set, an open-addressing hash table with linear
 // probing over slices without pointers (nothing for the garbage collector
-// to scan, and no allocation per state but amortised slice growth). Its
-// records are numbered in the order states are added.
+// to scan, and no allocation per state but amortised slice growth), and
+// the records of its states, numbered in the order states are added.
 //
 // Full storage keeps each state's canonical encoding (vm.Machine.AppendKey)
 // in an arena and indexes records by the 64-bit keyHash.sum64 of the
 // encoding; a match is confirmed by comparing encodings, so distinct states
 // never merge (collisions counts distinct states whose 64-bit hashes are
-// equal). Hash compaction (compact) keeps only the 128-bit keyHash.sum of
-// each state in the table, and the table entries are the hashes themselves:
-// two distinct states merge when their 128-bit hashes are equal
-// (probability at most n(n-1)/2^129 for n states, Result.OmissionProbability).
-// The all-zero hash marks an empty slot, so a state hashing to it is stored
-// as {0, 1}: one more pair of the 2^128 values that can merge.
+// equal). Its table grows ×1.5 at load 0.8.
+//
+// Hash compaction (compact) keeps 72 bits of each state's 128-bit parts
+// hash, its fingerprint: the first lane, h[0], and the top byte of the
+// second. The table's slots are the fingerprints themselves, 9 bytes each
+// (in groups of 8, fpGroup), which hold no record number (the
+// records of compact storage are only ever reached through parent indices
+// and the queue). Two distinct states merge when their fingerprints are
+// equal: if the part hash behaves as a random function, the parts hashes
+// of two states with different keys differ by a uniform value
+// (vm.PartsHasher; the lanes have independent seeds), so a given pair
+// merges with probability 2^-72 and some pair of n states with probability
+// at most n(n-1)/2^73 (Result.OmissionProbability). A zero h[0] marks an
+// empty slot, so a state whose h[0] is 0 is stored with 1: a pair then
+// merges with probability 2^-72 + 2^-136, a relative excess of 2^-64 that
+// the bound, a float64, cannot show. The slot index is not used as
+// implicit fingerprint bits (quotienting): the table grows by rehashing,
+// which needs each fingerprint's home slot in the new size, so every bit
+// that decides it must be stored. The width is what keeps compact storage
+// at most 16 bytes a state in a breadth-first search at the lowest load
+// (9/0.7 + 2.06 bytes of records): 8 bytes would give n(n-1)/2^65, 10
+// bytes 16.4 bytes a state just after a growth. The compact table grows
+// ×1.25 at load 7/8 (load between 0.7 and 0.875): 10.3 to 12.9 bytes a
+// state; linear probing at that load scans longer runs than at 0.8, but of
+// slots about half as wide as 128-bit ones.
 type store struct {
 	compact    bool
-	n          int          // entries in the table
-	hs         []vm.Hash128 // compact table
-	fs         []fslot      // full table
-	recs       []record
+	n          int       // entries in the table
+	fp         []fpGroup // compact table
+	slots      int       // compact table: 8·len(fp)
+	fs         []fslot   // full table
+	recs       records
 	encs       []encRef             // full storage: encoding of each record
 	choice     map[uint32]choiceRef // records whose transition made choices
 	choices    []uint64
@@ -94,10 +213,12 @@ type store struct {
 	collisions int64 // distinct states sharing a 64-bit hash (full storage)
 }
 
-func newStore(compact bool) *store {
-	s := &store{compact: compact, choice: map[uint32]choiceRef{}}
+// newStore returns an empty visited set; bfs says that states are expanded
+// in the order they are added (records.delta).
+func newStore(compact, bfs bool) *store {
+	s := &store{compact: compact, recs: newRecords(bfs), choice: map[uint32]choiceRef{}}
 	if compact {
-		s.hs = make([]vm.Hash128, minSlots)
+		s.fp, s.slots = make([]fpGroup, minSlots/8), minSlots
 	} else {
 		s.fs = make([]fslot, minSlots)
 	}
@@ -109,6 +230,25 @@ func newStore(compact bool) *store {
 func slot(h uint64, size int) int {
 	hi, _ := bits.Mul64(h, uint64(size))
 	return int(hi)
+}
+
+// fpGroup is 8 slots of the compact table, laid out so that every word is
+// aligned and no byte is padding: the first lanes of 8 fingerprints, then
+// their bytes (a slot's byte is at most 71 bytes after its word, mostly in
+// the same or the next cache line).
+type fpGroup struct {
+	lo [8]uint64 // h[0] of each slot's fingerprint, 0 for an empty slot
+	hi [8]uint8  // top byte of h[1]
+}
+
+// fingerprint is what the compact table stores for parts hash h: h[0]
+// (1 for 0, the empty slot's) and the top byte of h[1].
+func fingerprint(h vm.Hash128) (uint64, byte) {
+	v := h[0]
+	if v == 0 {
+		v = 1
+	}
+	return v, byte(h[1] >> 56)
 }
 
 func (s *store) encoding(idx uint32) []uint64 {
@@ -128,31 +268,32 @@ func (s *store) choicesOf(idx uint32) []uint64 {
 	return s.choices[c.off : c.off+c.n]
 }
 
-// add looks the state with encoding key (full storage) or fingerprint h
+// add looks the state with encoding key (full storage) or parts hash h
 // (compaction; key is then not looked at) up and adds it if it is new,
 // reached from record parent by process tid with the given choices; it
 // returns the record index and whether it was added. Only a new state's
 // index is meaningful with compaction.
 func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choices []uint64) (uint32, bool) {
 	if s.compact {
-		if h == (vm.Hash128{}) {
-			h[1] = 1
-		}
-		if 5*(s.n+1) > 4*len(s.hs) {
+		v, x := fingerprint(h)
+		if 8*(s.n+1) > 7*s.slots {
 			s.growCompact()
 		}
-		i := slot(h[0], len(s.hs))
+		i := slot(v, s.slots)
+		gi, k := i>>3, i&7
+	probe:
 		for {
-			e := &s.hs[i]
-			if *e == h {
-				return 0, false
+			g := &s.fp[gi]
+			for ; k < 8; k++ {
+				if w := g.lo[k]; w == v && g.hi[k] == x {
+					return 0, false
+				} else if w == 0 {
+					g.lo[k], g.hi[k] = v, x
+					break probe
+				}
 			}
-			if *e == (vm.Hash128{}) {
-				*e = h
-				break
-			}
-			if i++; i == len(s.hs) {
-				i = 0
+			if k, gi = 0, gi+1; gi == len(s.fp) {
+				gi = 0
 			}
 		}
 	} else {
@@ -179,13 +320,13 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 		if clash {
 			s.collisions++
 		}
-		idx := uint32(len(s.recs))
+		idx := uint32(s.recs.n)
 		s.fs[i] = fslot{h: h[0], rec: idx + 1}
 		s.encs = append(s.encs, encRef{off: s.put(key), n: uint32(len(key))})
 	}
 	s.n++
-	idx := uint32(len(s.recs))
-	s.recs = append(s.recs, record{parent: parent, tid: tid})
+	idx := uint32(s.recs.n)
+	s.recs.add(parent, tid)
 	if len(choices) > 0 {
 		s.choice[idx] = choiceRef{off: uint32(len(s.choices)), n: uint32(len(choices))}
 		s.choices = append(s.choices, choices...)
@@ -193,30 +334,52 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 	return idx, true
 }
 
-// grown is the table size after growing one of size n: ×1.5, so that the
-// load factor stays between 0.53 and 0.8.
-func grown(n int) int { return n + n/2 }
+// grownFull is the full table's size after growing one of size n: ×1.5,
+// so that the load factor stays between 0.53 and 0.8.
+func grownFull(n int) int { return n + n/2 }
+
+// grownCompact is the compact table's size after growing one of size n:
+// ×1.25, so that the load factor stays between 0.7 and 0.875 (the table is
+// most of compact storage's bytes; rehashing moves each entry 4 times on
+// average instead of 2, 8-byte moves).
+func grownCompact(n int) int { return (n + n/4 + 7) &^ 7 }
 
 func (s *store) growCompact() {
-	old := s.hs
-	s.hs = make([]vm.Hash128, grown(len(old)))
-	for _, h := range old {
-		if h == (vm.Hash128{}) {
-			continue
+	old := s.fp
+	s.slots = grownCompact(s.slots)
+	s.fp = make([]fpGroup, s.slots/8)
+	for j := range old {
+		og := &old[j]
+		for k, v := range og.lo {
+			if v == 0 {
+				continue
+			}
+			s.place(slot(v, s.slots), v, og.hi[k])
 		}
-		i := slot(h[0], len(s.hs))
-		for s.hs[i] != (vm.Hash128{}) {
-			if i++; i == len(s.hs) {
-				i = 0
+	}
+}
+
+// place puts fingerprint (v, x), known to be new, in the first free slot
+// of the compact table from slot i on.
+func (s *store) place(i int, v uint64, x byte) {
+	gi := i >> 3
+	for k := i & 7; ; k = 0 {
+		g := &s.fp[gi]
+		for ; k < 8; k++ {
+			if g.lo[k] == 0 {
+				g.lo[k], g.hi[k] = v, x
+				return
 			}
 		}
-		s.hs[i] = h
+		if gi++; gi == len(s.fp) {
+			gi = 0
+		}
 	}
 }
 
 func (s *store) growFull() {
 	old := s.fs
-	s.fs = make([]fslot, grown(len(old)))
+	s.fs = make([]fslot, grownFull(len(old)))
 	for _, e := range old {
 		if e.rec == 0 {
 			continue
@@ -256,16 +419,21 @@ func (s *store) put(key []uint64) uint64 {
 // encodings and the choices (the map of transitions with choices is
 // counted at 16 bytes an entry).
 func (s *store) bytes() int64 {
-	b := int64(hashSlotBytes*len(s.hs)) + int64(fullSlotBytes*len(s.fs)) +
-		int64(recordBytes*cap(s.recs)) + int64(encRefBytes*cap(s.encs))
+	b := int64(fpGroupBytes*len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
+		s.recs.bytes() + int64(encRefBytes*cap(s.encs))
 	return b + 8*s.encWords + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
 }
 
 // path returns the transitions from the initial state to record idx.
 func (s *store) path(idx uint32) []Step {
 	var out []Step
-	for r := idx; r != noRec && s.recs[r].parent != noRec; r = s.recs[r].parent {
-		out = append(out, Step{Thread: s.recs[r].tid, Choices: s.choicesOf(r)})
+	for r := idx; r != noRec; {
+		parent, tid := s.recs.at(r)
+		if parent == noRec {
+			break
+		}
+		out = append(out, Step{Thread: tid, Choices: s.choicesOf(r)})
+		r = parent
 	}
 	slices.Reverse(out)
 	return out

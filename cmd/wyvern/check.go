@@ -259,7 +259,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.exact, "exact", false, "compute Pr[<=N](<> P) exactly by exploring the state space (finite models)")
 	fs.StringVar(&e.order, "order", "bfs", "explicit-state search order: bfs (shortest counterexamples) or dfs")
 	fs.StringVar(&e.reduction, "reduction", "none", "explicit-state reduction: none, local or global (LODIN's)")
-	fs.BoolVar(&e.compact, "compact", false, "explicit-state search: store 128-bit hashes only (hash compaction)")
+	fs.BoolVar(&e.compact, "compact", false, "explicit-state search: store 72-bit state fingerprints only (hash compaction)")
 	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
 	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
 	fs.DurationVar(&e.maxTime, "max-time", 0, "explicit-state time limit (0: none)")
