@@ -1,6 +1,10 @@
 package vm
 
-import "github.com/wyvernmc/wyvern/ir"
+import (
+	"sync/atomic"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
 
 // This file holds what exhaustive explicit-state search (package explicit)
 // needs beyond Step and the state's identity (AppendKey and Hash, in
@@ -12,30 +16,22 @@ import "github.com/wyvernmc/wyvern/ir"
 // dst owns), so that trying successor after successor of one state
 // allocates nothing in the steady state. Like Clone, it writes to src (src
 // stops owning the memory it now shares with dst), so it must not run
-// concurrently with other uses of src. dst may be a zero State or any state
+// concurrently with other uses of src. The processes are shared rather
+// than copied (see share.go): dst must be changed only through StepOnly,
+// Settle and SettleEnd (which write no process). dst may be a zero State or any state
 // of the same machine other than src.
 func (m *Machine) CopyInto(dst, src *State) {
 	if dst == src {
 		return
 	}
 	dst.Mem.copyFrom(&src.Mem)
-	dst.spare = append(dst.spare, dst.Threads...)
-	dst.Threads = dst.Threads[:0]
+	// The processes are shared (share.go): StepOnly copies the ones a step
+	// changes.
+	dst.releaseThreads()
 	for _, t := range src.Threads {
-		var nt *Thread
-		if k := len(dst.spare); k > 0 {
-			nt = dst.spare[k-1]
-			dst.spare = dst.spare[:k-1]
-		} else {
-			nt = &Thread{}
-		}
-		frames, regs, allocas := nt.Frames, nt.Regs, nt.Allocas
-		*nt = *t
-		nt.Frames = append(frames[:0], t.Frames...)
-		nt.Regs = append(regs[:0], t.Regs...)
-		nt.Allocas = append(allocas[:0], t.Allocas...)
-		dst.Threads = append(dst.Threads, nt)
+		atomic.AddInt32(&t.shared, 1)
 	}
+	dst.Threads = append(dst.Threads, src.Threads...)
 	dst.Steps, dst.Status, dst.ExitCode = src.Steps, src.Status, src.ExitCode
 	dst.condSeq, dst.LastThread = src.condSeq, src.LastThread
 	dst.Err = nil
@@ -63,6 +59,15 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 	t := st.Thread(tid)
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
+	}
+	// Copy what the step may write of processes shared with other states
+	// (CopyInto): the moving one, or all of them for a step that may touch
+	// others (a platform call, a return that ends a process).
+	if m.SoloStep(st, tid) {
+		t = st.own(tid)
+	} else {
+		st.ownAll()
+		t = st.Threads[tid]
 	}
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n

@@ -186,6 +186,9 @@ var identityFields = map[string]string{
 	"Thread.WaitSeq":  "key: as the rank among condition-variable waiters",
 	"Thread.WaitOn":   "key",
 	"Thread.Detached": "key",
+	"Thread.shared":   "not: copy-on-write sharing between states",
+	"Thread.ph":       "not: a cached hash of the key's part",
+	"Thread.phID":     "not: names the hasher of ph",
 
 	"Frame.Fn":         "key: its index",
 	"Frame.PC":         "key",
@@ -254,10 +257,13 @@ func TestPartsHash(t *testing.T) {
 	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
 		ph := NewPartsHasher()
+		// scratch hashes without the part hashes cached in processes
+		// (Thread.ph): a stale cache would make ph disagree with it.
+		scratch := ph.Uncached()
 		byKey := map[string]Hash128{}
 		scr, next := new(State), new(State)
 		var en []int32
-		updated := 0
+		updated, cached := 0, 0
 		for seed := uint64(1); seed <= 3; seed++ {
 			st := m.NewState()
 			rnd := NewRand(seed, 0)
@@ -268,15 +274,24 @@ func TestPartsHash(t *testing.T) {
 				}
 				for _, tid := range en {
 					solo := m.SoloStep(st, tid)
+					if th := st.Threads[tid]; th.phID == ph.id {
+						cached++
+					}
 					m.CopyInto(scr, st)
 					m.StepOnly(scr, tid, rnd)
 					m.SettleEnd(scr)
-					want := ph.Sum(scr)
+					want := scratch.Sum(scr)
 					if solo {
 						updated++
 						if got := ph.Successor(st, h, scr, tid); got != want {
 							t.Fatalf("%s: seed %d step %d process %d: updated parts hash %x, from scratch %x", path, seed, step, tid, got, want)
 						}
+					}
+					if got := ph.Sum(scr); got != want {
+						t.Fatalf("%s: seed %d step %d process %d: parts hash %x with cached parts, from scratch %x", path, seed, step, tid, got, want)
+					}
+					if got := scratch.Sum(st); got != h {
+						t.Fatalf("%s: seed %d step %d process %d: the parent's parts hash changed", path, seed, step, tid)
 					}
 					k := string(u64bytes(m.AppendKey(nil, scr)))
 					if old, ok := byKey[k]; ok && old != want {
@@ -285,15 +300,26 @@ func TestPartsHash(t *testing.T) {
 					byKey[k] = want
 				}
 				tid := en[rnd.Uint64()%uint64(len(en))]
-				m.CopyInto(next, st)
-				m.StepOnly(next, tid, rnd)
-				m.SettleEnd(next)
-				st, next = next, st
+				if step%2 == 0 {
+					m.CopyInto(next, st)
+					m.StepOnly(next, tid, rnd)
+					m.SettleEnd(next)
+					st, next = next, st
+				} else {
+					// In place: st's processes are cached and owned
+					// by st alone, and the step must drop the
+					// moving one's cache.
+					m.StepOnly(st, tid, rnd)
+					m.SettleEnd(st)
+				}
 				h = ph.Sum(st)
+				if want := scratch.Sum(st); h != want {
+					t.Fatalf("%s: seed %d step %d: parts hash %x after a step in place, from scratch %x", path, seed, step, h, want)
+				}
 			}
 		}
-		if updated == 0 {
-			t.Errorf("%s: no successor was hashed by update", path)
+		if updated == 0 || cached == 0 {
+			t.Errorf("%s: %d successors hashed by update, %d with the moving process's part cached: want some of each", path, updated, cached)
 		}
 	}
 }

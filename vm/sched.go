@@ -247,6 +247,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	if st.Status == StepBound {
 		st.Status = Running
 	}
+	st.ownAll() // a CopyInto copy shares its processes (share.go); once per run
 	rr, _ := ch.(*Rand)
 	var buf [16]int32
 	en := buf[:0]
@@ -370,6 +371,8 @@ func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
 	}
+	st.ownAll() // a CopyInto copy shares its processes (share.go)
+	t = st.Threads[tid]
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid
