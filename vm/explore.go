@@ -26,12 +26,25 @@ func (m *Machine) CopyInto(dst, src *State) {
 	}
 	dst.Mem.copyFrom(&src.Mem)
 	// The processes are shared (share.go): StepOnly copies the ones a step
-	// changes.
-	dst.releaseThreads()
-	for _, t := range src.Threads {
+	// changes. dst usually holds a copy of the same src already (the
+	// successor tried before): the records it still shares with src stay
+	// held as they are, without touching their counts, and only the others
+	// (the process the last step copied) are dropped and replaced.
+	for i, t := range dst.Threads {
+		if i < len(src.Threads) && src.Threads[i] == t {
+			continue
+		}
+		if release(t) {
+			dst.spare = append(dst.spare, t)
+		}
+	}
+	for i, t := range src.Threads {
+		if i < len(dst.Threads) && dst.Threads[i] == t {
+			continue
+		}
 		atomic.AddInt32(&t.shared, 1)
 	}
-	dst.Threads = append(dst.Threads, src.Threads...)
+	dst.Threads = append(dst.Threads[:0], src.Threads...)
 	dst.Steps, dst.Status, dst.ExitCode = src.Steps, src.Status, src.ExitCode
 	dst.condSeq, dst.LastThread = src.condSeq, src.LastThread
 	dst.Err = nil
@@ -45,7 +58,7 @@ func (m *Machine) CopyInto(dst, src *State) {
 // copyFrom makes m a copy-on-write copy of src, recycling what m owns (as
 // reset does for the initial image). src stops owning what it shares.
 func (m *Memory) copyFrom(src *Memory) {
-	src.epoch = newEpoch()
+	src.epoch = m.takeEpoch()
 	m.reset(src)
 }
 

@@ -336,9 +336,15 @@ func (h *PartsHasher) sum() Hash128 {
 }
 
 func (h *PartsHasher) header(st *State) Hash128 {
-	h.buf = appendStatus(append(h.buf[:0], partHeader), st)
-	h.buf = append(h.buf, uint64(len(st.Threads)), uint64(st.Mem.n))
+	h.buf = appendHeader(h.buf[:0], st)
 	return h.sum()
+}
+
+// appendHeader appends the words of st's header part: its kind, the run's
+// status and error, the process and block counts.
+func appendHeader(dst []uint64, st *State) []uint64 {
+	dst = appendStatus(append(dst, partHeader), st)
+	return append(dst, uint64(len(st.Threads)), uint64(st.Mem.n))
 }
 
 // thread returns the hash of process t of st as a part. It caches it in
@@ -410,7 +416,13 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	if img == nil {
 		img = &noImage
 	}
-	x := addHash(subHash(hp, h.header(parent)), h.header(succ))
+	x := hp
+	// Most steps change neither the status nor the counts: then the
+	// header's hash is the parent's and is not made twice to cancel out.
+	var wp, ws [8]uint64
+	if !slices.Equal(appendHeader(wp[:0], parent), appendHeader(ws[:0], succ)) {
+		x = addHash(subHash(x, h.header(parent)), h.header(succ))
+	}
 	x = addHash(subHash(x, h.thread(parent, parent.Threads[tid])), h.thread(succ, succ.Threads[tid]))
 	mem := &succ.Mem
 	for ci, ch := range mem.chunks {

@@ -216,6 +216,8 @@ var identityFields = map[string]string{
 	"Memory.live":        "not: derived from the blocks",
 	"Memory.limit":       "not: the machine's setting",
 	"Memory.refused":     "not: set only in the step that ends the run",
+	"Memory.epochNext":   "not: epochs reserved for copy-on-write ownership",
+	"Memory.epochEnd":    "not: epochs reserved for copy-on-write ownership",
 
 	"block.data":   "key: the bytes",
 	"block.pages":  "key: the bytes",

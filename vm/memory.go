@@ -31,6 +31,12 @@ type Memory struct {
 	// refused to its size, and the interpreter ends the run
 	// (ErrResourceLimit) before its next step.
 	live, limit, refused uint64
+	// epochs reserved from epochCounter for reset and copyFrom,
+	// [epochNext, epochEnd): explicit search copies a state per successor
+	// and takes two epochs per copy, and one shared atomic counter per
+	// epoch was a cost of its own (and contended across a parallel
+	// search's workers).
+	epochNext, epochEnd uint64
 }
 
 const (
@@ -84,6 +90,21 @@ type chunk struct {
 var epochCounter atomic.Uint64
 
 func newEpoch() uint64 { return epochCounter.Add(1) }
+
+// epochBatch is the number of epochs a memory reserves at once.
+const epochBatch = 1024
+
+// takeEpoch returns a new epoch from m's reservation, reserving more when
+// it is spent: every epoch is still handed out once in the whole process.
+func (m *Memory) takeEpoch() uint64 {
+	if m.epochNext == m.epochEnd {
+		end := epochCounter.Add(epochBatch) + 1
+		m.epochNext, m.epochEnd = end-epochBatch, end
+	}
+	e := m.epochNext
+	m.epochNext++
+	return e
+}
 
 // derive returns a copy-on-write copy of a frozen memory (one that owns
 // nothing and is never written again, like a machine's initial image)
@@ -193,7 +214,7 @@ func (m *Memory) reset(img *Memory) {
 	}
 	m.chunks = append(m.chunks[:0], img.chunks...)
 	m.n = img.n
-	m.epoch = newEpoch()
+	m.epoch = m.takeEpoch()
 	m.freeStack = append(m.freeStack[:0], img.freeStack...)
 	m.image = img.image
 	m.live, m.refused = img.live, 0

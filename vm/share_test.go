@@ -109,6 +109,26 @@ func TestCopyIntoReusesRecords(t *testing.T) {
 	if a := testing.AllocsPerRun(100, try); a != 0 {
 		t.Errorf("%v allocations per round of successors, want 0", a)
 	}
+	// The counts are exact: each of st's records is held by scr too
+	// exactly when scr still shares it, however many copies were made.
+	for i, th := range st.Threads {
+		want := int32(0)
+		if scr.Threads[i] == th {
+			want = 1
+		}
+		if th.shared != want {
+			t.Errorf("process %d: count %d, want %d", i, th.shared, want)
+		}
+	}
+	// Dropping scr's hold (a copy of another state) leaves st's records
+	// to st alone.
+	other := m.NewState()
+	m.CopyInto(scr, other)
+	for i, th := range st.Threads {
+		if th.shared != 0 {
+			t.Errorf("process %d: count %d after the copy went, want 0", i, th.shared)
+		}
+	}
 }
 
 // TestRelease: a record goes back for reuse exactly when its last holder
