@@ -189,6 +189,9 @@ func (sr *searcher) run() error {
 				return err
 			}
 		}
+		if sr.opts.Order != DFS {
+			sr.prefetch()
+		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
@@ -369,6 +372,17 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
+	}
+}
+
+// prefetch starts loading the states the breadth-first search expands
+// next, one stage of vm.PrefetchState each: the state it expands next gets
+// the last stage (its processes' frames and registers), the one after the
+// stage before, and so on.
+func (sr *searcher) prefetch() {
+	q := sr.queue[sr.head:]
+	for k := range min(len(q), vm.PrefetchStages) {
+		vm.PrefetchState(q[k].st, vm.PrefetchStages-1-k)
 	}
 }
 

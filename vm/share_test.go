@@ -149,3 +149,23 @@ func TestRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchState: prefetching is a hint that changes nothing, whatever
+// the stage and whatever the state (a zero one, one without frames, one
+// in the middle of a run).
+func TestPrefetchState(t *testing.T) {
+	m := NewMachine(testutil.Program(t, "../testdata/mt/cond_order.c"))
+	mid := m.NewState()
+	m.Run(mid, 30, NewRand(1, 0))
+	ended := m.NewState()
+	m.Run(ended, 100_000, NewRand(2, 0))
+	for _, st := range []*State{new(State), m.NewState(), mid, ended} {
+		key := m.AppendKey(nil, st)
+		for stage := -1; stage <= PrefetchStages; stage++ {
+			PrefetchState(st, stage)
+		}
+		if !slices.Equal(m.AppendKey(nil, st), key) {
+			t.Errorf("prefetching changed a state")
+		}
+	}
+}
