@@ -99,3 +99,35 @@ func (st *State) ownAll() {
 		st.own(int32(i))
 	}
 }
+
+// GiveSpares moves the buffers st keeps for reuse (thread records, memory
+// chunks and small blocks' bytes) to dst, within dst's bounds. Explicit
+// search hands the successor it keeps to its queue and builds the next one
+// in another state: what the kept one holds for reuse would otherwise lie
+// unused in the queue while the other allocates anew.
+func (st *State) GiveSpares(dst *State) {
+	if st == dst {
+		return
+	}
+	dst.spare, st.spare = giveAll(dst.spare, st.spare, -1)
+	m, d := &st.Mem, &dst.Mem
+	d.spareChunks, m.spareChunks = giveAll(d.spareChunks, m.spareChunks, maxSpareChunks)
+	d.spareData, m.spareData = giveAll(d.spareData, m.spareData, maxSpareData)
+}
+
+// giveAll moves the elements of from to to, up to limit elements in to in
+// all (limit < 0: no bound), and returns both lists, from emptied. An empty
+// to trades its backing array for from's instead, so that handing spares
+// around a ring of states allocates nothing once the lists have grown.
+func giveAll[E any](to, from []E, limit int) ([]E, []E) {
+	if limit < 0 {
+		limit = len(to) + len(from)
+	}
+	k := min(len(from), limit-min(len(to), limit))
+	if len(to) == 0 && k == len(from) {
+		return from, to[:0]
+	}
+	to = append(to, from[len(from)-k:]...)
+	clear(from)
+	return to, from[:0]
+}

@@ -169,3 +169,33 @@ func TestPrefetchState(t *testing.T) {
 		}
 	}
 }
+
+// TestGiveSpares: the reusable buffers move, and the giver keeps none;
+// the receiver's bounds hold.
+func TestGiveSpares(t *testing.T) {
+	for _, tc := range []struct{ threads, chunks, data, dstChunks int }{
+		{0, 0, 0, 0}, {3, 2, 5, 0}, {1, maxSpareChunks, 10, 0}, {2, 10, 1, maxSpareChunks - 4},
+	} {
+		st, dst := new(State), new(State)
+		for range tc.threads {
+			st.spare = append(st.spare, new(Thread))
+		}
+		for range tc.chunks {
+			st.Mem.spareChunks = append(st.Mem.spareChunks, new(chunk))
+		}
+		for range tc.data {
+			st.Mem.spareData = append(st.Mem.spareData, make([]byte, 0, 8))
+		}
+		for range tc.dstChunks {
+			dst.Mem.spareChunks = append(dst.Mem.spareChunks, new(chunk))
+		}
+		st.GiveSpares(dst)
+		if len(st.spare)+len(st.Mem.spareChunks)+len(st.Mem.spareData) != 0 {
+			t.Errorf("%+v: the giver kept spares", tc)
+		}
+		if got, want := len(dst.Mem.spareChunks), min(tc.dstChunks+tc.chunks, maxSpareChunks); len(dst.spare) != tc.threads ||
+			got != want || len(dst.Mem.spareData) != tc.data {
+			t.Errorf("%+v: received %d records, %d chunks (want %d), %d buffers", tc, len(dst.spare), got, want, len(dst.Mem.spareData))
+		}
+	}
+}
