@@ -59,6 +59,7 @@ func (g *gen) take() *vm.State {
 	} else {
 		g.scr = new(vm.State)
 	}
+	st.GiveSpares(g.scr) // the queue has no use for them
 	return st
 }
 

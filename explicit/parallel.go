@@ -1,7 +1,6 @@
 package explicit
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -196,11 +195,16 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 		ps.k1 = uint32(len(blk.keys))
 	case !w.g.solo:
 		ps.h = w.parts.Sum(st)
+		if sr.verify {
+			if err := verifySuccessor(w.parts, w.curSt, w.curHash, st, tid, ps.h); err != nil {
+				return err
+			}
+		}
 	default:
 		ps.h = w.parts.Successor(w.curSt, w.curHash, st, tid)
 		if sr.verify {
-			if want := w.parts.Sum(st); ps.h != want {
-				return fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, ps.h, want)
+			if err := verifySuccessor(w.parts, w.curSt, w.curHash, st, tid, ps.h); err != nil {
+				return err
 			}
 		}
 	}

@@ -189,6 +189,9 @@ func (sr *searcher) run() error {
 				return err
 			}
 		}
+		if sr.opts.Order != DFS {
+			sr.prefetch()
+		}
 		sr.en = m.EnabledThreads(it.st, sr.en)
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
@@ -333,16 +336,34 @@ func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 		sr.key = sr.m.AppendKey(sr.key[:0], st)
 		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
 	}
-	if !sr.g.solo {
-		return sr.parts.Sum(st), nil
+	var h vm.Hash128
+	if sr.g.solo {
+		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
+	} else {
+		h = sr.parts.Sum(st)
 	}
-	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
 	if sr.verify {
-		if want := sr.parts.Sum(st); h != want {
-			return h, fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, h, want)
-		}
+		return h, verifySuccessor(sr.parts, sr.curSt, sr.curHash, st, tid, h)
 	}
 	return h, nil
+}
+
+// verifySuccessor checks the parts hash h that ph made (updated, or from
+// scratch for a transition that is not solo) for successor st
+// (process tid moved) of parent, whose parts hash is hp, against hashes
+// made from scratch without the processes' cached part hashes: st's, and
+// the parent's, which must not have changed (the successor shares the
+// processes it did not change with the parent: a write into a shared one
+// would show there).
+func verifySuccessor(ph *vm.PartsHasher, parent *vm.State, hp vm.Hash128, st *vm.State, tid int32, h vm.Hash128) error {
+	scratch := ph.Uncached()
+	if want := scratch.Sum(st); h != want {
+		return fmt.Errorf("explicit: internal error: the updated parts hash of a successor (process %d) is %x, from scratch %x", tid, h, want)
+	}
+	if got := scratch.Sum(parent); got != hp {
+		return fmt.Errorf("explicit: internal error: making a successor (process %d) changed its parent's parts hash from %x to %x", tid, hp, got)
+	}
+	return nil
 }
 
 func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int) {
@@ -351,6 +372,17 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
+	}
+}
+
+// prefetch starts loading the states the breadth-first search expands
+// next, one stage of vm.PrefetchState each: the state it expands next gets
+// the last stage (its processes' frames and registers), the one after the
+// stage before, and so on.
+func (sr *searcher) prefetch() {
+	q := sr.queue[sr.head:]
+	for k := range min(len(q), vm.PrefetchStages) {
+		vm.PrefetchState(q[k].st, vm.PrefetchStages-1-k)
 	}
 }
 

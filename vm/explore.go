@@ -1,6 +1,10 @@
 package vm
 
-import "github.com/wyvernmc/wyvern/ir"
+import (
+	"sync/atomic"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
 
 // This file holds what exhaustive explicit-state search (package explicit)
 // needs beyond Step and the state's identity (AppendKey and Hash, in
@@ -12,30 +16,35 @@ import "github.com/wyvernmc/wyvern/ir"
 // dst owns), so that trying successor after successor of one state
 // allocates nothing in the steady state. Like Clone, it writes to src (src
 // stops owning the memory it now shares with dst), so it must not run
-// concurrently with other uses of src. dst may be a zero State or any state
+// concurrently with other uses of src. The processes are shared rather
+// than copied (see share.go): dst must be changed only through StepOnly,
+// Settle and SettleEnd (which write no process). dst may be a zero State or any state
 // of the same machine other than src.
 func (m *Machine) CopyInto(dst, src *State) {
 	if dst == src {
 		return
 	}
 	dst.Mem.copyFrom(&src.Mem)
-	dst.spare = append(dst.spare, dst.Threads...)
-	dst.Threads = dst.Threads[:0]
-	for _, t := range src.Threads {
-		var nt *Thread
-		if k := len(dst.spare); k > 0 {
-			nt = dst.spare[k-1]
-			dst.spare = dst.spare[:k-1]
-		} else {
-			nt = &Thread{}
+	// The processes are shared (share.go): StepOnly copies the ones a step
+	// changes. dst usually holds a copy of the same src already (the
+	// successor tried before): the records it still shares with src stay
+	// held as they are, without touching their counts, and only the others
+	// (the process the last step copied) are dropped and replaced.
+	for i, t := range dst.Threads {
+		if i < len(src.Threads) && src.Threads[i] == t {
+			continue
 		}
-		frames, regs, allocas := nt.Frames, nt.Regs, nt.Allocas
-		*nt = *t
-		nt.Frames = append(frames[:0], t.Frames...)
-		nt.Regs = append(regs[:0], t.Regs...)
-		nt.Allocas = append(allocas[:0], t.Allocas...)
-		dst.Threads = append(dst.Threads, nt)
+		if release(t) {
+			dst.spare = append(dst.spare, t)
+		}
 	}
+	for i, t := range src.Threads {
+		if i < len(dst.Threads) && dst.Threads[i] == t {
+			continue
+		}
+		atomic.AddInt32(&t.shared, 1)
+	}
+	dst.Threads = append(dst.Threads[:0], src.Threads...)
 	dst.Steps, dst.Status, dst.ExitCode = src.Steps, src.Status, src.ExitCode
 	dst.condSeq, dst.LastThread = src.condSeq, src.LastThread
 	dst.Err = nil
@@ -49,7 +58,10 @@ func (m *Machine) CopyInto(dst, src *State) {
 // copyFrom makes m a copy-on-write copy of src, recycling what m owns (as
 // reset does for the initial image). src stops owning what it shares.
 func (m *Memory) copyFrom(src *Memory) {
-	src.renew()
+	// dst's reservation gives src its new epoch (what src shares from now
+	// on carries older ones); see renew.
+	e := m.takeEpoch()
+	src.epoch, src.base = e, e
 	m.reset(src)
 }
 
@@ -63,6 +75,15 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 	t := st.Thread(tid)
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
+	}
+	// Copy what the step may write of processes shared with other states
+	// (CopyInto): the moving one, or all of them for a step that may touch
+	// others (a platform call, a return that ends a process).
+	if m.SoloStep(st, tid) {
+		t = st.own(tid)
+	} else {
+		st.ownAll()
+		t = st.Threads[tid]
 	}
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n

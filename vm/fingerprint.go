@@ -58,12 +58,6 @@ func fpHeader(bp *[]uint64, st *State) Hash128 {
 	return HashKey(*bp)
 }
 
-// appendHeader appends the header part's words.
-func appendHeader(dst []uint64, st *State) []uint64 {
-	dst = appendStatus(append(dst, partHeader), st)
-	return append(dst, uint64(len(st.Threads)), uint64(st.Mem.n))
-}
-
 func fpThread(bp *[]uint64, st *State, t *Thread) Hash128 {
 	*bp = appendThread(append((*bp)[:0], partThread), st, t)
 	return HashKey(*bp)

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -276,17 +277,28 @@ func sameArray[E any](x, y []E) bool {
 // processes). Not safe for concurrent use.
 type PartsHasher struct {
 	s1, s2 maphash.Seed
-	buf    []uint64
+	// id names the seeds (shared by forks) in the processes' cached part
+	// hashes (Thread.ph): a record hashed by another hasher is rehashed.
+	id  uint64
+	buf []uint64
 }
+
+// hasherIDs numbers the parts hashers' seeds (0 means none).
+var hasherIDs atomic.Uint64
 
 // NewPartsHasher returns a parts hasher with fresh random seeds.
 func NewPartsHasher() *PartsHasher {
-	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed()}
+	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), id: hasherIDs.Add(1)}
 }
 
 // Fork returns a parts hasher with h's seeds and its own buffer: the same
 // hashes as h, for another goroutine (a parallel search's workers).
-func (h *PartsHasher) Fork() *PartsHasher { return &PartsHasher{s1: h.s1, s2: h.s2} }
+func (h *PartsHasher) Fork() *PartsHasher { return &PartsHasher{s1: h.s1, s2: h.s2, id: h.id} }
+
+// Uncached returns a parts hasher with h's seeds that neither reads nor
+// writes the part hashes cached in processes: the same hashes as h, made
+// from scratch (to check the cache: a stale one would make h disagree).
+func (h *PartsHasher) Uncached() *PartsHasher { return &PartsHasher{s1: h.s1, s2: h.s2} }
 
 // Part kinds, the first word of each part's hashed words.
 const (
@@ -305,14 +317,33 @@ func (h *PartsHasher) sum() Hash128 {
 }
 
 func (h *PartsHasher) header(st *State) Hash128 {
-	h.buf = appendStatus(append(h.buf[:0], partHeader), st)
-	h.buf = append(h.buf, uint64(len(st.Threads)), uint64(st.Mem.n))
+	h.buf = appendHeader(h.buf[:0], st)
 	return h.sum()
 }
 
+// appendHeader appends the words of st's header part: its kind, the run's
+// status and error, the process and block counts.
+func appendHeader(dst []uint64, st *State) []uint64 {
+	dst = appendStatus(append(dst, partHeader), st)
+	return append(dst, uint64(len(st.Threads)), uint64(st.Mem.n))
+}
+
+// thread returns the hash of process t of st as a part. It caches it in
+// the record when st alone holds it (share.go: a shared record is
+// immutable, and other goroutines may read it), so that the successors
+// sharing the record find it there. A process waiting on a condition
+// variable is not cached: its part holds its rank among the waiters, which
+// depends on the other processes.
 func (h *PartsHasher) thread(st *State, t *Thread) Hash128 {
+	if h.id != 0 && t.phID == h.id {
+		return t.ph
+	}
 	h.buf = appendThread(append(h.buf[:0], partThread), st, t)
-	return h.sum()
+	x := h.sum()
+	if h.id != 0 && t.Wait != waitCond && atomic.LoadInt32(&t.shared) == 0 {
+		t.ph, t.phID = x, h.id
+	}
+	return x
 }
 
 // block returns the hash of block id of mem as a part, zero if it is not
@@ -353,7 +384,8 @@ func (h *PartsHasher) Sum(st *State) Hash128 {
 // parent, when succ is a CopyInto copy of parent that has since changed
 // no process but tid (one step of tid that called no platform function,
 // say): it rehashes the header, process tid and the blocks succ has
-// written since the copy (those it owns), before and after; Machine.SoloStep
+// written since the copy (those it owns), before and after (process tid
+// of the parent is usually cached in its record: see thread); Machine.SoloStep
 // says which steps qualify. Otherwise (a run that ended, a different
 // process count, a process tid does not have) it is Sum.
 func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int32) Hash128 {
@@ -365,7 +397,13 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	if img == nil {
 		img = &noImage
 	}
-	x := addHash(subHash(hp, h.header(parent)), h.header(succ))
+	x := hp
+	// Most steps change neither the status nor the counts: then the
+	// header's hash is the parent's and is not made twice to cancel out.
+	var wp, ws [8]uint64
+	if !slices.Equal(appendHeader(wp[:0], parent), appendHeader(ws[:0], succ)) {
+		x = addHash(subHash(x, h.header(parent)), h.header(succ))
+	}
 	x = addHash(subHash(x, h.thread(parent, parent.Threads[tid])), h.thread(succ, succ.Threads[tid]))
 	mem := &succ.Mem
 	for ci, ch := range mem.chunks {

@@ -29,7 +29,7 @@ func TestHashFollowsKey(t *testing.T) {
 		"../testdata/mt/counter_mutex.c", "../testdata/mt/join_values.c"}, identityPrograms...)
 	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
-		var key, k2 []uint64
+		var key, k2, intoKey []uint64
 		into := new(State)
 		byKey, byHash := map[string]Hash128{}, map[Hash128]string{}
 		var f Fingerprinter
@@ -66,11 +66,19 @@ func TestHashFollowsKey(t *testing.T) {
 					t.Fatalf("%s seed %d step %d: different keys, equal fingerprints", path, seed, st.Steps)
 				}
 				byKey[k], byHash[h] = h, k
+				if intoKey != nil {
+					// the copy made at the last seventh state has not moved
+					// while the run went on in place
+					if k2 = m.AppendKey(k2[:0], into); !slices.Equal(k2, intoKey) {
+						t.Fatalf("%s seed %d step %d: a CopyInto copy changed when the original ran on", path, seed, st.Steps)
+					}
+				}
 				if n%7 != 0 {
 					return false
 				}
 				c := st.Clone()
 				m.CopyInto(into, st)
+				intoKey = append(intoKey[:0], key...)
 				r, err := m.Restore(m.Snapshot(st))
 				if err != nil {
 					t.Fatal(err)
@@ -220,6 +228,9 @@ var identityFields = map[string]string{
 	"Thread.WaitSeq":  "key: as the rank among condition-variable waiters",
 	"Thread.WaitOn":   "key",
 	"Thread.Detached": "key",
+	"Thread.shared":   "not: copy-on-write sharing between states",
+	"Thread.ph":       "not: a cached hash of the key's part",
+	"Thread.phID":     "not: names the hasher of ph",
 
 	"Frame.Fn":         "key: its index",
 	"Frame.PC":         "key",
@@ -241,8 +252,6 @@ var identityFields = map[string]string{
 	"Memory.n":           "key",
 	"Memory.epoch":       "not: copy-on-write ownership",
 	"Memory.base":        "not: copy-on-write ownership",
-	"Memory.epochNext":   "not: copy-on-write ownership",
-	"Memory.epochEnd":    "not: copy-on-write ownership",
 	"Memory.freeStack":   "not: the order in which dead stack ids are reused",
 	"Memory.image":       "not: what the key is relative to",
 	"Memory.spareChunks": "not: recycled buffers",
@@ -250,6 +259,8 @@ var identityFields = map[string]string{
 	"Memory.live":        "not: derived from the blocks",
 	"Memory.limit":       "not: the machine's setting",
 	"Memory.refused":     "not: set only in the step that ends the run",
+	"Memory.epochNext":   "not: epochs reserved for copy-on-write ownership",
+	"Memory.epochEnd":    "not: epochs reserved for copy-on-write ownership",
 
 	"block.data":   "key: the bytes",
 	"block.pages":  "key: the bytes",
@@ -291,10 +302,13 @@ func TestPartsHash(t *testing.T) {
 	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
 		ph := NewPartsHasher()
+		// scratch hashes without the part hashes cached in processes
+		// (Thread.ph): a stale cache would make ph disagree with it.
+		scratch := ph.Uncached()
 		byKey := map[string]Hash128{}
 		scr, next := new(State), new(State)
 		var en []int32
-		updated := 0
+		updated, cached := 0, 0
 		for seed := uint64(1); seed <= 3; seed++ {
 			st := m.NewState()
 			rnd := NewRand(seed, 0)
@@ -305,15 +319,24 @@ func TestPartsHash(t *testing.T) {
 				}
 				for _, tid := range en {
 					solo := m.SoloStep(st, tid)
+					if th := st.Threads[tid]; th.phID == ph.id {
+						cached++
+					}
 					m.CopyInto(scr, st)
 					m.StepOnly(scr, tid, rnd)
 					m.SettleEnd(scr)
-					want := ph.Sum(scr)
+					want := scratch.Sum(scr)
 					if solo {
 						updated++
 						if got := ph.Successor(st, h, scr, tid); got != want {
 							t.Fatalf("%s: seed %d step %d process %d: updated parts hash %x, from scratch %x", path, seed, step, tid, got, want)
 						}
+					}
+					if got := ph.Sum(scr); got != want {
+						t.Fatalf("%s: seed %d step %d process %d: parts hash %x with cached parts, from scratch %x", path, seed, step, tid, got, want)
+					}
+					if got := scratch.Sum(st); got != h {
+						t.Fatalf("%s: seed %d step %d process %d: the parent's parts hash changed", path, seed, step, tid)
 					}
 					k := string(u64bytes(m.AppendKey(nil, scr)))
 					if old, ok := byKey[k]; ok && old != want {
@@ -322,15 +345,26 @@ func TestPartsHash(t *testing.T) {
 					byKey[k] = want
 				}
 				tid := en[rnd.Uint64()%uint64(len(en))]
-				m.CopyInto(next, st)
-				m.StepOnly(next, tid, rnd)
-				m.SettleEnd(next)
-				st, next = next, st
+				if step%2 == 0 {
+					m.CopyInto(next, st)
+					m.StepOnly(next, tid, rnd)
+					m.SettleEnd(next)
+					st, next = next, st
+				} else {
+					// In place: st's processes are cached and owned
+					// by st alone, and the step must drop the
+					// moving one's cache.
+					m.StepOnly(st, tid, rnd)
+					m.SettleEnd(st)
+				}
 				h = ph.Sum(st)
+				if want := scratch.Sum(st); h != want {
+					t.Fatalf("%s: seed %d step %d: parts hash %x after a step in place, from scratch %x", path, seed, step, h, want)
+				}
 			}
 		}
-		if updated == 0 {
-			t.Errorf("%s: no successor was hashed by update", path)
+		if updated == 0 || cached == 0 {
+			t.Errorf("%s: %d successors hashed by update, %d with the moving process's part cached: want some of each", path, updated, cached)
 		}
 	}
 }

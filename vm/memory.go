@@ -210,6 +210,9 @@ func (m *Memory) wblk(id uint32) *block {
 // block descriptors).
 const maxSpareChunks = 4096 / chunkSize
 
+// maxSpareData bounds the small blocks' byte buffers a memory keeps.
+const maxSpareData = 4096
+
 // newChunk returns an empty chunk owned by m, a recycled one if possible.
 func (m *Memory) newChunk() *chunk {
 	if k := len(m.spareChunks); k > 0 {
@@ -250,7 +253,7 @@ func (m *Memory) reset(img *Memory) {
 		}
 		for i := range ch.b {
 			b := &ch.b[i]
-			if m.owns(b.owner) && b.data != nil && len(m.spareData) < 4096 {
+			if m.owns(b.owner) && b.data != nil && len(m.spareData) < maxSpareData {
 				m.spareData = append(m.spareData, b.data[:0])
 			}
 		}

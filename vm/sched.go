@@ -247,6 +247,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	if st.Status == StepBound {
 		st.Status = Running
 	}
+	st.ownAll() // a CopyInto copy shares its processes (share.go); once per run
 	rr, _ := ch.(*Rand)
 	var buf [16]int32
 	en := buf[:0]
@@ -287,8 +288,14 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		} else {
 			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
 		}
-		if obs != nil && see && obs(st, t) {
-			return
+		if obs != nil && see {
+			if obs(st, t) {
+				return
+			}
+			// The observer may have copied st (CopyInto shares the
+			// process records): take them back before writing them.
+			st.ownAll()
+			t = st.Threads[t.ID]
 		}
 		syncs, atomic := st.syncs, t.Atomic
 		var n uint64
@@ -370,6 +377,8 @@ func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
 	}
+	st.ownAll() // a CopyInto copy shares its processes (share.go)
+	t = st.Threads[tid]
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid

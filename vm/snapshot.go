@@ -204,8 +204,7 @@ func (m *Machine) restore(st *State, data []byte) error {
 	st.Out = append(st.Out[:0], r.bytes()...)
 	nt := r.n(1 << 20)
 	// Reset left one thread (main at entry); rebuild the list.
-	st.spare = append(st.spare, st.Threads...)
-	st.Threads = st.Threads[:0]
+	st.releaseThreads()
 	for k := 0; k < nt && r.err == nil; k++ {
 		t := st.newThread()
 		t.Done = r.u() != 0

@@ -67,6 +67,16 @@ type Thread struct {
 	// Detached: created detached or pthread_detach'ed (joining it is an
 	// error).
 	Detached bool
+	// shared counts the states holding this record but one (share.go):
+	// the record may be written only while it is 0. Accessed atomically.
+	shared int32
+	// ph is the parts hash of this process (PartsHasher.thread) for the
+	// hasher phID (0: none), cached by the hasher while the record was
+	// owned: a record shared between a parent and its successors keeps
+	// it, so a successor rehashes only the process that moved. Valid as
+	// long as the record is changed only after own (StepOnly).
+	ph   Hash128
+	phID uint64
 }
 
 // State is a complete program state.
@@ -188,8 +198,7 @@ func (m *Machine) NewState() *State {
 func (m *Machine) Reset(st *State) {
 	st.Mem.reset(&m.init)
 	st.Mem.limit = m.MaxMemory
-	st.spare = append(st.spare, st.Threads...)
-	st.Threads = st.Threads[:0]
+	st.releaseThreads()
 	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
 	st.Out = st.Out[:0]
 	t := st.newThread()
@@ -203,7 +212,7 @@ func (st *State) newThread() *Thread {
 	if k := len(st.spare); k > 0 {
 		t = st.spare[k-1]
 		st.spare = st.spare[:k-1]
-		*t = Thread{Frames: t.Frames[:0], Regs: t.Regs[:0], Allocas: t.Allocas[:0]}
+		*t = Thread{Frames: t.Frames[:0], Regs: t.Regs[:0], Allocas: t.Allocas[:0]} // spare records are unshared
 	} else {
 		t = &Thread{}
 	}
@@ -213,17 +222,15 @@ func (st *State) newThread() *Thread {
 }
 
 // Clone returns an independent copy of the state; memory is shared
-// copy-on-write, threads are copied.
+// copy-on-write, threads are copied (the copies owned by the clone).
 func (st *State) Clone() *State {
 	c := *st
 	c.Mem = st.Mem.Clone()
 	c.Threads = make([]*Thread, len(st.Threads))
 	for i, t := range st.Threads {
-		nt := *t
-		nt.Frames = append([]Frame(nil), t.Frames...)
-		nt.Regs = append([]uint64(nil), t.Regs...)
-		nt.Allocas = append([]uint32(nil), t.Allocas...)
-		c.Threads[i] = &nt
+		nt := new(Thread)
+		copyThread(nt, t)
+		c.Threads[i] = nt
 	}
 	c.Out = append([]byte(nil), st.Out...)
 	c.scratch, c.spare = nil, nil

@@ -1,0 +1,66 @@
+package vm
+
+import "unsafe"
+
+// PrefetchStages is the number of stages of PrefetchState.
+const PrefetchStages = 4
+
+// PrefetchState asks the processor to load part of st into the cache ahead
+// of its use, without waiting for it. A breadth-first search expands each
+// state long after it made it (the queue is far larger than the cache), so
+// reading a queued state (listing its enabled processes, copying it) is a
+// chain of cache misses, each waiting for the one before: a state is a
+// graph (the state, its process list, each process's record, its frames
+// and registers). So the search prefetches that graph one level at a time
+// over the states it will expand next, stage 0 (the state) for the state
+// PrefetchStages-1 places ahead, stage 1 (its process list and block
+// table) for the next, and so on: each stage follows only pointers that
+// the stage before brought into the cache, while the search works on the
+// states before it. A hint: it changes nothing, and with any stage in any
+// order it is only slower or faster.
+func PrefetchState(st *State, stage int) {
+	switch stage {
+	case 0:
+		// the lines CopyInto reads: the memory's fields to Threads, the
+		// status, error, output and last process (a state is not
+		// aligned to lines: the last one is fetched by its last field)
+		p := uintptr(unsafe.Pointer(st))
+		end := uintptr(unsafe.Pointer(&st.LastThread))
+		for ; p < end; p += 64 {
+			prefetch(p)
+		}
+		prefetch(end)
+	case 1:
+		prefetchSlice(st.Threads)
+		prefetchSlice(st.Mem.chunks)
+		prefetchSlice(st.Mem.freeStack)
+	case 2:
+		for _, t := range st.Threads {
+			p := uintptr(unsafe.Pointer(t))
+			for off := uintptr(0); off < unsafe.Sizeof(*t); off += 64 {
+				prefetch(p + off)
+			}
+		}
+	case 3:
+		for _, t := range st.Threads {
+			if n := len(t.Frames); n > 0 {
+				prefetch(uintptr(unsafe.Pointer(&t.Frames[n-1])))
+			}
+			prefetchSlice(t.Regs)
+			prefetchSlice(t.Allocas)
+		}
+	}
+}
+
+// prefetchSlice prefetches the lines holding s's elements (up to 8).
+func prefetchSlice[E any](s []E) {
+	if len(s) == 0 {
+		return
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	end := p + uintptr(len(s))*unsafe.Sizeof(s[0])
+	for n := 0; p < end && n < 8; n++ {
+		prefetch(p)
+		p = (p + 64) &^ 63
+	}
+}

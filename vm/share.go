@@ -1,0 +1,133 @@
+package vm
+
+import "sync/atomic"
+
+// Sharing processes between states. Explicit-state search copies a state
+// for every successor it tries (CopyInto), and a step changes at most the
+// process that moves (SoloStep) or, in a platform call, a few: copying
+// every process's frames and registers from a parent that is cold in the
+// cache was the largest cost of the search. So CopyInto shares the thread
+// records instead, copy-on-write, as Memory shares chunks: a record is
+// immutable while more than one state holds it, and a state copies it
+// before its first write (own, ownAll, called by StepOnly, the only way
+// search changes a copied state's processes).
+//
+// Thread.shared counts the holders other than one: 0 means the one state
+// holding the record owns it and writes it in place. It is only changed
+// atomically, since the parallel search's workers copy and release
+// records of states (siblings, a parent and its successors) in several
+// goroutines; a holder only ever adds a holder (CopyInto of a state it
+// holds), so a count read as 0 cannot grow behind the owner's back. Every
+// record an owner drops when the last holder goes (release) is kept in
+// that state's spare list and reused, so steady-state search allocates no
+// records.
+//
+// The simulator never shares: its states are made by NewState, Reset and
+// Clone, whose records are owned (shared 0), and it writes them in place
+// through Step and Run as before.
+
+// release drops a holder of t and reports whether that was the last one:
+// the caller may then reuse the record.
+func release(t *Thread) bool {
+	if atomic.LoadInt32(&t.shared) == 0 {
+		return true
+	}
+	if atomic.AddInt32(&t.shared, -1) < 0 {
+		// Every other holder let go since the load: the record is ours.
+		atomic.StoreInt32(&t.shared, 0)
+		return true
+	}
+	return false
+}
+
+// releaseThreads drops st's hold on its processes, keeping the records no
+// other state holds for reuse, and empties st.Threads.
+func (st *State) releaseThreads() {
+	for _, t := range st.Threads {
+		if release(t) {
+			st.spare = append(st.spare, t)
+		}
+	}
+	st.Threads = st.Threads[:0]
+}
+
+// spareThread returns a record for st to fill: a spare one or a new one.
+func (st *State) spareThread() *Thread {
+	if k := len(st.spare); k > 0 {
+		t := st.spare[k-1]
+		st.spare = st.spare[:k-1]
+		return t
+	}
+	return &Thread{}
+}
+
+// copyThread makes dst a copy of src's process (not of its sharing count
+// or cached parts hash), reusing dst's buffers. It reads src field by
+// field: src.shared may change concurrently.
+func copyThread(dst, src *Thread) {
+	dst.ID, dst.Done = src.ID, src.Done
+	dst.Frames = append(dst.Frames[:0], src.Frames...)
+	dst.Regs = append(dst.Regs[:0], src.Regs...)
+	dst.Allocas = append(dst.Allocas[:0], src.Allocas...)
+	dst.RetVal, dst.Atomic, dst.Wait = src.RetVal, src.Atomic, src.Wait
+	dst.WaitSeq, dst.WaitOn, dst.Detached = src.WaitSeq, src.WaitOn, src.Detached
+	dst.shared, dst.phID = 0, 0
+}
+
+// own makes process i of st a record st alone holds, copying it if it is
+// shared, and returns it; its cached parts hash is dropped, since the
+// caller is about to change it.
+func (st *State) own(i int32) *Thread {
+	t := st.Threads[i]
+	if atomic.LoadInt32(&t.shared) == 0 {
+		t.phID = 0
+		return t
+	}
+	nt := st.spareThread()
+	copyThread(nt, t)
+	st.Threads[i] = nt
+	if release(t) {
+		st.spare = append(st.spare, t)
+	}
+	return nt
+}
+
+// ownAll owns every process of st (before a step that may change others
+// than the one that moves: platform calls).
+func (st *State) ownAll() {
+	for i := range st.Threads {
+		st.own(int32(i))
+	}
+}
+
+// GiveSpares moves the buffers st keeps for reuse (thread records, memory
+// chunks and small blocks' bytes) to dst, within dst's bounds. Explicit
+// search hands the successor it keeps to its queue and builds the next one
+// in another state: what the kept one holds for reuse would otherwise lie
+// unused in the queue while the other allocates anew.
+func (st *State) GiveSpares(dst *State) {
+	if st == dst {
+		return
+	}
+	dst.spare, st.spare = giveAll(dst.spare, st.spare, -1)
+	m, d := &st.Mem, &dst.Mem
+	d.spareChunks, m.spareChunks = giveAll(d.spareChunks, m.spareChunks, maxSpareChunks)
+	d.spareData, m.spareData = giveAll(d.spareData, m.spareData, maxSpareData)
+}
+
+// giveAll moves the elements of from to to, up to limit elements in to in
+// all (limit < 0: no bound), and returns both lists, from emptied. An empty
+// to trades its backing array for from's instead, so that handing spares
+// around a ring of states allocates nothing once the lists have grown.
+func giveAll[E any](to, from []E, limit int) ([]E, []E) {
+	if limit < 0 {
+		limit = len(to) + len(from)
+	}
+	k := min(len(from), limit-min(len(to), limit))
+	if len(to) == 0 && k == len(from) {
+		return from, to[:0]
+	}
+	to = append(to, from[len(from)-k:]...)
+	clear(from)
+	return to, from[:0]
+}
