@@ -24,6 +24,7 @@ func (m *Machine) CopyInto(dst, src *State) {
 	if dst == src {
 		return
 	}
+	src.copies++
 	dst.Mem.copyFrom(&src.Mem)
 	// The processes are shared (share.go): StepOnly copies the ones a step
 	// changes. dst usually holds a copy of the same src already (the

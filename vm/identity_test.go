@@ -216,6 +216,7 @@ var identityFields = map[string]string{
 	"State.fmtBuf":     "not: a buffer",
 	"State.spare":      "not: recycled thread records",
 	"State.syncs":      "not: a change counter the scheduler compares across a step",
+	"State.copies":     "not: a counter of CopyInto calls, for sharing",
 
 	"Thread.ID":       "key",
 	"Thread.Done":     "key",

@@ -289,13 +289,16 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			t = st.Threads[en[ch.Choose(uint64(len(en)))]]
 		}
 		if obs != nil && see {
+			copies := st.copies
 			if obs(st, t) {
 				return
 			}
-			// The observer may have copied st (CopyInto shares the
-			// process records): take them back before writing them.
-			st.ownAll()
-			t = st.Threads[t.ID]
+			if st.copies != copies {
+				// The observer copied st (CopyInto shares the process
+				// records): take them back before writing them.
+				st.ownAll()
+				t = st.Threads[t.ID]
+			}
 		}
 		syncs, atomic := st.syncs, t.Atomic
 		var n uint64

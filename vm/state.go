@@ -99,6 +99,10 @@ type State struct {
 	// change which processes are enabled other than through memory. Only differences matter (the scheduler compares it
 	// across a step); it is not part of the state's identity.
 	syncs uint64
+	// copies counts the CopyInto calls that took the state as their
+	// source: its process records may be shared since the last change
+	// (runObserved takes them back only then).
+	copies uint64
 }
 
 // Machine holds a loaded program and its post-initialisation memory image.
