@@ -66,14 +66,9 @@ func fpThread(bp *[]uint64, st *State, t *Thread) Hash128 {
 // fpBlock is zero for what is not a part: the null block, ids past the
 // memory's end and blocks equal to the image.
 func fpBlock(bp *[]uint64, mem, img *Memory, id uint32) Hash128 {
-	if id == 0 || id >= mem.n {
+	b := keyBlock(mem, img, id)
+	if b == nil {
 		return Hash128{}
-	}
-	b := mem.blk(id)
-	if id < img.n {
-		if ib := img.blk(id); sharesBytes(b, ib) || sameBlock(b, ib) {
-			return Hash128{}
-		}
 	}
 	*bp = appendBlock(append((*bp)[:0], partBlock), id, b)
 	return HashKey(*bp)

@@ -350,17 +350,28 @@ func (h *PartsHasher) thread(st *State, t *Thread) Hash128 {
 // one (the null block, ids past the memory's end and blocks equal to the
 // image, which the key leaves out).
 func (h *PartsHasher) block(mem, img *Memory, id uint32) Hash128 {
-	if id == 0 || id >= mem.n {
+	b := keyBlock(mem, img, id)
+	if b == nil {
 		return Hash128{}
+	}
+	h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
+	return h.sum()
+}
+
+// keyBlock returns block id of mem if it is a part of the key, nil if not
+// (the null block, ids past the memory's end and blocks equal to the
+// image img).
+func keyBlock(mem, img *Memory, id uint32) *block {
+	if id == 0 || id >= mem.n {
+		return nil
 	}
 	b := mem.blk(id)
 	if id < img.n {
 		if ib := img.blk(id); sharesBytes(b, ib) || sameBlock(b, ib) {
-			return Hash128{}
+			return nil
 		}
 	}
-	h.buf = appendBlock(append(h.buf[:0], partBlock), id, b)
-	return h.sum()
+	return b
 }
 
 // Sum returns the parts hash of st, from scratch.
