@@ -374,7 +374,12 @@ func keyBlock(mem, img *Memory, id uint32) *block {
 	return b
 }
 
-// Sum returns the parts hash of st, from scratch.
+// Sum returns the parts hash of st, from scratch (but for the process
+// hashes cached in its records, see thread). The cache relies on records
+// changing only through StepOnly, Step, Run and Observe, which drop it
+// before writing; a run in progress writes its records in place after
+// each observer call, so do not hash a state from inside an observer of
+// its own run (nothing does: explicit search steps with StepOnly).
 func (h *PartsHasher) Sum(st *State) Hash128 {
 	img := st.Mem.image
 	if img == nil {
