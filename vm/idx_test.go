@@ -145,15 +145,7 @@ func TestIdxChains(t *testing.T) {
 				if old != nil && !slices.Equal(mp.AppendKey(nil, old), oldKey) {
 					t.Fatalf("after %d steps: a clone's run changed the state it was cloned from", a.Steps)
 				}
-				for b.Steps < a.Steps && (b.Status == Running || b.Status == StepBound) {
-					mu.Run(b, b.Steps+1, rb)
-				}
-				if d := diffStates(a, b); d != "" {
-					t.Fatalf("after %d steps: %s", a.Steps, d)
-				}
-				if (i%4 == 0 || a.Status != StepBound) && !slices.Equal(mp.AppendKey(nil, a), mu.AppendKey(nil, b)) {
-					t.Fatalf("after %d steps: state keys differ", a.Steps)
-				}
+				catchUp(t, mp, mu, a, b, rb, i)
 				if a.Status != StepBound {
 					break
 				}

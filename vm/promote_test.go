@@ -59,18 +59,7 @@ func TestPromotedSteps(t *testing.T) {
 				}
 				for i := 0; a.Steps < limit; i++ {
 					mp.Run(a, a.Steps+steps[i%len(steps)], ra)
-					for b.Steps < a.Steps && (b.Status == Running || b.Status == StepBound) {
-						mu.Run(b, b.Steps+1, rb)
-					}
-					if a.Status != StepBound && b.Status == StepBound {
-						mu.Run(b, b.Steps+1, rb) // a found the run's end before a step: deadlock
-					}
-					if d := diffStates(a, b); d != "" {
-						t.Fatalf("after %d steps: %s", a.Steps, d)
-					}
-					if (i%4 == 0 || a.Status != StepBound) && !slices.Equal(mp.AppendKey(nil, a), mu.AppendKey(nil, b)) {
-						t.Fatalf("after %d steps: state keys differ", a.Steps)
-					}
+					catchUp(t, mp, mu, a, b, rb, i)
 					if a.Status != StepBound {
 						break
 					}
@@ -191,5 +180,25 @@ entry:
 		if st.Status != Exited || st.ExitCode != want {
 			t.Fatalf("promoted %v: got %s (exit %d), want exit %d", m == mp, st.Describe(), st.ExitCode, want)
 		}
+	}
+}
+
+// catchUp runs b, on the unfused reference machine mu, one step at a time
+// to a's step count (a ran on mp in longer calls) and checks that the two
+// states agree: field by field every time, by canonical key every fourth
+// call i and at the end of the run.
+func catchUp(t *testing.T, mp, mu *Machine, a, b *State, rb Chooser, i int) {
+	t.Helper()
+	for b.Steps < a.Steps && (b.Status == Running || b.Status == StepBound) {
+		mu.Run(b, b.Steps+1, rb)
+	}
+	if a.Status != StepBound && b.Status == StepBound {
+		mu.Run(b, b.Steps+1, rb) // a found the run's end before a step: deadlock
+	}
+	if d := diffStates(a, b); d != "" {
+		t.Fatalf("after %d steps: %s", a.Steps, d)
+	}
+	if (i%4 == 0 || a.Status != StepBound) && !slices.Equal(mp.AppendKey(nil, a), mu.AppendKey(nil, b)) {
+		t.Fatalf("after %d steps: state keys differ", a.Steps)
 	}
 }
