@@ -71,8 +71,11 @@ frames:
 			panic("vm: a frame's registers are fewer than its function's")
 		}
 		rb := unsafe.Pointer(unsafe.SliceData(r))
+		if uint(pc) >= uint(len(code)) {
+			panic("vm: a frame's pc is outside its function's code")
+		}
 		for left > 0 {
-			in := &code[pc]
+			in := instAt(code, pc) // (checkPCs: pc is in the code)
 		dispatch:
 			switch in.Op {
 			case ir.OpAdd:
@@ -683,7 +686,7 @@ frames:
 				goto gepStore
 			case opJmpJmp:
 				if left >= 2 {
-					pc = int32(code[in.Imm].Imm)
+					pc = int32(instAt(code, int32(in.Imm)).Imm)
 					left -= 2
 				} else {
 					pc = int32(in.Imm)
@@ -1064,7 +1067,7 @@ frames:
 			// load there when its access hits the cache (the step it counts
 			// is its own, so this is no more than the loop's next turn).
 			if left > 0 {
-				y := &code[pc]
+				y := instAt(code, pc)
 				if y.Op-opLoadS <= opLoadSOp-opLoadS { // opLoadS, opLoadSOp
 					if k := uint32(y.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 						v := ps.v[k]

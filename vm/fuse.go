@@ -574,6 +574,62 @@ func checkRegs(fn *ir.Func) {
 	}
 }
 
+// checkPCs panics unless every pc that exec can reach in fn's code lies in
+// [0, len(fn.Code)): the targets of jumps, branches and edges, and the
+// instruction after every instruction that goes on to the next one (all
+// but jumps, branches, switches, returns, unreachable and trap). exec
+// checks the pc it starts a frame at, and from there reads its
+// instructions without bounds checks (instAt): every pc it sets is a
+// target checked here, or lies after an instruction (fused code: after
+// the last instruction of a fused group) that goes on to the next one.
+// Fused code has the same instructions in the same places, with the same
+// targets. The compiler's invariant (LLVM blocks end in terminators),
+// checked once per machine as checkRegs is.
+func checkPCs(fn *ir.Func) {
+	n := int32(len(fn.Code))
+	bad := func(pc int32) bool { return pc < 0 || pc >= n }
+	for _, e := range fn.Edges {
+		if bad(e.PC) {
+			panic(fmt.Sprintf("vm: %s: an edge goes to pc %d, outside the function's %d instructions", fn.Name, e.PC, n))
+		}
+	}
+	for pc, in := range fn.Code {
+		var wrong bool
+		switch in.Op {
+		case ir.OpJmp:
+			wrong = in.Imm >= uint64(n)
+		case ir.OpBr:
+			wrong = bad(in.B) || bad(in.C)
+		case ir.OpBrE:
+			wrong = in.B < 0 || int(in.B) >= len(fn.Edges) || in.C < 0 || int(in.C) >= len(fn.Edges)
+		case ir.OpJmpE:
+			wrong = in.Imm >= uint64(len(fn.Edges))
+		case ir.OpSwitch:
+			if in.Imm >= uint64(len(fn.Switches)) {
+				wrong = true
+				break
+			}
+			sw := &fn.Switches[in.Imm]
+			wrong = sw.Default < 0 || int(sw.Default) >= len(fn.Edges)
+			for _, e := range sw.Targets {
+				wrong = wrong || e < 0 || int(e) >= len(fn.Edges)
+			}
+		case ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+		default:
+			wrong = int32(pc)+1 >= n
+		}
+		if wrong {
+			panic(fmt.Sprintf("vm: %s pc %d: %s can reach a pc outside the function's %d instructions", fn.Name, pc, in.Op, n))
+		}
+	}
+}
+
+// instAt returns &code[pc] without a bounds check: exec checks the pc a
+// frame starts at, and checkPCs every pc exec goes on to from there.
+func instAt(code []ir.Inst, pc int32) *ir.Inst {
+	return (*ir.Inst)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(code)), uintptr(pc)*unsafe.Sizeof(ir.Inst{})))
+}
+
 // nextInst returns the instruction k places after in in its code (fused
 // code guarantees it is there: see fuseCode).
 func nextInst(in *ir.Inst, k uintptr) *ir.Inst {

@@ -288,3 +288,34 @@ func TestAuxCodes(t *testing.T) {
 		t.Error("the aux codes of add and sub are the same")
 	}
 }
+
+// TestCheckPCs checks that checkPCs refuses code in which exec could reach a
+// pc outside the function (it reads instructions without bounds checks) and
+// accepts well-formed code.
+func TestCheckPCs(t *testing.T) {
+	ret := ir.Inst{Op: ir.OpRet, A: -1}
+	cases := []struct {
+		name string
+		fn   ir.Func
+		ok   bool
+	}{
+		{"good", ir.Func{Code: []ir.Inst{{Op: ir.OpNop}, {Op: ir.OpJmp, Imm: 0}, ret}}, true},
+		{"jmp out", ir.Func{Code: []ir.Inst{{Op: ir.OpJmp, Imm: 2}, ret}}, false},
+		{"br out", ir.Func{Code: []ir.Inst{{Op: ir.OpBr, B: 1, C: -1}, ret}}, false},
+		{"edge out", ir.Func{Code: []ir.Inst{{Op: ir.OpJmpE, Imm: 0}, ret}, Edges: []ir.Edge{{PC: 5}}}, false},
+		{"no edge", ir.Func{Code: []ir.Inst{{Op: ir.OpBrE, B: 0, C: 1}, ret}, Edges: []ir.Edge{{PC: 1}}}, false},
+		{"falls off", ir.Func{Code: []ir.Inst{ret, {Op: ir.OpAdd}}}, false},
+		{"switch", ir.Func{Code: []ir.Inst{{Op: ir.OpSwitch, Imm: 0}, ret}, Edges: []ir.Edge{{PC: 1}},
+			Switches: []ir.Switch{{Vals: []uint64{1}, Targets: []int32{1}, Default: 0}}}, false},
+	}
+	for _, c := range cases {
+		func() {
+			defer func() {
+				if r := recover(); (r == nil) != c.ok {
+					t.Errorf("%s: checkPCs panicked %v, want ok %v", c.name, r, c.ok)
+				}
+			}()
+			checkPCs(&c.fn)
+		}()
+	}
+}

@@ -179,6 +179,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m.init.image = &m.init
 	for _, f := range p.Funcs {
 		checkRegs(f)
+		checkPCs(f)
 	}
 	m.code = fuseProgram(p, true)
 	return m
