@@ -907,28 +907,26 @@ frames:
 			// the chain is sure to run.
 			{
 				j := *reg(rb, in.Dst)
-				x := nextInst(in, 1)
-				n := uintptr(1) // the sext's place after in
-				var sum uint64
+				b := in // the instruction before the sext: in, or the add
 				if in.Aux == uint8(auxAddNSW32) {
-					b := *reg(rb, x.B)
-					sum = (j + b) & x.Imm
-					if addNSW32(j, b, sum) {
+					b = nextInst(in, 1)
+					c := *reg(rb, b.B)
+					s := (j + c) & b.Imm
+					if addNSW32(j, c, s) {
 						goto loadOp // fails there, alone
 					}
-					j = sum
-					n = 2
+					j = s // the add's result
 				}
-				se := nextInst(in, n)
+				se, g, y := nextInst(b, 1), nextInst(b, 2), nextInst(b, 3)
 				ix := uint64(sx(j, se.W)) & se.Imm
-				g := nextInst(in, n+1)
 				p := *reg(rb, g.A) + ix*g.Imm // (sx of 64 bits is the identity)
-				y := nextInst(in, n+2)
 				e := &lc[(p>>pageBits)&(lcSize-1)]
 				o := uint32(p) & (pageSize - 1)
 				if e.key != p>>pageBits || o+uint32(y.W) > e.n {
 					goto loadOp
 				}
+				// k: the steps of the chain before its access (3 or 4)
+				k := (uintptr(unsafe.Pointer(y)) - uintptr(unsafe.Pointer(in))) / unsafe.Sizeof(ir.Inst{})
 				if y.Op == ir.OpLoad || y.Op == opLoadOp {
 					var v uint64
 					if y.W == 4 {
@@ -940,14 +938,14 @@ frames:
 					if y.Imm != 0 {
 						v &= y.Imm
 					}
-					if n == 2 {
-						*reg(rb, x.Dst) = sum
+					if b != in {
+						*reg(rb, b.Dst) = j
 					}
 					*reg(rb, se.Dst) = ix
 					*reg(rb, g.Dst) = p
 					*reg(rb, y.Dst) = v
-					pc += int32(n) + 2
-					left -= uint64(n) + 2
+					pc += int32(k)
+					left -= uint64(k)
 					in = y
 					if y.Flags&fuseOp != 0 && left >= 2 {
 						goto loadOp
@@ -959,8 +957,8 @@ frames:
 				if !e.w {
 					goto loadOp
 				}
-				if n == 2 {
-					*reg(rb, x.Dst) = sum
+				if b != in {
+					*reg(rb, b.Dst) = j
 				}
 				*reg(rb, se.Dst) = ix
 				*reg(rb, g.Dst) = p
@@ -970,8 +968,8 @@ frames:
 				} else {
 					storeLE(e.bytes(o, y.W), y.W, *reg(rb, y.B))
 				}
-				pc += int32(n) + 2
-				left -= uint64(n) + 2
+				pc += int32(k)
+				left -= uint64(k)
 				if y.Op == opStoreJmp && left >= 2 {
 					pc = int32(nextInst(y, 1).Imm)
 					left -= 2
