@@ -952,6 +952,10 @@ frames:
 					}
 					pc++
 					left--
+					if left > 0 { // (checkPCs: an instruction follows the load)
+						in = nextInst(y, 1)
+						goto dispatch
+					}
 					continue
 				}
 				if !e.w {
@@ -977,6 +981,10 @@ frames:
 				}
 				pc++
 				left--
+				if left > 0 { // (checkPCs: an instruction follows the store)
+					in = nextInst(y, 1)
+					goto dispatch
+				}
 				continue
 			}
 		sextGEP:
