@@ -345,7 +345,13 @@ frames:
 							left -= 2
 							goto jumped
 						}
-						break
+						pc++
+						left--
+						if left > 0 { // (checkPCs: an instruction follows the store)
+							in = nextInst(in, 1)
+							goto dispatch
+						}
+						continue
 					}
 				}
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
