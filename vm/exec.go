@@ -716,6 +716,10 @@ frames:
 			}
 			pc++
 			left--
+			if left > 0 { // (checkPCs: an instruction follows in)
+				in = nextInst(in, 1)
+				goto dispatch
+			}
 			continue
 
 			// Second halves of superinstructions (fuse.go).
