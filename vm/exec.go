@@ -762,6 +762,12 @@ frames:
 					if subNSW32(a, b, v) {
 						goto loadOnly
 					}
+				case auxAdd:
+					v = (a + b) & x.Imm
+				case auxSub:
+					v = (a - b) & x.Imm
+				case auxMul:
+					v = (a * b) & x.Imm
 				case ir.OpAdd:
 					v = (a + b) & x.Imm
 					if x.Flags != 0 && (x.Flags == ir.FlagNSW && x.W == 32 && addNSW32(a, b, v) || (x.Flags != ir.FlagNSW || x.W != 32) && addOverflow(a, b, v, x)) {

@@ -71,6 +71,11 @@ const (
 const (
 	auxAddNSW32 = ir.OpSExt + 1 + iota
 	auxSubNSW32
+	// auxAdd, auxSub, auxMul: an add, sub or mul without flags (no
+	// overflow check: unsigned arithmetic).
+	auxAdd
+	auxSub
+	auxMul
 )
 
 // Flags of fused loads (unused by loads otherwise): fuseStore marks an
@@ -159,6 +164,15 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 				in.Aux = uint8(auxAddNSW32)
 			} else if next.Flags == ir.FlagNSW && next.W == 32 && next.Op == ir.OpSub {
 				in.Aux = uint8(auxSubNSW32)
+			} else if next.Flags == 0 {
+				switch next.Op {
+				case ir.OpAdd:
+					in.Aux = uint8(auxAdd)
+				case ir.OpSub:
+					in.Aux = uint8(auxSub)
+				case ir.OpMul:
+					in.Aux = uint8(auxMul)
+				}
 			}
 			if pc+2 < len(code) && fn.Code[pc+2].Op == ir.OpStore {
 				in.Flags |= fuseStore

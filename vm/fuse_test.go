@@ -277,7 +277,7 @@ loop:
 // their numbers, to keep exec's switch on Aux dense), so a fusable opcode
 // among them would run as the wrong arithmetic.
 func TestAuxCodes(t *testing.T) {
-	for _, aux := range []ir.Op{auxAddNSW32, auxSubNSW32} {
+	for _, aux := range []ir.Op{auxAddNSW32, auxSubNSW32, auxAdd, auxSub, auxMul} {
 		for _, flags := range []uint8{0, ir.FlagNSW, ir.FlagNUW, ir.FlagExact, ir.FlagLax} {
 			if loadOpFusable(&ir.Inst{Op: aux, Flags: flags, W: 32}) {
 				t.Errorf("aux code %d (%s) is a fusable opcode", aux, aux)

@@ -67,6 +67,24 @@ int main(void) {
   return a[0];
 }
 `, Failed},
+	// (not chains: unsigned add, sub and mul after loads, fused with
+	// their load as auxAdd, auxSub, auxMul, of locals and a global)
+	{"unsigned", `unsigned g = 7;
+int main(void) {
+  unsigned s = 3, t = 1, u = 100;
+  for (unsigned i = 0; i < 60; i++) {
+    s = s * 2654435761u + i;
+    t = t - s;
+    u = u - i * 3u;
+    g = g - 1u;
+    g = g * 5u + u;
+    g = g + 3u;
+    if ((s - t) & 4)
+      t = t + 1u;
+  }
+  return (int)((s ^ t ^ u ^ g) & 127);
+}
+`, Exited},
 	{"overflow", `int main(void) {
   int a[8] = {5, 1, 2, 3, 4, 5, 6, 7}, s = 0;
   int *p = a + 2147483648L; /* p[INT_MIN] is a[0] */
