@@ -289,8 +289,15 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
-						if ps.valid != 0 && b.kind == blkStack {
-							ps.forget(b) // a load through another pointer: see promoSlots
+						if b.kind == blkStack {
+							if ps.valid != 0 {
+								ps.forget(b) // a load through another pointer: see promoSlots
+							}
+							if in.Op != ir.OpLoad && in.Op != opLoadOp && left > 1 {
+								// opLoadS, opLoadSOp or opLoadSIdx of a slot not
+								// valid: bind it to the value loaded
+								ps.bindLoad(&lc, mem, uint32(in.C)&(maxPromoted-1), p, in.W, d)
+							}
 						}
 						var v uint64
 						if in.W == 4 {
