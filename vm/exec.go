@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -268,6 +269,8 @@ frames:
 						if in.W == 4 {
 							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else if in.W == 8 { // a pointer: one move too
+							v = binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(e.p, o))[:])
 						} else {
 							v = loadLE(e.bytes(o, in.W), in.W)
 						}
@@ -1389,6 +1392,9 @@ func (c *accessCache) alloc(mem *Memory, id uint32) {
 // points into, and returns its bytes from p on. b passed the read checks
 // (kind, bounds, and for a large block the access lies inside one page).
 func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint32) []byte {
+	if DbgTrace != nil {
+		DbgTrace(p, b.kind, b.size)
+	}
 	e := &c[(p>>pageBits)&(lcSize-1)]
 	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
 	if b.pages == nil {
@@ -1400,3 +1406,6 @@ func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint3
 	e.set(p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch)
 	return pg.data[off&(pageSize-1):]
 }
+
+// DbgTrace is throwaway.
+var DbgTrace func(p uint64, kind uint8, size uint32)
