@@ -1392,9 +1392,6 @@ func (c *accessCache) alloc(mem *Memory, id uint32) {
 // points into, and returns its bytes from p on. b passed the read checks
 // (kind, bounds, and for a large block the access lies inside one page).
 func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint32) []byte {
-	if DbgTrace != nil {
-		DbgTrace(p, b.kind, b.size)
-	}
 	e := &c[(p>>pageBits)&(lcSize-1)]
 	w := ch.owner == mem.epoch && b.owner == mem.epoch && b.kind-blkGlobal <= blkHeap-blkGlobal
 	if b.pages == nil {
@@ -1406,6 +1403,3 @@ func (c *accessCache) fill(mem *Memory, ch *chunk, b *block, p uint64, off uint3
 	e.set(p>>pageBits, pg.data[:min(pageSize, b.size-start)], w && pg.owner == mem.epoch)
 	return pg.data[off&(pageSize-1):]
 }
-
-// DbgTrace is throwaway.
-var DbgTrace func(p uint64, kind uint8, size uint32)
