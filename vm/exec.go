@@ -38,11 +38,12 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 // change which processes are enabled), when the thread finishes, or when the
 // run ends.
 //
-// With sl set (the scheduler loop, several processes enabled), exec does
-// not return when the budget of one step is spent and nothing the
-// scheduler would look at changed: it draws the next process itself, as
-// runObserved would (see slicer), and goes on with it. sl.cur is then the
-// process that ran last.
+// With sl set (the scheduler loop), exec does not return when the budget
+// of one step is spent and nothing the scheduler would look at changed: it
+// draws the next process itself (when several are enabled) and shows the
+// observer the state if it watches the process that stepped, as
+// runObserved would (see slicer), and goes on with the process drawn.
+// sl.cur is then the process that ran last.
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slicer) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
@@ -72,6 +73,7 @@ frames:
 			panic("vm: a frame's registers are fewer than its function's")
 		}
 		rb := unsafe.Pointer(unsafe.SliceData(r))
+	steps:
 		for left > 0 {
 			in := &code[pc]
 		dispatch:
@@ -1135,6 +1137,15 @@ frames:
 		if u == nil {
 			return n
 		}
+		budget, left = n+1, 1
+		if sl.flush {
+			// The observer copied the state: the cache's writable
+			// windows and the slots' bindings are the copy's now.
+			sl.flush = false
+			lc.clear()
+		} else if u == t {
+			goto steps // the same frame goes on, its promoted slots kept
+		}
 		// Go on with u for one step: the frames loop takes its registers
 		// and drops the promoted slots; the call has taken n steps.
 		t = u
@@ -1142,7 +1153,6 @@ frames:
 		fn = fr.Fn
 		code = m.codeOf(fn)
 		pc = fr.PC
-		budget, left = n+1, 1
 	}
 }
 

@@ -200,16 +200,6 @@ type Watch struct {
 	Procs uint64
 }
 
-// unwatched reports whether some process of ids is one w does not watch.
-func (w Watch) unwatched(ids []int32) bool {
-	for _, id := range ids {
-		if !w.Sees(id) {
-			return true
-		}
-	}
-	return false
-}
-
 // Sees reports whether the observer reads the control state of process id.
 func (w Watch) Sees(id int32) bool {
 	return w.All || id >= 64 && w.Procs != 0 || id < 64 && w.Procs>>uint(id)&1 != 0
@@ -254,7 +244,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	known, memGuard := false, false
 	see := true
 	slice := false // exec may go on with the next draw itself (see slicer)
-	sl := slicer{rr: rr}
+	sl := slicer{rr: rr, obs: obs}
 	if obs != nil {
 		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0
 		if w.All {
@@ -272,7 +262,10 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 				m.endNoEnabled(st)
 				return
 			}
-			slice = len(en) > 1 && !memGuard && (obs == nil || w.unwatched(en))
+			// exec draws the next process itself while several are
+			// enabled, and shows the observer the states it must see
+			// (a lone watched process then runs on in one call too)
+			slice = !memGuard && (len(en) > 1 || obs != nil && w.Sees(en[0]))
 		}
 		var t *Thread
 		budget := uint64(1)
@@ -303,11 +296,14 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		syncs, atomic := st.syncs, t.Atomic
 		var n uint64
 		if slice {
-			sl.en, sl.limit = en, maxSteps-st.Steps
+			sl.en, sl.limit, sl.steps0 = en, maxSteps-st.Steps, st.Steps
 			sl.cur, sl.base, sl.syncs, sl.atomic = t.ID, 0, st.syncs, t.Atomic
 			total := m.exec(st, t, budget, ch, &sl)
+			if sl.stopped {
+				return // the observer stopped the run at a state exec showed
+			}
 			t, syncs, atomic = st.Threads[sl.cur], sl.syncs, sl.atomic
-			st.Steps += sl.base // the steps before the last draw
+			st.Steps = sl.steps0 + sl.base // the steps before the last draw
 			n = total - sl.base
 		} else {
 			n = m.exec(st, t, budget, ch, nil)
@@ -328,46 +324,75 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 }
 
 // slicer carries the scheduler loop into exec (runObserved's steps with
-// several processes enabled, one step per draw): after a step that changed
+// several processes enabled, one step per draw, or of a lone process the
+// observer watches, one step per state shown): after a step that changed
 // nothing the loop would recompute — no platform call counted in syncs, no
-// atomic section entered or left, the process not at a blocking call, not
-// a process the observer watches (its next state must be shown first), the
+// atomic section entered or left, the process not at a blocking call, the
 // step bound not reached — exec draws the next process from the same
-// enabled set with the same chooser, exactly as the loop would after
-// returning, and runs it without returning. Returning costs more than a
-// step (an interpreter call per step was most of a multi-threaded run).
+// enabled set with the same chooser (none while one process is enabled)
+// and, when the observer watches the process that stepped, shows it the
+// state with the process drawn, exactly as the loop would after
+// returning, and runs that process without returning. Returning costs
+// more than a step (an interpreter call per step was most of a
+// multi-threaded run).
 type slicer struct {
-	en []int32
-	rr *Rand // the chooser, when it is a *Rand (called directly)
+	en  []int32
+	rr  *Rand   // the chooser, when it is a *Rand (called directly)
+	obs Visitor // the observer (nil: none)
 	// stop: bit i, process i (i < 64) is one the observer watches;
 	// stopHigh: so are the processes from 64 on.
 	stop     uint64
 	stopHigh bool
 	limit    uint64 // the steps the call may take in all
+	steps0   uint64 // st.Steps when the call began
 	// cur is the process drawn last, base the steps exec had taken before
 	// that draw, syncs and atomic st.syncs and cur.Atomic at that draw.
 	cur    int32 // (an id, not a *Thread: en's buffer stays on the stack)
 	base   uint64
 	syncs  uint64
 	atomic int32
+	// stopped: the observer stopped the run at a state next showed it;
+	// flush: the observer copied the state (exec must drop its cache).
+	stopped bool
+	flush   bool
 }
 
 // next is called by exec after the last step it may take for the current
 // process t (n steps taken in all; ch the run's chooser; at, t's next
 // instruction in its function's own code): it returns the process to go on
-// with, or nil where the scheduler loop must look again.
+// with (t itself while it runs alone), or nil where the scheduler loop
+// must look again or the observer stopped the run (s.stopped).
 func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *Thread {
 	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
 		return nil
 	}
-	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
-		return nil // the observer watches t: it sees the next state
+	u := t
+	if len(s.en) > 1 {
+		if s.rr != nil {
+			u = st.Threads[s.en[s.rr.Choose(uint64(len(s.en)))]]
+		} else {
+			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+		}
 	}
-	var u *Thread
-	if s.rr != nil {
-		u = st.Threads[s.en[s.rr.Choose(uint64(len(s.en)))]]
-	} else {
-		u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
+		// the observer watches t: it sees this state, as runObserved
+		// shows it (after the draw, with the process drawn)
+		st.Steps, st.LastThread = s.steps0+n, t.ID
+		copies, epoch := st.copies, st.Mem.epoch
+		if s.obs(st, u) {
+			s.stopped = true
+			return nil
+		}
+		if st.copies != copies {
+			// it copied st (CopyInto shares the process records): take
+			// them back before writing them
+			st.ownAll()
+			u = st.Threads[u.ID]
+			s.flush = true
+		}
+		if st.Mem.epoch != epoch {
+			s.flush = true // the memory shares what it owned
+		}
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
 	return u

@@ -151,3 +151,79 @@ func TestSchedulerMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+// TestObserverSeesStates checks the states the interpreter shows an
+// observer from inside a call (slicer.next: the steps of watched
+// processes, lone or drawn among several) against the reference loop's:
+// each state shown must be the reference's state at that step, with its
+// last process, and the run must end as the reference's does. The
+// observer copies the states it is shown (Clone and CopyInto, which make
+// the state share its memory and processes), so the run must then stop
+// writing through what it cached and take its processes back: every copy
+// must still hold the state it copied when the run has ended.
+func TestObserverSeesStates(t *testing.T) {
+	testutil.NeedClang(t)
+	files := []string{"smc/gossip_2.c", "smc/petersonsBug.c", "smc/fib_8.c", "mt/counter_mutex.c",
+		"mt/platform_calls.c", "mt/peterson_broken.c", "smc/stack.c"}
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	watches := []Watch{{All: true}, {Procs: 1}, {Procs: 1 << 1}, {Procs: 1<<1 | 1<<2}}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
+			const bound = 6000
+			type seen struct {
+				h    Hash128
+				last int32
+				tid  int32
+			}
+			for i := 0; i < seeds; i++ {
+				ref := m.NewState()
+				refSeen := map[uint64]seen{}
+				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, _ bool) {
+					refSeen[st.Steps] = seen{st.Hash(), st.LastThread, th.ID}
+				})
+				want := ref.Hash()
+				for _, w := range watches {
+					st := m.NewState()
+					var copies []*State
+					var hashes []Hash128
+					shown := 0
+					m.ObserveWatch(st, bound, NewRand(7, uint64(i)), w, func(st *State, th *Thread) bool {
+						if th == nil {
+							return false
+						}
+						shown++
+						h := st.Hash()
+						if r, ok := refSeen[st.Steps]; !ok || r != (seen{h, st.LastThread, th.ID}) {
+							t.Fatalf("seed %d, watch %+v: the state shown at step %d (last process %d, next %d) is not the reference's",
+								i, w, st.Steps, st.LastThread, th.ID)
+						}
+						if len(copies) < 400 {
+							var c *State
+							if len(copies)%2 == 0 {
+								c = st.Clone()
+							} else {
+								c = m.NewState()
+								m.CopyInto(c, st)
+							}
+							copies, hashes = append(copies, c), append(hashes, h)
+						}
+						return false
+					})
+					if st.Hash() != want || st.Steps != ref.Steps || st.Status != ref.Status {
+						t.Fatalf("seed %d, watch %+v: the run ended %s after %d steps, the reference %s after %d",
+							i, w, st.Status, st.Steps, ref.Status, ref.Steps)
+					}
+					for k, c := range copies {
+						if c.Hash() != hashes[k] {
+							t.Fatalf("seed %d, watch %+v: copy %d of %d changed after it was made", i, w, k, shown)
+						}
+					}
+				}
+			}
+		})
+	}
+}
