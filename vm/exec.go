@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -272,7 +271,9 @@ frames:
 							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
 						} else if in.W == 8 { // a pointer: one move too
-							v = binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(e.p, o))[:])
+							q := (*[8]byte)(unsafe.Add(e.p, o))
+							v = uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
+								uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
 						} else {
 							v = loadLE(e.bytes(o, in.W), in.W)
 						}

@@ -367,9 +367,12 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 		return nil
 	}
 	u := t
-	if len(s.en) > 1 {
-		if s.rr != nil {
-			u = st.Threads[s.en[s.rr.Choose(uint64(len(s.en)))]]
+	if k := uint64(len(s.en)); k > 1 {
+		if r := s.rr; r != nil && k&(k-1) == 0 {
+			r.ctr++ // r.Choose(k), inlined: r.Uint64() & (k-1)
+			u = st.Threads[s.en[mix64(r.key^mix64(r.ctr*0x9e3779b97f4a7c15))&(k-1)]]
+		} else if r != nil {
+			u = st.Threads[s.en[r.Choose(k)]]
 		} else {
 			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
 		}
