@@ -544,6 +544,16 @@ frames:
 				continue frames
 			case ir.OpCallB:
 				b := ir.Builtin(in.B)
+				if platform[b].choice != nil {
+					// a draw: only the call's result changes (drawCall)
+					fr.PC = pc
+					if !m.drawCall(st, t, b, &fn.Calls[in.Imm], regsOf(rb, fn), ch) {
+						return budget - left + 1
+					}
+					pc++
+					left--
+					continue
+				}
 				if !platform[b].quiet() { // (a quiet call touches no memory)
 					lc.clear()
 					ps.valid = 0

@@ -369,8 +369,7 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 	u := t
 	if k := uint64(len(s.en)); k > 1 {
 		if r := s.rr; r != nil && k&(k-1) == 0 {
-			r.ctr++ // r.Choose(k), inlined: r.Uint64() & (k-1)
-			u = st.Threads[s.en[mix64(r.key^mix64(r.ctr*0x9e3779b97f4a7c15))&(k-1)]]
+			u = st.Threads[s.en[r.Uint64()&(k-1)]] // r.Choose(k), inlined
 		} else if r != nil {
 			u = st.Threads[s.en[r.Choose(k)]]
 		} else {

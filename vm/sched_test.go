@@ -227,3 +227,29 @@ func TestObserverSeesStates(t *testing.T) {
 		})
 	}
 }
+
+// wrappedRand is a *Rand behind another type: runs given it take the
+// chooser's general path (an interface call of Choose at every draw).
+type wrappedRand struct{ r *Rand }
+
+func (w wrappedRand) Choose(n uint64) uint64 { return w.r.Choose(n) }
+
+// TestInlinedDraws checks that the draws the interpreter and the slicer
+// inline for a *Rand (scheduler choices and platform draws over a
+// power-of-two range) are Rand.Choose's: runs with the *Rand and with the
+// same generator behind another type end in the same state.
+func TestInlinedDraws(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, f := range []string{"smc/gossip_2.c", "smc/robot.c", "mt/platform_calls.c", "smc/petersonsBug.c", "mt/counter_race.c"} {
+		m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
+		for i := uint64(0); i < 8; i++ {
+			a, b := m.NewState(), m.NewState()
+			m.Run(a, 20000, NewRand(3, i))
+			m.Run(b, 20000, wrappedRand{NewRand(3, i)})
+			if a.Steps != b.Steps || a.Status != b.Status || a.Hash() != b.Hash() || string(a.Out) != string(b.Out) {
+				t.Fatalf("%s, seed %d: with the *Rand the run ended %s after %d steps, through an interface %s after %d",
+					f, i, a.Status, a.Steps, b.Status, b.Steps)
+			}
+		}
+	}
+}
