@@ -198,6 +198,23 @@ type Watch struct {
 	// a process finishes) and the run's status (which changes only when the
 	// run ends).
 	Procs uint64
+	// Calls: bit i, the observer reads of process i only the function
+	// its next instruction calls, if it is a call ([i.f]): it sees the
+	// state after a step of i when i's next instruction is a call or was
+	// one before the step (i < 64; a process also in Procs is seen after
+	// every step).
+	Calls uint64
+}
+
+// follows reports whether the observer reads anything of process id's
+// control state (Sees, or only its next call).
+func (w Watch) follows(id int32) bool {
+	return w.Sees(id) || id >= 64 && w.Calls != 0 || id < 64 && w.Calls>>uint(id)&1 != 0
+}
+
+// isCall reports whether in (of a function's own code) is a call.
+func isCall(in *ir.Inst) bool {
+	return in.Op == ir.OpCall || in.Op == ir.OpCallB || in.Op == ir.OpCallInd
 }
 
 // Sees reports whether the observer reads the control state of process id.
@@ -246,7 +263,8 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	slice := false // exec may go on with the next draw itself (see slicer)
 	sl := slicer{rr: rr, obs: obs}
 	if obs != nil {
-		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0
+		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0 || w.Calls != 0
+		sl.calls = w.Calls &^ w.Procs
 		if w.All {
 			sl.stop = ^uint64(0)
 		}
@@ -265,7 +283,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			// exec draws the next process itself while several are
 			// enabled, and shows the observer the states it must see
 			// (a lone watched process then runs on in one call too)
-			slice = !memGuard && (len(en) > 1 || obs != nil && w.Sees(en[0]))
+			slice = !memGuard && (len(en) > 1 || obs != nil && w.follows(en[0]))
 		}
 		var t *Thread
 		budget := uint64(1)
@@ -273,7 +291,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			t = st.Threads[en[0]]
 			// Alone, it runs on until a scheduling point — unless a
 			// waiting process's enabledness reads memory it may store to.
-			if !memGuard && (obs == nil || !w.Sees(t.ID)) {
+			if !memGuard && (obs == nil || !w.follows(t.ID)) {
 				budget = maxSteps - st.Steps
 			}
 		} else if rr != nil {
@@ -297,6 +315,17 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		var n uint64
 		if slice {
 			sl.en, sl.limit, sl.steps0 = en, maxSteps-st.Steps, st.Steps
+			if sl.calls != 0 {
+				sl.callAt = 0 // which of the processes followed by call are at one
+				for _, id := range en {
+					// (an enabled process has a frame)
+					if u := st.Threads[id]; id < 64 && sl.calls>>uint(id)&1 != 0 {
+						if fr := &u.Frames[len(u.Frames)-1]; isCall(&fr.Fn.Code[fr.PC]) {
+							sl.callAt |= 1 << uint(id)
+						}
+					}
+				}
+			}
 			sl.cur, sl.base, sl.syncs, sl.atomic = t.ID, 0, st.syncs, t.Atomic
 			total := m.exec(st, t, budget, ch, &sl)
 			if sl.stopped {
@@ -319,7 +348,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		}
 		synced := st.syncs != syncs || t.Atomic != atomic
 		known = !synced && !memGuard && guardAt(t) == guardNone
-		see = synced || w.Sees(t.ID)
+		see = synced || w.follows(t.ID)
 	}
 }
 
@@ -343,8 +372,12 @@ type slicer struct {
 	// stopHigh: so are the processes from 64 on.
 	stop     uint64
 	stopHigh bool
-	limit    uint64 // the steps the call may take in all
-	steps0   uint64 // st.Steps when the call began
+	// calls: bit i, the observer follows only process i's next call
+	// (Watch.Calls); callAt: bit i, process i's next instruction is a call.
+	calls  uint64
+	callAt uint64
+	limit  uint64 // the steps the call may take in all
+	steps0 uint64 // st.Steps when the call began
 	// cur is the process drawn last, base the steps exec had taken before
 	// that draw, syncs and atomic st.syncs and cur.Atomic at that draw.
 	cur    int32 // (an id, not a *Thread: en's buffer stays on the stack)
@@ -376,7 +409,21 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
 		}
 	}
+	show := false
 	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
+		show = true
+	} else if id < 64 && s.calls>>id&1 != 0 {
+		// the observer reads t's next call: it sees the state when t is
+		// at a call or was before this step
+		show = s.callAt>>id&1 != 0
+		if isCall(at) {
+			s.callAt |= 1 << id
+			show = true
+		} else {
+			s.callAt &^= 1 << id
+		}
+	}
+	if show {
 		// the observer watches t: it sees this state, as runObserved
 		// shows it (after the draw, with the process drawn)
 		st.Steps, st.LastThread = s.steps0+n, t.ID

@@ -169,7 +169,8 @@ func TestObserverSeesStates(t *testing.T) {
 	if testing.Short() {
 		seeds = 2
 	}
-	watches := []Watch{{All: true}, {Procs: 1}, {Procs: 1 << 1}, {Procs: 1<<1 | 1<<2}}
+	watches := []Watch{{All: true}, {Procs: 1}, {Procs: 1 << 1}, {Procs: 1<<1 | 1<<2},
+		{Calls: 1}, {Calls: 1<<1 | 1<<2}, {Procs: 1 << 1, Calls: 1<<1 | 1<<2}}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
 			m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
@@ -182,8 +183,20 @@ func TestObserverSeesStates(t *testing.T) {
 			for i := 0; i < seeds; i++ {
 				ref := m.NewState()
 				refSeen := map[uint64]seen{}
-				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, _ bool) {
+				var order []uint64            // the steps of the reference's states
+				atCall := map[uint64]uint64{} // bit p: process p's next instruction is a call
+				synced := map[uint64]bool{}   // the state follows a scheduling point
+				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, s bool) {
 					refSeen[st.Steps] = seen{st.Hash(), st.LastThread, th.ID}
+					order = append(order, st.Steps)
+					synced[st.Steps] = s
+					for _, u := range st.Threads {
+						if !u.Done && len(u.Frames) > 0 && u.ID < 64 {
+							if fr := &u.Frames[len(u.Frames)-1]; isCall(&fr.Fn.Code[fr.PC]) {
+								atCall[st.Steps] |= 1 << uint(u.ID)
+							}
+						}
+					}
 				})
 				want := ref.Hash()
 				for _, w := range watches {
@@ -191,11 +204,13 @@ func TestObserverSeesStates(t *testing.T) {
 					var copies []*State
 					var hashes []Hash128
 					shown := 0
+					seenAt := map[uint64]bool{}
 					m.ObserveWatch(st, bound, NewRand(7, uint64(i)), w, func(st *State, th *Thread) bool {
 						if th == nil {
 							return false
 						}
 						shown++
+						seenAt[st.Steps] = true
 						h := st.Hash()
 						if r, ok := refSeen[st.Steps]; !ok || r != (seen{h, st.LastThread, th.ID}) {
 							t.Fatalf("seed %d, watch %+v: the state shown at step %d (last process %d, next %d) is not the reference's",
@@ -216,6 +231,22 @@ func TestObserverSeesStates(t *testing.T) {
 					if st.Hash() != want || st.Steps != ref.Steps || st.Status != ref.Status {
 						t.Fatalf("seed %d, watch %+v: the run ended %s after %d steps, the reference %s after %d",
 							i, w, st.Status, st.Steps, ref.Status, ref.Steps)
+					}
+					// every state after a step of a process the observer
+					// follows by its calls, from or to a call, is seen
+					for j := 1; j < len(order); j++ {
+						p := refSeen[order[j-1]].tid
+						if p >= 64 || w.Calls>>uint(p)&1 == 0 {
+							continue
+						}
+						bit := uint64(1) << uint(p)
+						if (atCall[order[j-1]]|atCall[order[j]])&bit != 0 && !seenAt[order[j]] {
+							t.Fatalf("seed %d, watch %+v: the state at step %d after a step of process %d at or to a call is not shown",
+								i, w, order[j], p)
+						}
+						if synced[order[j]] && !seenAt[order[j]] {
+							t.Fatalf("seed %d, watch %+v: the state after the scheduling point at step %d is not shown", i, w, order[j])
+						}
 					}
 					for k, c := range copies {
 						if c.Hash() != hashes[k] {
