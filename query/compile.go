@@ -145,10 +145,18 @@ func (c *Compiled) errAt(col int, format string, args ...any) error {
 }
 
 func (c *Compiled) proc(r procRef) func() int32 {
+	return c.procWatch(r, false)
+}
+
+// procWatch is proc for a part that reads of the process only the function
+// its next instruction calls when callOnly is set (vm.Watch.Calls).
+func (c *Compiled) procWatch(r procRef, callOnly bool) func() int32 {
 	if r.v < 0 {
 		lit := r.lit
 		c.Processes = append(c.Processes, lit)
-		if lit >= 0 && lit < 64 {
+		if lit >= 0 && lit < 64 && callOnly {
+			c.watch.Calls |= 1 << uint(lit)
+		} else if lit >= 0 && lit < 64 {
 			c.watch.Procs |= 1 << uint(lit)
 		} else if lit >= 64 {
 			c.watch.All = true
@@ -264,7 +272,9 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 		if _, ok := m.Prog.FuncIdx[p.fn]; !ok {
 			return nil, c.errAt(p.c, "the program has no function %q", p.fn)
 		}
-		proc := c.proc(p.proc)
+		// [i.f] reads only i's next call (and whether i is enabled);
+		// [i.f:L] its program counter
+		proc := c.procWatch(p.proc, p.line < 0)
 		if p.line >= 0 {
 			c.use(ReadLines, p.fn, p.c)
 			f := m.Prog.Funcs[m.Prog.FuncIdx[p.fn]]

@@ -77,6 +77,9 @@ func TestExprWatch(t *testing.T) {
 		{"mt/counter_race.c", "Estimate[<=5000,1]{avg [0.main:24] + [1.worker:13]}", false},
 		{"mt/counter_race.c", "Estimate[<=5000,1]{avg counter}", true},
 		{"smc/petersonsBug.c", "Estimate[<=300,1]{avg [1.crit] + [2.crit]}", false},
+		// next calls only (vm.Watch.Calls): a state is shown after a step at or to a call
+		{"smc/gossip_2.c", "Estimate[<=2000,1]{avg [1.wyvern_uniform] + 2*[2.wyvern_uniform] + 4*[0.printf]}", false},
+		{"smc/fib_8.c", "Estimate[<=2000,1]{avg [1.pthread_exit] + 2*[2.pthread_exit] + 4*[0.VERIFIER_error]}", false},
 		{"mt/deadlock.c", "Estimate[<=5000,1]{min 2 - [1.ab:13] - [2.ba:22]}", false},
 	}
 	for _, c := range cases {

@@ -26,8 +26,8 @@ func TestSplitWatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.SplitWatch.All || c.SplitWatch.Procs != 6 {
-				t.Fatalf("watch %+v, want processes 1 and 2", c.SplitWatch)
+			if c.SplitWatch.All || c.SplitWatch.Procs != 0 || c.SplitWatch.Calls != 6 {
+				t.Fatalf("watch %+v, want the next calls of processes 1 and 2", c.SplitWatch)
 			}
 			// Segment for segment: the same steps, maxima, records (with
 			// their steps and states) and crossings.

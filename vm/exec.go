@@ -37,11 +37,12 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 // change which processes are enabled), when the thread finishes, or when the
 // run ends.
 //
-// With sl set (the scheduler loop, several processes enabled), exec does
-// not return when the budget of one step is spent and nothing the
-// scheduler would look at changed: it draws the next process itself, as
-// runObserved would (see slicer), and goes on with it. sl.cur is then the
-// process that ran last.
+// With sl set (the scheduler loop), exec does not return when the budget
+// of one step is spent and nothing the scheduler would look at changed: it
+// draws the next process itself (when several are enabled) and shows the
+// observer the state if it watches the process that stepped, as
+// runObserved would (see slicer), and goes on with the process drawn.
+// sl.cur is then the process that ran last.
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slicer) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
@@ -74,6 +75,7 @@ frames:
 		if uint(pc) >= uint(len(code)) {
 			panic("vm: a frame's pc is outside its function's code")
 		}
+	steps:
 		for left > 0 {
 			in := instAt(code, pc) // (checkPCs: pc is in the code)
 		dispatch:
@@ -271,6 +273,10 @@ frames:
 						if in.W == 4 {
 							q := e.at(o) // (loadLE is not inlined in exec; this is one move)
 							v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+						} else if in.W == 8 { // a pointer: one move too
+							q := (*[8]byte)(unsafe.Add(e.p, o))
+							v = uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
+								uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
 						} else {
 							v = loadLE(e.bytes(o, in.W), in.W)
 						}
@@ -292,8 +298,15 @@ frames:
 					if b.kind-blkConst <= blkHeap-blkConst && uint64(off)+uint64(in.W) <= uint64(b.size) &&
 						(b.pages == nil || off&(pageSize-1) <= pageSize-uint32(in.W)) {
 						d := lc.fill(mem, ch, b, p, off)
-						if ps.valid != 0 && b.kind == blkStack {
-							ps.forget(b) // a load through another pointer: see promoSlots
+						if b.kind == blkStack {
+							if ps.valid != 0 {
+								ps.forget(b) // a load through another pointer: see promoSlots
+							}
+							if in.Op != ir.OpLoad && in.Op != opLoadOp && left > 1 {
+								// opLoadS, opLoadSOp or opLoadSIdx of a slot not
+								// valid: bind it to the value loaded
+								ps.bindLoad(&lc, mem, uint32(in.C)&(maxPromoted-1), p, in.W, d)
+							}
 						}
 						var v uint64
 						if in.W == 4 {
@@ -540,6 +553,16 @@ frames:
 				continue frames
 			case ir.OpCallB:
 				b := ir.Builtin(in.B)
+				if platform[b].choice != nil {
+					// a draw: only the call's result changes (drawCall)
+					fr.PC = pc
+					if !m.drawCall(st, t, b, &fn.Calls[in.Imm], regsOf(rb, fn), ch) {
+						return budget - left + 1
+					}
+					pc++
+					left--
+					continue
+				}
 				if !platform[b].quiet() { // (a quiet call touches no memory)
 					lc.clear()
 					ps.valid = 0
@@ -1150,6 +1173,15 @@ frames:
 		if u == nil {
 			return n
 		}
+		budget, left = n+1, 1
+		if sl.flush {
+			// The observer copied the state: the cache's writable
+			// windows and the slots' bindings are the copy's now.
+			sl.flush = false
+			lc.clear()
+		} else if u == t {
+			goto steps // the same frame goes on, its promoted slots kept
+		}
 		// Go on with u for one step: the frames loop takes its registers
 		// and drops the promoted slots; the call has taken n steps.
 		t = u
@@ -1157,7 +1189,6 @@ frames:
 		fn = fr.Fn
 		code = m.codeOf(fn)
 		pc = fr.PC
-		budget, left = n+1, 1
 	}
 }
 

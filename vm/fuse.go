@@ -320,8 +320,9 @@ func fuseProgram(p *ir.Program, promote bool) [][]ir.Inst {
 // ordinary checked, copy-on-write store path) and also the slot, so memory
 // always holds what it holds without promotion: state keys, snapshots,
 // properties and error reports see no difference. A load whose slot is not
-// yet valid in the call reads memory as an ordinary load; the slots are
-// dropped at every change of frame, allocation and slow instruction.
+// yet valid in the call reads memory as an ordinary load and makes the slot
+// valid with the value read (bindLoad); the slots are dropped at every
+// change of frame, allocation and slow instruction.
 
 // maxPromoted is the number of slots of promoSlots (a power of two, at
 // most 32).
@@ -367,6 +368,18 @@ func (ps *promoSlots) bind(lc *accessCache, mem *Memory, k uint32, p uint64, w u
 	ps.d[k] = unsafe.Pointer(unsafe.SliceData(b.data))
 	ps.valid |= 1 << (maxPromoted + k)
 	return true
+}
+
+// bindLoad binds slot k as bind does, after a load of its alloca at p
+// that read d (the block's bytes, from the access cache's fill) missed the
+// slot, and makes it valid with the value loaded, so that the frame's next
+// loads of an alloca it does not store to again (a pointer parameter kept
+// at -O0, loaded at every use) read the slot.
+func (ps *promoSlots) bindLoad(lc *accessCache, mem *Memory, k uint32, p uint64, w uint8, d []byte) {
+	if ps.bind(lc, mem, k, p, w) {
+		ps.v[k] = loadLE(d, w)
+		ps.valid |= 1 << k
+	}
 }
 
 // forget unbinds (and drops) the slots bound to block b.

@@ -112,12 +112,31 @@ func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r
 		}
 		return p.run(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r})
 	}
-	k, err := p.choice(args{cs: cs, r: r})
-	if err != nil {
-		return call{m: m, st: st, t: t, b: b}.fail(ErrBadArg, "%s", err)
+	if !m.drawCall(st, t, b, cs, r, ch) {
+		return bEnd
 	}
-	setRet(cs, r, k.Result(ch.Choose(k.Range()))) // k.Sample(ch), inlined
 	return bNext
+}
+
+// drawCall executes a call of platform function b, one with a choice (a
+// draw: it only sets the call's result, is never a scheduling point and
+// allocates nothing, so exec runs it without builtin's checks), and
+// reports whether it succeeded (false: invalid arguments failed the run).
+func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) bool {
+	k, err := platform[b].choice(args{cs: cs, r: r})
+	if err != nil {
+		call{m: m, st: st, t: t, b: b}.fail(ErrBadArg, "%s", err)
+		return false
+	}
+	n := k.Range()
+	var d uint64
+	if rr, ok := ch.(*Rand); ok && n&(n-1) == 0 {
+		d = rr.Uint64() & (n - 1) // rr.Choose(n), inlined (n = 0: 64 bits)
+	} else {
+		d = ch.Choose(n)
+	}
+	setRet(cs, r, k.Result(d)) // k.Sample(ch)
+	return true
 }
 
 // platform is the table of platform functions.

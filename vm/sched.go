@@ -198,16 +198,23 @@ type Watch struct {
 	// a process finishes) and the run's status (which changes only when the
 	// run ends).
 	Procs uint64
+	// Calls: bit i, the observer reads of process i only the function
+	// its next instruction calls, if it is a call ([i.f]): it sees the
+	// state after a step of i when i's next instruction is a call or was
+	// one before the step (i < 64; a process also in Procs is seen after
+	// every step).
+	Calls uint64
 }
 
-// unwatched reports whether some process of ids is one w does not watch.
-func (w Watch) unwatched(ids []int32) bool {
-	for _, id := range ids {
-		if !w.Sees(id) {
-			return true
-		}
-	}
-	return false
+// follows reports whether the observer reads anything of process id's
+// control state (Sees, or only its next call).
+func (w Watch) follows(id int32) bool {
+	return w.Sees(id) || id >= 64 && w.Calls != 0 || id < 64 && w.Calls>>uint(id)&1 != 0
+}
+
+// isCall reports whether in (of a function's own code) is a call.
+func isCall(in *ir.Inst) bool {
+	return in.Op == ir.OpCall || in.Op == ir.OpCallB || in.Op == ir.OpCallInd
 }
 
 // Sees reports whether the observer reads the control state of process id.
@@ -254,9 +261,10 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	known, memGuard := false, false
 	see := true
 	slice := false // exec may go on with the next draw itself (see slicer)
-	sl := slicer{rr: rr}
+	sl := slicer{rr: rr, obs: obs}
 	if obs != nil {
-		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0
+		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0 || w.Calls != 0
+		sl.calls = w.Calls &^ w.Procs
 		if w.All {
 			sl.stop = ^uint64(0)
 		}
@@ -272,7 +280,10 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 				m.endNoEnabled(st)
 				return
 			}
-			slice = len(en) > 1 && !memGuard && (obs == nil || w.unwatched(en))
+			// exec draws the next process itself while several are
+			// enabled, and shows the observer the states it must see
+			// (a lone watched process then runs on in one call too)
+			slice = !memGuard && (len(en) > 1 || obs != nil && w.follows(en[0]))
 		}
 		var t *Thread
 		budget := uint64(1)
@@ -280,7 +291,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			t = st.Threads[en[0]]
 			// Alone, it runs on until a scheduling point — unless a
 			// waiting process's enabledness reads memory it may store to.
-			if !memGuard && (obs == nil || !w.Sees(t.ID)) {
+			if !memGuard && (obs == nil || !w.follows(t.ID)) {
 				budget = maxSteps - st.Steps
 			}
 		} else if rr != nil {
@@ -303,11 +314,25 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		syncs, atomic := st.syncs, t.Atomic
 		var n uint64
 		if slice {
-			sl.en, sl.limit = en, maxSteps-st.Steps
+			sl.en, sl.limit, sl.steps0 = en, maxSteps-st.Steps, st.Steps
+			if sl.calls != 0 {
+				sl.callAt = 0 // which of the processes followed by call are at one
+				for _, id := range en {
+					// (an enabled process has a frame)
+					if u := st.Threads[id]; id < 64 && sl.calls>>uint(id)&1 != 0 {
+						if fr := &u.Frames[len(u.Frames)-1]; isCall(&fr.Fn.Code[fr.PC]) {
+							sl.callAt |= 1 << uint(id)
+						}
+					}
+				}
+			}
 			sl.cur, sl.base, sl.syncs, sl.atomic = t.ID, 0, st.syncs, t.Atomic
 			total := m.exec(st, t, budget, ch, &sl)
+			if sl.stopped {
+				return // the observer stopped the run at a state exec showed
+			}
 			t, syncs, atomic = st.Threads[sl.cur], sl.syncs, sl.atomic
-			st.Steps += sl.base // the steps before the last draw
+			st.Steps = sl.steps0 + sl.base // the steps before the last draw
 			n = total - sl.base
 		} else {
 			n = m.exec(st, t, budget, ch, nil)
@@ -323,51 +348,100 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		}
 		synced := st.syncs != syncs || t.Atomic != atomic
 		known = !synced && !memGuard && guardAt(t) == guardNone
-		see = synced || w.Sees(t.ID)
+		see = synced || w.follows(t.ID)
 	}
 }
 
 // slicer carries the scheduler loop into exec (runObserved's steps with
-// several processes enabled, one step per draw): after a step that changed
+// several processes enabled, one step per draw, or of a lone process the
+// observer watches, one step per state shown): after a step that changed
 // nothing the loop would recompute — no platform call counted in syncs, no
-// atomic section entered or left, the process not at a blocking call, not
-// a process the observer watches (its next state must be shown first), the
+// atomic section entered or left, the process not at a blocking call, the
 // step bound not reached — exec draws the next process from the same
-// enabled set with the same chooser, exactly as the loop would after
-// returning, and runs it without returning. Returning costs more than a
-// step (an interpreter call per step was most of a multi-threaded run).
+// enabled set with the same chooser (none while one process is enabled)
+// and, when the observer watches the process that stepped, shows it the
+// state with the process drawn, exactly as the loop would after
+// returning, and runs that process without returning. Returning costs
+// more than a step (an interpreter call per step was most of a
+// multi-threaded run).
 type slicer struct {
-	en []int32
-	rr *Rand // the chooser, when it is a *Rand (called directly)
+	en  []int32
+	rr  *Rand   // the chooser, when it is a *Rand (called directly)
+	obs Visitor // the observer (nil: none)
 	// stop: bit i, process i (i < 64) is one the observer watches;
 	// stopHigh: so are the processes from 64 on.
 	stop     uint64
 	stopHigh bool
-	limit    uint64 // the steps the call may take in all
+	// calls: bit i, the observer follows only process i's next call
+	// (Watch.Calls); callAt: bit i, process i's next instruction is a call.
+	calls  uint64
+	callAt uint64
+	limit  uint64 // the steps the call may take in all
+	steps0 uint64 // st.Steps when the call began
 	// cur is the process drawn last, base the steps exec had taken before
 	// that draw, syncs and atomic st.syncs and cur.Atomic at that draw.
 	cur    int32 // (an id, not a *Thread: en's buffer stays on the stack)
 	base   uint64
 	syncs  uint64
 	atomic int32
+	// stopped: the observer stopped the run at a state next showed it;
+	// flush: the observer copied the state (exec must drop its cache).
+	stopped bool
+	flush   bool
 }
 
 // next is called by exec after the last step it may take for the current
 // process t (n steps taken in all; ch the run's chooser; at, t's next
 // instruction in its function's own code): it returns the process to go on
-// with, or nil where the scheduler loop must look again.
+// with (t itself while it runs alone), or nil where the scheduler loop
+// must look again or the observer stopped the run (s.stopped).
 func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *Thread {
 	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
 		return nil
 	}
-	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
-		return nil // the observer watches t: it sees the next state
+	u := t
+	if k := uint64(len(s.en)); k > 1 {
+		if r := s.rr; r != nil && k&(k-1) == 0 {
+			u = st.Threads[s.en[r.Uint64()&(k-1)]] // r.Choose(k), inlined
+		} else if r != nil {
+			u = st.Threads[s.en[r.Choose(k)]]
+		} else {
+			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+		}
 	}
-	var u *Thread
-	if s.rr != nil {
-		u = st.Threads[s.en[s.rr.Choose(uint64(len(s.en)))]]
-	} else {
-		u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+	show := false
+	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
+		show = true
+	} else if id < 64 && s.calls>>id&1 != 0 {
+		// the observer reads t's next call: it sees the state when t is
+		// at a call or was before this step
+		show = s.callAt>>id&1 != 0
+		if isCall(at) {
+			s.callAt |= 1 << id
+			show = true
+		} else {
+			s.callAt &^= 1 << id
+		}
+	}
+	if show {
+		// the observer watches t: it sees this state, as runObserved
+		// shows it (after the draw, with the process drawn)
+		st.Steps, st.LastThread = s.steps0+n, t.ID
+		copies, epoch := st.copies, st.Mem.epoch
+		if s.obs(st, u) {
+			s.stopped = true
+			return nil
+		}
+		if st.copies != copies {
+			// it copied st (CopyInto shares the process records): take
+			// them back before writing them
+			st.ownAll()
+			u = st.Threads[u.ID]
+			s.flush = true
+		}
+		if st.Mem.epoch != epoch {
+			s.flush = true // the memory shares what it owned
+		}
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
 	return u

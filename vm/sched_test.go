@@ -151,3 +151,136 @@ func TestSchedulerMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+// TestObserverSeesStates checks the states the interpreter shows an
+// observer from inside a call (slicer.next: the steps of watched
+// processes, lone or drawn among several) against the reference loop's:
+// each state shown must be the reference's state at that step, with its
+// last process, and the run must end as the reference's does. The
+// observer copies the states it is shown (Clone and CopyInto, which make
+// the state share its memory and processes), so the run must then stop
+// writing through what it cached and take its processes back: every copy
+// must still hold the state it copied when the run has ended.
+func TestObserverSeesStates(t *testing.T) {
+	testutil.NeedClang(t)
+	files := []string{"smc/gossip_2.c", "smc/petersonsBug.c", "smc/fib_8.c", "mt/counter_mutex.c",
+		"mt/platform_calls.c", "mt/peterson_broken.c", "smc/stack.c"}
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	watches := []Watch{{All: true}, {Procs: 1}, {Procs: 1 << 1}, {Procs: 1<<1 | 1<<2},
+		{Calls: 1}, {Calls: 1<<1 | 1<<2}, {Procs: 1 << 1, Calls: 1<<1 | 1<<2}}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
+			const bound = 6000
+			type seen struct {
+				h    Hash128
+				last int32
+				tid  int32
+			}
+			for i := 0; i < seeds; i++ {
+				ref := m.NewState()
+				refSeen := map[uint64]seen{}
+				var order []uint64            // the steps of the reference's states
+				atCall := map[uint64]uint64{} // bit p: process p's next instruction is a call
+				synced := map[uint64]bool{}   // the state follows a scheduling point
+				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, s bool) {
+					refSeen[st.Steps] = seen{st.Hash(), st.LastThread, th.ID}
+					order = append(order, st.Steps)
+					synced[st.Steps] = s
+					for _, u := range st.Threads {
+						if !u.Done && len(u.Frames) > 0 && u.ID < 64 {
+							if fr := &u.Frames[len(u.Frames)-1]; isCall(&fr.Fn.Code[fr.PC]) {
+								atCall[st.Steps] |= 1 << uint(u.ID)
+							}
+						}
+					}
+				})
+				want := ref.Hash()
+				for _, w := range watches {
+					st := m.NewState()
+					var copies []*State
+					var hashes []Hash128
+					shown := 0
+					seenAt := map[uint64]bool{}
+					m.ObserveWatch(st, bound, NewRand(7, uint64(i)), w, func(st *State, th *Thread) bool {
+						if th == nil {
+							return false
+						}
+						shown++
+						seenAt[st.Steps] = true
+						h := st.Hash()
+						if r, ok := refSeen[st.Steps]; !ok || r != (seen{h, st.LastThread, th.ID}) {
+							t.Fatalf("seed %d, watch %+v: the state shown at step %d (last process %d, next %d) is not the reference's",
+								i, w, st.Steps, st.LastThread, th.ID)
+						}
+						if len(copies) < 400 {
+							var c *State
+							if len(copies)%2 == 0 {
+								c = st.Clone()
+							} else {
+								c = m.NewState()
+								m.CopyInto(c, st)
+							}
+							copies, hashes = append(copies, c), append(hashes, h)
+						}
+						return false
+					})
+					if st.Hash() != want || st.Steps != ref.Steps || st.Status != ref.Status {
+						t.Fatalf("seed %d, watch %+v: the run ended %s after %d steps, the reference %s after %d",
+							i, w, st.Status, st.Steps, ref.Status, ref.Steps)
+					}
+					// every state after a step of a process the observer
+					// follows by its calls, from or to a call, is seen
+					for j := 1; j < len(order); j++ {
+						p := refSeen[order[j-1]].tid
+						if p >= 64 || w.Calls>>uint(p)&1 == 0 {
+							continue
+						}
+						bit := uint64(1) << uint(p)
+						if (atCall[order[j-1]]|atCall[order[j]])&bit != 0 && !seenAt[order[j]] {
+							t.Fatalf("seed %d, watch %+v: the state at step %d after a step of process %d at or to a call is not shown",
+								i, w, order[j], p)
+						}
+						if synced[order[j]] && !seenAt[order[j]] {
+							t.Fatalf("seed %d, watch %+v: the state after the scheduling point at step %d is not shown", i, w, order[j])
+						}
+					}
+					for k, c := range copies {
+						if c.Hash() != hashes[k] {
+							t.Fatalf("seed %d, watch %+v: copy %d of %d changed after it was made", i, w, k, shown)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// wrappedRand is a *Rand behind another type: runs given it take the
+// chooser's general path (an interface call of Choose at every draw).
+type wrappedRand struct{ r *Rand }
+
+func (w wrappedRand) Choose(n uint64) uint64 { return w.r.Choose(n) }
+
+// TestInlinedDraws checks that the draws the interpreter and the slicer
+// inline for a *Rand (scheduler choices and platform draws over a
+// power-of-two range) are Rand.Choose's: runs with the *Rand and with the
+// same generator behind another type end in the same state.
+func TestInlinedDraws(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, f := range []string{"smc/gossip_2.c", "smc/robot.c", "mt/platform_calls.c", "smc/petersonsBug.c", "mt/counter_race.c"} {
+		m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
+		for i := uint64(0); i < 8; i++ {
+			a, b := m.NewState(), m.NewState()
+			m.Run(a, 20000, NewRand(3, i))
+			m.Run(b, 20000, wrappedRand{NewRand(3, i)})
+			if a.Steps != b.Steps || a.Status != b.Status || a.Hash() != b.Hash() || string(a.Out) != string(b.Out) {
+				t.Fatalf("%s, seed %d: with the *Rand the run ended %s after %d steps, through an interface %s after %d",
+					f, i, a.Status, a.Steps, b.Status, b.Steps)
+			}
+		}
+	}
+}
