@@ -92,7 +92,11 @@ type page struct {
 
 type chunk struct {
 	owner uint64
-	b     [chunkSize]block
+	// refs counts the memories holding this chunk but one (holders.go):
+	// 0 means one memory holds it. Accessed atomically. A frozen image's
+	// chunks are never counted (see immortal) and carry frozenRefs.
+	refs int32
+	b    [chunkSize]block
 }
 
 var epochCounter atomic.Uint64
@@ -152,6 +156,7 @@ func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <=
 func (m *Memory) derive() Memory {
 	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
 		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
+	d.holdAll(d.chunks, nil)
 	d.renew()
 	return d
 }
@@ -163,6 +168,7 @@ func (m *Memory) Clone() Memory {
 	m.renew()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
 		live: m.live, limit: m.limit, refused: m.refused}
+	c.holdAll(c.chunks, nil)
 	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
@@ -177,8 +183,12 @@ func (m *Memory) blk(id uint32) *block {
 func (m *Memory) wblk(id uint32) *block {
 	ci := id >> chunkBits
 	ch := m.chunks[ci]
-	if ch.owner != m.epoch && m.owns(ch.owner) {
-		ch.owner = m.epoch // written before an advance: still m's alone
+	if ch.owner != m.epoch && (m.owns(ch.owner) || m.soleHolder(ch, ci)) {
+		// written before an advance, or shared once but every other
+		// holder has let go: m's alone, restamped instead of copied (its
+		// blocks' bytes may still be shared: they are copied below unless
+		// m owns them)
+		ch.owner = m.epoch
 	} else if ch.owner != m.epoch {
 		var nc *chunk
 		if k := len(m.spareChunks); k > 0 {
@@ -188,9 +198,10 @@ func (m *Memory) wblk(id uint32) *block {
 			nc = new(chunk)
 		}
 		*nc = *ch
-		nc.owner = m.epoch
+		nc.owner, nc.refs = m.epoch, 0
+		m.chunks[ci] = nc
+		m.drop(ch, ci)
 		ch = nc
-		m.chunks[ci] = ch
 	}
 	b := &ch.b[id&(chunkSize-1)]
 	if b.owner != m.epoch {
@@ -239,35 +250,10 @@ func (m *Memory) buffer(n int) []byte {
 }
 
 // reset makes m a copy-on-write copy of the frozen image img again,
-// recycling the chunks and small-block buffers m owns. What m shares with a
-// clone is not owned by m any more (Clone moved m to a new epoch), so it is
-// never recycled.
-//
-// A recycled chunk keeps nothing of the run: its descriptors are cleared
-// (a large block's pages would otherwise stay reachable from the spare
-// chunk), and at most maxSpareChunks chunks are kept.
+// recycling the chunks and small-block buffers m owns (see shareFrom).
 func (m *Memory) reset(img *Memory) {
-	for _, ch := range m.chunks {
-		if !m.owns(ch.owner) {
-			continue
-		}
-		for i := range ch.b {
-			b := &ch.b[i]
-			if m.owns(b.owner) && b.data != nil && len(m.spareData) < maxSpareData {
-				m.spareData = append(m.spareData, b.data[:0])
-			}
-		}
-		if len(m.spareChunks) < maxSpareChunks {
-			*ch = chunk{}
-			m.spareChunks = append(m.spareChunks, ch)
-		}
-	}
-	m.chunks = append(m.chunks[:0], img.chunks...)
-	m.n = img.n
-	m.renew()
-	m.freeStack = append(m.freeStack[:0], img.freeStack...)
-	m.image = img.image
-	m.live, m.refused = img.live, 0
+	m.shareFrom(img)
+	m.refused = 0
 }
 
 // Live is the bytes of the memory's live heap (malloc) and stack (alloca)
