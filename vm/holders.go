@@ -1,6 +1,9 @@
 package vm
 
-import "sync/atomic"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // Holder counts on memory chunks. Epochs say which chunks a memory may
 // write in place (those it wrote since it last shared), but not when a
@@ -59,8 +62,11 @@ func (m *Memory) freeze() {
 
 // immortal reports whether ch, at index ci of m's chunk table, is the
 // chunk of m's image there: shared by every state, never counted.
-func (m *Memory) immortal(ch *chunk, ci uint32) bool {
-	img := m.image
+func (m *Memory) immortal(ch *chunk, ci uint32) bool { return imageChunk(m.image, ch, ci) }
+
+// imageChunk reports whether ch is the chunk at index ci of image img
+// (nil: none).
+func imageChunk(img *Memory, ch *chunk, ci uint32) bool {
 	return img != nil && int(ci) < len(img.chunks) && img.chunks[ci] == ch
 }
 
@@ -70,14 +76,10 @@ func (m *Memory) soleHolder(ch *chunk, ci uint32) bool {
 	return !m.immortal(ch, ci) && atomic.LoadInt32(&ch.refs) == 0
 }
 
-// holdAll adds m as a holder of the chunks of table (m's new chunk table)
-// that m did not hold in old already (at the same index), image chunks
-// aside.
-func (m *Memory) holdAll(table, old []*chunk) {
-	for i, ch := range table {
-		if i < len(old) && old[i] == ch {
-			continue
-		}
+// holdAll adds m as a holder of the chunks of its table, image chunks
+// aside (a new memory sharing the table of another).
+func (m *Memory) holdAll() {
+	for i, ch := range m.chunks {
 		if !m.immortal(ch, uint32(i)) {
 			atomic.AddInt32(&ch.refs, 1)
 		}
@@ -119,16 +121,31 @@ func (m *Memory) drop(ch *chunk, ci uint32) {
 // index stay held as they are, without touching their counts: a search
 // copies one parent into the same memory successor after successor.
 func (m *Memory) shareFrom(src *Memory) {
-	old := m.chunks
-	for i, ch := range old {
-		if i < len(src.chunks) && src.chunks[i] == ch {
-			continue
-		}
-		m.drop(ch, uint32(i))
+	n, k := len(src.chunks), len(m.chunks)
+	for i := n; i < k; i++ {
+		m.drop(m.chunks[i], uint32(i))
+		m.chunks[i] = nil
 	}
+	old := m.chunks[:min(k, n)]
+	if k < n {
+		old = slices.Grow(old, n-k)[:n]
+		clear(old[k:])
+	}
+	// Only the entries that differ are written (each write of a pointer
+	// is a write barrier's while the garbage collector marks).
+	for i, ch := range src.chunks {
+		if o := old[i]; o != ch {
+			if o != nil {
+				m.drop(o, uint32(i))
+			}
+			if !imageChunk(src.image, ch, uint32(i)) {
+				atomic.AddInt32(&ch.refs, 1)
+			}
+			old[i] = ch
+		}
+	}
+	m.chunks = old
 	m.image = src.image
-	m.holdAll(src.chunks, old)
-	m.chunks = append(m.chunks[:0], src.chunks...) // over old
 	m.n = src.n
 	m.renew()
 	m.freeStack = append(m.freeStack[:0], src.freeStack...)

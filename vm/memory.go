@@ -156,7 +156,7 @@ func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <=
 func (m *Memory) derive() Memory {
 	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
 		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
-	d.holdAll(d.chunks, nil)
+	d.holdAll()
 	d.renew()
 	return d
 }
@@ -168,7 +168,7 @@ func (m *Memory) Clone() Memory {
 	m.renew()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
 		live: m.live, limit: m.limit, refused: m.refused}
-	c.holdAll(c.chunks, nil)
+	c.holdAll()
 	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
@@ -197,7 +197,8 @@ func (m *Memory) wblk(id uint32) *block {
 		} else {
 			nc = new(chunk)
 		}
-		*nc = *ch
+		// (field by field: other holders may change ch.refs meanwhile)
+		nc.b = ch.b
 		nc.owner, nc.refs = m.epoch, 0
 		m.chunks[ci] = nc
 		m.drop(ch, ci)
