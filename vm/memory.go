@@ -11,8 +11,10 @@ import (
 // is null. Memory is copy-on-write: Clone shares every chunk of the block
 // table and every block's bytes, and a write copies only what it touches
 // (a chunk of chunkSize block descriptors, a small block, or one 4 KiB page
-// of a large block). Ownership is tracked with epochs, so no reference
-// counts are needed: after a Clone neither side owns anything shared.
+// of a large block). Ownership is tracked with epochs: after a Clone
+// neither side owns anything shared. Chunks also count their holders
+// (holders.go), so that the last memory to let go of a shared chunk
+// recycles it and a chunk every other holder let go is written in place.
 //
 // A memory owns what carries an epoch it drew since it last shared: every
 // epoch from base (drawn when it last shared, see renew) on. Writes stamp
