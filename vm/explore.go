@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -31,21 +32,30 @@ func (m *Machine) CopyInto(dst, src *State) {
 	// successor tried before): the records it still shares with src stay
 	// held as they are, without touching their counts, and only the others
 	// (the process the last step copied) are dropped and replaced.
-	for i, t := range dst.Threads {
-		if i < len(src.Threads) && src.Threads[i] == t {
-			continue
-		}
-		if release(t) {
+	// Only the entries that differ are written (each write of a pointer
+	// is a write barrier's while the garbage collector marks).
+	n, k := len(src.Threads), len(dst.Threads)
+	for i := n; i < k; i++ {
+		if t := dst.Threads[i]; release(t) {
 			dst.spare = append(dst.spare, t)
 		}
+		dst.Threads[i] = nil
+	}
+	held := dst.Threads[:min(k, n)]
+	if k < n {
+		held = slices.Grow(held, n-k)[:n]
+		clear(held[k:])
 	}
 	for i, t := range src.Threads {
-		if i < len(dst.Threads) && dst.Threads[i] == t {
-			continue
+		if o := held[i]; o != t {
+			if o != nil && release(o) {
+				dst.spare = append(dst.spare, o)
+			}
+			atomic.AddInt32(&t.shared, 1)
+			held[i] = t
 		}
-		atomic.AddInt32(&t.shared, 1)
 	}
-	dst.Threads = append(dst.Threads[:0], src.Threads...)
+	dst.Threads = held
 	dst.Steps, dst.Status, dst.ExitCode = src.Steps, src.Status, src.ExitCode
 	dst.condSeq, dst.LastThread = src.condSeq, src.LastThread
 	dst.Err = nil

@@ -11,8 +11,10 @@ import (
 // is null. Memory is copy-on-write: Clone shares every chunk of the block
 // table and every block's bytes, and a write copies only what it touches
 // (a chunk of chunkSize block descriptors, a small block, or one 4 KiB page
-// of a large block). Ownership is tracked with epochs, so no reference
-// counts are needed: after a Clone neither side owns anything shared.
+// of a large block). Ownership is tracked with epochs: after a Clone
+// neither side owns anything shared. Chunks also count their holders
+// (holders.go), so that the last memory to let go of a shared chunk
+// recycles it and a chunk every other holder let go is written in place.
 //
 // A memory owns what carries an epoch it drew since it last shared: every
 // epoch from base (drawn when it last shared, see renew) on. Writes stamp
@@ -92,7 +94,11 @@ type page struct {
 
 type chunk struct {
 	owner uint64
-	b     [chunkSize]block
+	// refs counts the memories holding this chunk but one (holders.go):
+	// 0 means one memory holds it. Accessed atomically. A frozen image's
+	// chunks are never counted (see immortal) and carry frozenRefs.
+	refs int32
+	b    [chunkSize]block
 }
 
 var epochCounter atomic.Uint64
@@ -152,6 +158,7 @@ func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <=
 func (m *Memory) derive() Memory {
 	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
 		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
+	d.holdAll()
 	d.renew()
 	return d
 }
@@ -163,6 +170,7 @@ func (m *Memory) Clone() Memory {
 	m.renew()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
 		live: m.live, limit: m.limit, refused: m.refused}
+	c.holdAll()
 	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
 	return c
@@ -177,8 +185,12 @@ func (m *Memory) blk(id uint32) *block {
 func (m *Memory) wblk(id uint32) *block {
 	ci := id >> chunkBits
 	ch := m.chunks[ci]
-	if ch.owner != m.epoch && m.owns(ch.owner) {
-		ch.owner = m.epoch // written before an advance: still m's alone
+	if ch.owner != m.epoch && (m.owns(ch.owner) || m.soleHolder(ch, ci)) {
+		// written before an advance, or shared once but every other
+		// holder has let go: m's alone, restamped instead of copied (its
+		// blocks' bytes may still be shared: they are copied below unless
+		// m owns them)
+		ch.owner = m.epoch
 	} else if ch.owner != m.epoch {
 		var nc *chunk
 		if k := len(m.spareChunks); k > 0 {
@@ -187,10 +199,12 @@ func (m *Memory) wblk(id uint32) *block {
 		} else {
 			nc = new(chunk)
 		}
-		*nc = *ch
-		nc.owner = m.epoch
+		// (field by field: other holders may change ch.refs meanwhile)
+		nc.b = ch.b
+		nc.owner, nc.refs = m.epoch, 0
+		m.chunks[ci] = nc
+		m.drop(ch, ci)
 		ch = nc
-		m.chunks[ci] = ch
 	}
 	b := &ch.b[id&(chunkSize-1)]
 	if b.owner != m.epoch {
@@ -239,35 +253,10 @@ func (m *Memory) buffer(n int) []byte {
 }
 
 // reset makes m a copy-on-write copy of the frozen image img again,
-// recycling the chunks and small-block buffers m owns. What m shares with a
-// clone is not owned by m any more (Clone moved m to a new epoch), so it is
-// never recycled.
-//
-// A recycled chunk keeps nothing of the run: its descriptors are cleared
-// (a large block's pages would otherwise stay reachable from the spare
-// chunk), and at most maxSpareChunks chunks are kept.
+// recycling the chunks and small-block buffers m owns (see shareFrom).
 func (m *Memory) reset(img *Memory) {
-	for _, ch := range m.chunks {
-		if !m.owns(ch.owner) {
-			continue
-		}
-		for i := range ch.b {
-			b := &ch.b[i]
-			if m.owns(b.owner) && b.data != nil && len(m.spareData) < maxSpareData {
-				m.spareData = append(m.spareData, b.data[:0])
-			}
-		}
-		if len(m.spareChunks) < maxSpareChunks {
-			*ch = chunk{}
-			m.spareChunks = append(m.spareChunks, ch)
-		}
-	}
-	m.chunks = append(m.chunks[:0], img.chunks...)
-	m.n = img.n
-	m.renew()
-	m.freeStack = append(m.freeStack[:0], img.freeStack...)
-	m.image = img.image
-	m.live, m.refused = img.live, 0
+	m.shareFrom(img)
+	m.refused = 0
 }
 
 // Live is the bytes of the memory's live heap (malloc) and stack (alloca)

@@ -26,20 +26,6 @@ import "sync/atomic"
 // Clone, whose records are owned (shared 0), and it writes them in place
 // through Step and Run as before.
 
-// release drops a holder of t and reports whether that was the last one:
-// the caller may then reuse the record.
-func release(t *Thread) bool {
-	if atomic.LoadInt32(&t.shared) == 0 {
-		return true
-	}
-	if atomic.AddInt32(&t.shared, -1) < 0 {
-		// Every other holder let go since the load: the record is ours.
-		atomic.StoreInt32(&t.shared, 0)
-		return true
-	}
-	return false
-}
-
 // releaseThreads drops st's hold on its processes, keeping the records no
 // other state holds for reuse, and empties st.Threads.
 func (st *State) releaseThreads() {

@@ -175,6 +175,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	}
 	m.extendImage(&mem, args)
 	mem.renew() // freeze: the image owns nothing, so no state writes into it
+	mem.freeze()
 	m.init = mem
 	m.init.image = &m.init
 	for _, f := range p.Funcs {

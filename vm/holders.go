@@ -1,0 +1,153 @@
+package vm
+
+import (
+	"slices"
+	"sync/atomic"
+)
+
+// Holder counts on memory chunks. Epochs say which chunks a memory may
+// write in place (those it wrote since it last shared), but not when a
+// shared chunk is free: explicit-state search copies a state for every
+// successor (CopyInto), so the chunks a queued state wrote are shared with
+// its successors once it is expanded, and its own memory, reused for the
+// next successor, no longer owns them. Without counts those chunks were
+// left to the garbage collector, one or more for every state the search
+// kept. So every memory holding a chunk counts as a holder (chunk.refs
+// counts them but one, like Thread.shared): a memory that drops a chunk
+// (reset, CopyInto, or the copy-on-write of a chunk it shares) releases it,
+// and the last holder recycles it into its spare chunks. A chunk that every
+// other holder has let go is also written in place again instead of being
+// copied (soleHolder).
+//
+// The chunks of a frozen image (a machine's post-initialisation memory)
+// are shared by every state of the machine and never recycled: they are
+// not counted at all (immortal), so no state writes to them, which keeps
+// deriving states from the image free of shared writes across goroutines.
+// freeze also gives them frozenRefs, so that a chunk mistaken for a
+// counted one could never be taken as a sole holder's.
+//
+// Counts only ever fall when a holder lets go, and a memory only adds a
+// holder for a chunk it holds itself (it shares its table), so a count
+// read as 0 by a holder cannot grow behind its back: it is then the only
+// holder, whichever goroutines held the chunk before.
+
+// frozenRefs is the count of a frozen image's chunks: far above any real
+// count.
+const frozenRefs = 1 << 30
+
+// releaseRef drops a holder of a counted object and reports whether that
+// was the last one: the caller may then reuse it.
+func releaseRef(refs *int32) bool {
+	if atomic.LoadInt32(refs) == 0 {
+		return true
+	}
+	if atomic.AddInt32(refs, -1) < 0 {
+		// Every other holder let go since the load: it is ours.
+		atomic.StoreInt32(refs, 0)
+		return true
+	}
+	return false
+}
+
+// release drops a holder of t and reports whether that was the last one:
+// the caller may then reuse the record.
+func release(t *Thread) bool { return releaseRef(&t.shared) }
+
+// freeze marks m's chunks as a frozen image's (see frozenRefs).
+func (m *Memory) freeze() {
+	for _, ch := range m.chunks {
+		ch.refs = frozenRefs
+	}
+}
+
+// immortal reports whether ch, at index ci of m's chunk table, is the
+// chunk of m's image there: shared by every state, never counted.
+func (m *Memory) immortal(ch *chunk, ci uint32) bool { return imageChunk(m.image, ch, ci) }
+
+// imageChunk reports whether ch is the chunk at index ci of image img
+// (nil: none).
+func imageChunk(img *Memory, ch *chunk, ci uint32) bool {
+	return img != nil && int(ci) < len(img.chunks) && img.chunks[ci] == ch
+}
+
+// soleHolder reports whether m, which holds ch at index ci but does not
+// own it, is its only holder: every memory it was shared with let go.
+func (m *Memory) soleHolder(ch *chunk, ci uint32) bool {
+	return !m.immortal(ch, ci) && atomic.LoadInt32(&ch.refs) == 0
+}
+
+// holdAll adds m as a holder of the chunks of its table, image chunks
+// aside (a new memory sharing the table of another).
+func (m *Memory) holdAll() {
+	for i, ch := range m.chunks {
+		if !m.immortal(ch, uint32(i)) {
+			atomic.AddInt32(&ch.refs, 1)
+		}
+	}
+}
+
+// drop lets go of chunk ch, at index ci of m's table: a chunk m owns is
+// recycled with the small blocks' bytes m wrote in it (no other memory
+// ever saw them), a shared one only if m was its last holder (its blocks'
+// bytes may be shared with copies of it, so they are left to the garbage
+// collector).
+func (m *Memory) drop(ch *chunk, ci uint32) {
+	if m.immortal(ch, ci) {
+		return
+	}
+	if m.owns(ch.owner) {
+		for i := range ch.b {
+			b := &ch.b[i]
+			if m.owns(b.owner) && b.data != nil && len(m.spareData) < maxSpareData {
+				m.spareData = append(m.spareData, b.data[:0])
+			}
+		}
+	} else if !releaseRef(&ch.refs) {
+		return
+	}
+	// A recycled chunk keeps nothing of the run: its descriptors are
+	// cleared (a large block's pages would otherwise stay reachable from
+	// the spare chunk), and at most maxSpareChunks chunks are kept.
+	if len(m.spareChunks) < maxSpareChunks {
+		*ch = chunk{}
+		m.spareChunks = append(m.spareChunks, ch)
+	}
+}
+
+// shareFrom makes m a copy-on-write copy of src (the frozen image, or a
+// state's memory that has just given up ownership of what it holds: see
+// copyFrom): m lets go of the chunks it held, recycling what it was the
+// last to hold, and holds src's. The chunks both held already at the same
+// index stay held as they are, without touching their counts: a search
+// copies one parent into the same memory successor after successor.
+func (m *Memory) shareFrom(src *Memory) {
+	n, k := len(src.chunks), len(m.chunks)
+	for i := n; i < k; i++ {
+		m.drop(m.chunks[i], uint32(i))
+		m.chunks[i] = nil
+	}
+	old := m.chunks[:min(k, n)]
+	if k < n {
+		old = slices.Grow(old, n-k)[:n]
+		clear(old[k:])
+	}
+	// Only the entries that differ are written (each write of a pointer
+	// is a write barrier's while the garbage collector marks).
+	for i, ch := range src.chunks {
+		if o := old[i]; o != ch {
+			if o != nil {
+				m.drop(o, uint32(i))
+			}
+			if !imageChunk(src.image, ch, uint32(i)) {
+				atomic.AddInt32(&ch.refs, 1)
+			}
+			old[i] = ch
+		}
+	}
+	m.chunks = old
+	m.image = src.image
+	m.n = src.n
+	m.renew()
+	m.freeStack = append(m.freeStack[:0], src.freeStack...)
+	m.live = src.live
+}
