@@ -164,13 +164,13 @@ func TestSchedulerMatchesReference(t *testing.T) {
 func TestObserverSeesStates(t *testing.T) {
 	testutil.NeedClang(t)
 	files := []string{"smc/gossip_2.c", "smc/petersonsBug.c", "smc/fib_8.c", "mt/counter_mutex.c",
-		"mt/platform_calls.c", "mt/peterson_broken.c", "smc/stack.c"}
+		"mt/platform_calls.c", "mt/peterson_broken.c", "smc/stack.c", "mt/deadlock.c", "mt/once.c", "mt/cond_order.c", "mt/prodcons.c", "mt/rwlock.c", "mt/spin_local.c", "mt/atomic.c", "mt/join_values.c", "mt/mutex_store.c", "smc/robot.c", "smc/gossip_3.c", "mt/counter_race.c"}
 	seeds := 6
 	if testing.Short() {
 		seeds = 2
 	}
 	watches := []Watch{{All: true}, {Procs: 1}, {Procs: 1 << 1}, {Procs: 1<<1 | 1<<2},
-		{Calls: 1}, {Calls: 1<<1 | 1<<2}, {Procs: 1 << 1, Calls: 1<<1 | 1<<2}}
+		{Calls: 1}, {Calls: 1<<1 | 1<<2}, {Procs: 1 << 1, Calls: 1<<1 | 1<<2}, {Calls: 1 | 1<<1 | 1<<2 | 1<<3}, {Procs: 1, Calls: 1 << 1}}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
 			m := NewMachine(testutil.Program(t, filepath.Join("../testdata", f)))
