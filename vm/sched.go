@@ -425,37 +425,27 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 			}
 		}
 		if show {
-			if u = s.show(st, t, u, n); u == nil {
+			// the observer watches t: it sees this state, as runObserved
+			// shows it (after the draw, with the process drawn)
+			st.Steps, st.LastThread = s.steps0+n, t.ID
+			copies, epoch := st.copies, st.Mem.epoch
+			if s.obs(st, u) {
+				s.stopped = true
 				return nil
+			}
+			if st.copies != copies {
+				// it copied st (CopyInto shares the process records):
+				// take them back before writing them
+				st.ownAll()
+				u = st.Threads[u.ID]
+				s.flush = true
+			}
+			if st.Mem.epoch != epoch {
+				s.flush = true // the memory shares what it owned
 			}
 		}
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
-	return u
-}
-
-// show is next's part for a state the observer watches (t stepped, u was
-// drawn): it shows the observer the state, as runObserved shows it (after
-// the draw, with the process drawn), and returns the process to go on
-// with (u, or its own record after a copy), or nil where the observer
-// stopped the run (s.stopped). (Out of next: its common path is shorter.)
-func (s *slicer) show(st *State, t, u *Thread, n uint64) *Thread {
-	st.Steps, st.LastThread = s.steps0+n, t.ID
-	copies, epoch := st.copies, st.Mem.epoch
-	if s.obs(st, u) {
-		s.stopped = true
-		return nil
-	}
-	if st.copies != copies {
-		// it copied st (CopyInto shares the process records): take
-		// them back before writing them
-		st.ownAll()
-		u = st.Threads[u.ID]
-		s.flush = true
-	}
-	if st.Mem.epoch != epoch {
-		s.flush = true // the memory shares what it owned
-	}
 	return u
 }
 
