@@ -123,6 +123,20 @@ func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r
 // allocates nothing, so exec runs it without builtin's checks), and
 // reports whether it succeeded (false: invalid arguments failed the run).
 func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r []uint64, ch Chooser) bool {
+	if rr, ok := ch.(*Rand); ok && b == ir.BUniform {
+		// wyvern_uniform with a *Rand, the simulator's draw: the same
+		// draw and result as below, without the Choice (UniformChoice)
+		if lo, hi := argInt(cs, r, 0), argInt(cs, r, 1); lo <= hi {
+			var d uint64
+			if n := uint64(hi-lo) + 1; n&(n-1) == 0 {
+				d = rr.Uint64() & (n - 1) // rr.Choose(n), inlined (n = 0: 64 bits)
+			} else {
+				d = rr.Choose(n)
+			}
+			setRet(cs, r, uint64(lo+int64(d)))
+			return true
+		}
+	}
 	k, err := platform[b].choice(args{cs: cs, r: r})
 	if err != nil {
 		call{m: m, st: st, t: t, b: b}.fail(ErrBadArg, "%s", err)

@@ -268,6 +268,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		if w.All {
 			sl.stop = ^uint64(0)
 		}
+		sl.watch = sl.stop | sl.calls
 	}
 	for st.Status == Running {
 		if st.Steps >= maxSteps {
@@ -376,6 +377,7 @@ type slicer struct {
 	// (Watch.Calls); callAt: bit i, process i's next instruction is a call.
 	calls  uint64
 	callAt uint64
+	watch  uint64 // stop | calls: the processes next hands to see
 	limit  uint64 // the steps the call may take in all
 	steps0 uint64 // st.Steps when the call began
 	// cur is the process drawn last, base the steps exec had taken before
@@ -409,38 +411,38 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
 		}
 	}
-	show := false
-	if id := uint32(t.ID); id < 64 && s.stop>>id&1 != 0 || id >= 64 && s.stopHigh {
-		show = true
-	} else if id < 64 && s.calls>>id&1 != 0 {
-		// the observer reads t's next call: it sees the state when t is
-		// at a call or was before this step
-		show = s.callAt>>id&1 != 0
-		if isCall(at) {
-			s.callAt |= 1 << id
-			show = true
-		} else {
-			s.callAt &^= 1 << id
+	if id := uint32(t.ID); id < 64 && s.watch>>id&1 != 0 || id >= 64 && s.stopHigh {
+		show := true
+		if id < 64 && s.stop>>id&1 == 0 {
+			// id in s.calls: the observer reads t's next call: it sees
+			// the state when t is at a call or was before this step
+			show = s.callAt>>id&1 != 0
+			if isCall(at) {
+				s.callAt |= 1 << id
+				show = true
+			} else {
+				s.callAt &^= 1 << id
+			}
 		}
-	}
-	if show {
-		// the observer watches t: it sees this state, as runObserved
-		// shows it (after the draw, with the process drawn)
-		st.Steps, st.LastThread = s.steps0+n, t.ID
-		copies, epoch := st.copies, st.Mem.epoch
-		if s.obs(st, u) {
-			s.stopped = true
-			return nil
-		}
-		if st.copies != copies {
-			// it copied st (CopyInto shares the process records): take
-			// them back before writing them
-			st.ownAll()
-			u = st.Threads[u.ID]
-			s.flush = true
-		}
-		if st.Mem.epoch != epoch {
-			s.flush = true // the memory shares what it owned
+		if show {
+			// the observer watches t: it sees this state, as runObserved
+			// shows it (after the draw, with the process drawn)
+			st.Steps, st.LastThread = s.steps0+n, t.ID
+			copies, epoch := st.copies, st.Mem.epoch
+			if s.obs(st, u) {
+				s.stopped = true
+				return nil
+			}
+			if st.copies != copies {
+				// it copied st (CopyInto shares the process records):
+				// take them back before writing them
+				st.ownAll()
+				u = st.Threads[u.ID]
+				s.flush = true
+			}
+			if st.Mem.epoch != epoch {
+				s.flush = true // the memory shares what it owned
+			}
 		}
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
