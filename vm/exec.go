@@ -358,13 +358,7 @@ frames:
 							left -= 2
 							goto jumped
 						}
-						pc++
-						left--
-						if left > 0 { // (checkPCs: an instruction follows the store)
-							in = nextInst(in, 1)
-							goto dispatch
-						}
-						continue
+						goto advance
 					}
 				}
 				if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits && e.w {
@@ -737,6 +731,7 @@ frames:
 					return budget - left + 1
 				}
 			}
+		advance: // in goes on to the next instruction
 			pc++
 			left--
 			if left > 0 { // (checkPCs: an instruction follows in)
@@ -989,6 +984,8 @@ frames:
 					if y.Flags&fuseOp != 0 && left >= 2 {
 						goto loadOp
 					}
+					// (advance's tail written out: through the label,
+					// bubble -O0 took 1 % more host instructions a step)
 					pc++
 					left--
 					if left > 0 { // (checkPCs: an instruction follows the load)
@@ -1018,7 +1015,7 @@ frames:
 					left -= 2
 					goto jumped
 				}
-				pc++
+				pc++ // (advance's tail, written out as above)
 				left--
 				if left > 0 { // (checkPCs: an instruction follows the store)
 					in = nextInst(y, 1)
