@@ -23,17 +23,17 @@ func BenchmarkSearch(b *testing.B) {
 		compact           bool
 		workers           int
 	}{
-		{"peterson/none", "../testdata/smc/petersons.c", "EnumStates", None, false, 0},
+		{"peterson/none/full", "../testdata/smc/petersons.c", "EnumStates", None, false, 0},
 		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false, 0},
 		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false, 0},
 		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true, 0},
 		{"peterson/none/compact-w2", "../testdata/smc/petersons.c", "EnumStates", None, true, 2},
-		{"fib_8/none", "../testdata/smc/fib_8.c", "EnumStates", None, false, 0},
+		{"fib_8/none/full", "../testdata/smc/fib_8.c", "EnumStates", None, false, 0},
 		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false, 0},
 		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false, 0},
 		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true, 0},
 		{"fib_8/none/compact-w2", "../testdata/smc/fib_8.c", "EnumStates", None, true, 2},
-		{"fib_8/none-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, 2},
+		{"fib_8/none/full-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, 2},
 	}
 	defer func(v bool) { verifyPartsHash = v }(verifyPartsHash)
 	verifyPartsHash = false
