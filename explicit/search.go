@@ -327,21 +327,17 @@ var verifyPartsHash bool
 
 // fingerprint identifies successor st of the state being expanded (reached
 // by a transition of process tid) for the visited set. With compaction it
-// is the 128-bit parts hash of its encoding, updated from the parent's when
-// the transition changed no other process (gen.solo), and the encoding is
-// not made. With full storage it is the 64-bit hash of the encoding, made
+// is the 128-bit parts hash of its encoding, updated from the parent's
+// (vm.PartsHasher.Successor: the generator makes successors as CopyInto
+// copies of the parent changed through StepOnly), and the encoding is not
+// made. With full storage it is the 64-bit hash of the encoding, made
 // in sr.key (the store compares encodings).
 func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 	if !sr.s.compact {
 		sr.key = sr.m.AppendKey(sr.key[:0], st)
 		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
 	}
-	var h vm.Hash128
-	if sr.g.solo {
-		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
-	} else {
-		h = sr.parts.Sum(st)
-	}
+	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
 	if sr.verify {
 		return h, verifySuccessor(sr.parts, sr.curSt, sr.curHash, st, tid, h)
 	}
@@ -349,7 +345,7 @@ func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 }
 
 // verifySuccessor checks the parts hash h that ph made (updated, or from
-// scratch for a transition that is not solo) for successor st
+// scratch) for successor st
 // (process tid moved) of parent, whose parts hash is hp, against hashes
 // made from scratch without the processes' cached part hashes: st's, and
 // the parent's, which must not have changed (the successor shares the

@@ -398,15 +398,21 @@ func (h *PartsHasher) Sum(st *State) Hash128 {
 
 // Successor returns the parts hash of succ, given hp, the parts hash of
 // parent, when succ is a CopyInto copy of parent that has since changed
-// no process but tid (one step of tid that called no platform function,
-// say): it rehashes the header, process tid and the blocks succ has
-// written since the copy (those it owns), before and after (process tid
-// of the parent is usually cached in its record: see thread); Machine.SoloStep
-// says which steps qualify. Otherwise (a run that ended, a different
-// process count, a process tid does not have) it is Sum.
+// only through StepOnly (steps of any processes; tid names the one that
+// moved first, which is rehashed without comparing). It rehashes the header when
+// its words changed, the processes succ no longer shares with parent
+// (share.go: a shared record is immutable, so a record both hold is
+// unchanged) whose records differ from the parent's (a step that may
+// change others copies every record, most of them unchanged: sameThread
+// finds those without hashing them) and the blocks succ has written since
+// the copy (those it owns), before and after (the parent's processes are
+// usually cached in their records: see thread). A process waiting on a
+// condition variable is always rehashed: its part holds its rank among the
+// waiters, which the other processes change. Otherwise (a run that ended,
+// a different process count, fewer blocks, another image) it is Sum.
 func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int32) Hash128 {
-	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) || tid < 0 ||
-		int(tid) >= len(succ.Threads) || succ.Mem.image != parent.Mem.image {
+	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) ||
+		succ.Mem.image != parent.Mem.image || succ.Mem.n < parent.Mem.n {
 		return h.Sum(succ)
 	}
 	img := succ.Mem.image
@@ -420,7 +426,20 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	if !slices.Equal(appendHeader(wp[:0], parent), appendHeader(ws[:0], succ)) {
 		x = addHash(subHash(x, h.header(parent)), h.header(succ))
 	}
-	x = addHash(subHash(x, h.thread(parent, parent.Threads[tid])), h.thread(succ, succ.Threads[tid]))
+	for i, t := range succ.Threads {
+		pt := parent.Threads[i]
+		switch {
+		case t == pt && t.Wait != waitCond:
+			continue // shared: unchanged
+		case i == int(tid) || t.Wait == waitCond || pt.Wait == waitCond:
+		case sameThread(t, pt):
+			if h.id != 0 && pt.phID == h.id && atomic.LoadInt32(&t.shared) == 0 {
+				t.ph, t.phID = pt.ph, h.id
+			}
+			continue
+		}
+		x = addHash(subHash(x, h.thread(parent, pt)), h.thread(succ, t))
+	}
 	mem := &succ.Mem
 	for ci, ch := range mem.chunks {
 		if ch.owner != mem.epoch {
@@ -436,4 +455,14 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 		}
 	}
 	return x
+}
+
+// sameThread reports whether processes t and u have equal encodings
+// (appendThread) as far as their records tell: equal in every field the
+// encoding reads, but for the rank among condition-variable waiters, which
+// depends on the other processes.
+func sameThread(t, u *Thread) bool {
+	return t.ID == u.ID && t.Done == u.Done && t.Wait == u.Wait && t.Atomic == u.Atomic &&
+		t.Detached == u.Detached && t.WaitOn == u.WaitOn && t.RetVal == u.RetVal &&
+		slices.Equal(t.Frames, u.Frames) && slices.Equal(t.Regs, u.Regs) && slices.Equal(t.Allocas, u.Allocas)
 }
