@@ -138,6 +138,37 @@ func (m *Machine) DataRace(st *State) bool {
 			acc = append(acc, a)
 		}
 	}
+	return racing(acc)
+}
+
+// EnabledRace is EnabledThreads and DataRace at once, asking each process
+// whether it is enabled once: it appends the ids of the processes
+// EnabledThreads lists to en[:0] and reports whether st has a data race.
+// acc is a buffer for the accesses, returned for reuse.
+func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _ []Access, race bool) {
+	en, acc = en[:0], acc[:0]
+	atomic := int32(-1) // the first enabled process inside an atomic section
+	for _, t := range st.Threads {
+		if !m.Enabled(st, t) {
+			continue
+		}
+		en = append(en, t.ID)
+		if atomic < 0 && t.Atomic > 0 {
+			atomic = t.ID
+		}
+		if a, ok := m.NextAccess(t); ok {
+			acc = append(acc, a)
+		}
+	}
+	if atomic >= 0 {
+		en = append(en[:0], atomic)
+	}
+	return en, acc, racing(acc)
+}
+
+// racing reports whether two of the accesses overlap, at least one of them
+// writing and not both atomic.
+func racing(acc []Access) bool {
 	for i := 0; i < len(acc); i++ {
 		for j := i + 1; j < len(acc); j++ {
 			a, b := acc[i], acc[j]
