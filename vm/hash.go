@@ -422,8 +422,7 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	x := hp
 	// Most steps change neither the status nor the counts: then the
 	// header's hash is the parent's and is not made twice to cancel out.
-	var wp, ws [8]uint64
-	if !slices.Equal(appendHeader(wp[:0], parent), appendHeader(ws[:0], succ)) {
+	if !sameHeader(parent, succ) {
 		x = addHash(subHash(x, h.header(parent)), h.header(succ))
 	}
 	for i, t := range succ.Threads {
@@ -455,6 +454,19 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 		}
 	}
 	return x
+}
+
+// sameHeader reports whether states s and t have equal header parts
+// (appendHeader) as far as their fields tell: equal status, exit code,
+// error kind and process, process and block counts.
+func sameHeader(s, t *State) bool {
+	if s.Status != t.Status || s.ExitCode != t.ExitCode || len(s.Threads) != len(t.Threads) || s.Mem.n != t.Mem.n {
+		return false
+	}
+	if s.Err == nil || t.Err == nil {
+		return s.Err == t.Err
+	}
+	return s.Err.Kind == t.Err.Kind && s.Err.Thread == t.Err.Thread
 }
 
 // sameThread reports whether processes t and u have equal encodings
