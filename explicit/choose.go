@@ -29,23 +29,37 @@ import (
 // wyvern_uniform range, or raise MaxBranching. A coin's (at most) two
 // outcomes are always enumerated.
 
-// hint describes the choice the next instruction of a process may make.
+// hint describes the choice the next instruction of a process may make:
+// thread t's in st, inspected (inspect) only when the step draws, which
+// few do. The step runs on a copy of st (gen.expand), so st and t stay as
+// they were before it.
 type hint struct {
+	m      *vm.Machine
+	st     *vm.State
+	t      *vm.Thread
+	done   bool      // inspected: the fields below are set
 	fn     string    // the called platform function, "" when none
 	choice vm.Choice // Kind NoChoice when none
 	loc    ir.SrcLoc
-	thread int32
 }
 
-// hintFor inspects thread t's next instruction in st.
+// hintFor returns the hint for thread t's next instruction in st.
 func hintFor(m *vm.Machine, st *vm.State, t *vm.Thread) hint {
-	h := hint{thread: t.ID}
-	c, ok := m.NextChoice(st, t)
-	if !ok {
-		return h
+	return hint{m: m, st: st, t: t}
+}
+
+// inspect sets the hint's choice, function and location from the
+// instruction.
+func (h *hint) inspect() {
+	if h.done {
+		return
 	}
-	h.fn, h.choice, h.loc = m.NextCallee(t), c, m.Loc(t)
-	return h
+	h.done = true
+	c, ok := h.m.NextChoice(h.st, h.t)
+	if !ok {
+		return
+	}
+	h.fn, h.choice, h.loc = h.m.NextCallee(h.t), c, h.m.Loc(h.t)
 }
 
 // point is one choice of a step: its distribution, number of outcomes and
@@ -118,6 +132,7 @@ func (c *scripted) Choose(n uint64) uint64 {
 		c.pos++
 		return p.value()
 	}
+	c.h.inspect()
 	p := point{c: c.h.choice}
 	if p.c.Kind == vm.NoChoice || p.c.Range() != n {
 		p.c = vm.UniformDraw(n)
@@ -134,7 +149,8 @@ func (c *scripted) Choose(n uint64) uint64 {
 
 func (c *scripted) fail(outcomes string) {
 	if c.err == nil {
-		c.err = &BranchError{Func: c.h.fn, Process: c.h.thread, Loc: c.h.loc.String(), Outcomes: outcomes, Max: c.max}
+		c.h.inspect()
+		c.err = &BranchError{Func: c.h.fn, Process: c.h.t.ID, Loc: c.h.loc.String(), Outcomes: outcomes, Max: c.max}
 	}
 }
 
