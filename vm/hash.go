@@ -2,9 +2,9 @@ package vm
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"iter"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -266,9 +266,9 @@ func sameArray[E any](x, y []E) bool {
 // each process (appendThread) and each block that differs from the image
 // (appendBlock); the parts hash is the sum, lane by lane mod 2^64, of a
 // seeded hash of each part (two 64-bit hashes with independent random
-// seeds: the runtime's AES-based hash through hash/maphash, of the part's
-// kind followed by its words; a process's and a block's words begin with
-// its id). Equal keys have equal parts, so equal parts hashes. Two states
+// seeds: the runtime's AES-based hash, memhash, the hash hash/maphash
+// computes with, of the part's kind followed by its words; a process's
+// and a block's words begin with its id). Equal keys have equal parts, so equal parts hashes. Two states
 // with different keys differ in at least one part, so if the part hash
 // behaves as a random function their parts hashes are equal with
 // probability 2^-128 (the sum of the parts they do not share is then
@@ -276,7 +276,7 @@ func sameArray[E any](x, y []E) bool {
 // visited set (State.Hash is the fingerprint that is stable across
 // processes). Not safe for concurrent use.
 type PartsHasher struct {
-	s1, s2 maphash.Seed
+	s1, s2 uint64 // nonzero
 	// id names the seeds (shared by forks) in the processes' cached part
 	// hashes (Thread.ph): a record hashed by another hasher is rehashed.
 	id  uint64
@@ -288,7 +288,16 @@ var hasherIDs atomic.Uint64
 
 // NewPartsHasher returns a parts hasher with fresh random seeds.
 func NewPartsHasher() *PartsHasher {
-	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), id: hasherIDs.Add(1)}
+	return &PartsHasher{s1: newSeed(), s2: newSeed(), id: hasherIDs.Add(1)}
+}
+
+// newSeed draws a random nonzero seed for memWords.
+func newSeed() uint64 {
+	for {
+		if s := rand.Uint64(); s != 0 {
+			return s
+		}
+	}
 }
 
 // Fork returns a parts hasher with h's seeds and its own buffer: the same
@@ -312,8 +321,30 @@ func subHash(x, y Hash128) Hash128 { return Hash128{x[0] - y[0], x[1] - y[1]} }
 
 // sum hashes the part in h.buf.
 func (h *PartsHasher) sum() Hash128 {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(h.buf))), 8*len(h.buf))
-	return Hash128{maphash.Bytes(h.s1, b), maphash.Bytes(h.s2, b)}
+	return Hash128{memWords(h.buf, h.s1), memWords(h.buf, h.s2)}
+}
+
+// memhash is the runtime's seeded hash of the s bytes at p: AES-based where
+// the processor has AES instructions (wyhash otherwise), the hash of Go's
+// maps and of hash/maphash, which calls it on at most 128 bytes at a time,
+// chaining the result as the next seed (maphash.Bytes); the runtime names
+// it as a function other packages may link to (go.dev/issue/67401).
+//
+//go:linkname memhash runtime.memhash
+//go:noescape
+func memhash(p unsafe.Pointer, h, s uintptr) uintptr
+
+// memWords hashes the bytes of w, not empty, with seed: maphash.Bytes
+// with that seed, but for parts of more than 128 bytes hashed in one call
+// of memhash rather than one a 128 bytes (a part of a process is mostly
+// longer). Like maphash, on 32-bit platforms it puts together two 32-bit
+// hashes with the seed's halves.
+func memWords(w []uint64, seed uint64) uint64 {
+	p, n := unsafe.Pointer(unsafe.SliceData(w)), uintptr(8*len(w))
+	if bits.UintSize == 64 {
+		return uint64(memhash(p, uintptr(seed), n))
+	}
+	return uint64(memhash(p, uintptr(seed>>32), n))<<32 | uint64(uint32(memhash(p, uintptr(uint32(seed)), n)))
 }
 
 func (h *PartsHasher) header(st *State) Hash128 {
