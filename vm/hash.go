@@ -334,6 +334,19 @@ func (h *PartsHasher) sum() Hash128 {
 //go:noescape
 func memhash(p unsafe.Pointer, h, s uintptr) uintptr
 
+// HashWords is the 64-bit hash of the words w with seed (NewHashSeed):
+// memWords, the hash of the parts of a PartsHasher, for a whole encoding
+// (explicit search's full storage and exact layers).
+func HashWords(w []uint64, seed uint64) uint64 {
+	if len(w) == 0 {
+		return seed
+	}
+	return memWords(w, seed)
+}
+
+// NewHashSeed draws a random seed for HashWords.
+func NewHashSeed() uint64 { return newSeed() }
+
 // memWords hashes the bytes of w, not empty, with seed: maphash.Bytes
 // with that seed, but for parts of more than 128 bytes hashed in one call
 // of memhash rather than one a 128 bytes (a part of a process is mostly
