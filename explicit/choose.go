@@ -29,18 +29,14 @@ import (
 // wyvern_uniform range, or raise MaxBranching. A coin's (at most) two
 // outcomes are always enumerated.
 
-// hint describes the choice the next instruction of a process may make:
-// thread t's in st, inspected (inspect) only when the step draws, which
-// few do. The step runs on a copy of st (gen.expand), so st and t stay as
-// they were before it.
+// hint names the process whose next instruction may make the choices of
+// a step: thread t of st, which the scripted chooser inspects (inspect)
+// only when the step draws, which few do. The step runs on a copy of st
+// (gen.expand), so st and t stay as they were before it.
 type hint struct {
-	m      *vm.Machine
-	st     *vm.State
-	t      *vm.Thread
-	done   bool      // inspected: the fields below are set
-	fn     string    // the called platform function, "" when none
-	choice vm.Choice // Kind NoChoice when none
-	loc    ir.SrcLoc
+	m  *vm.Machine
+	st *vm.State
+	t  *vm.Thread
 }
 
 // hintFor returns the hint for thread t's next instruction in st.
@@ -48,18 +44,25 @@ func hintFor(m *vm.Machine, st *vm.State, t *vm.Thread) hint {
 	return hint{m: m, st: st, t: t}
 }
 
-// inspect sets the hint's choice, function and location from the
-// instruction.
-func (h *hint) inspect() {
-	if h.done {
+// inspection is what the hint's instruction tells of the choice it may
+// make.
+type inspection struct {
+	done   bool      // inspected: the fields below are set
+	fn     string    // the called platform function, "" when none
+	choice vm.Choice // Kind NoChoice when none
+	loc    ir.SrcLoc
+}
+
+// inspect sets c.in from the instruction c.h names, once per start.
+func (c *scripted) inspect() {
+	if c.in.done {
 		return
 	}
-	h.done = true
-	c, ok := h.m.NextChoice(h.st, h.t)
-	if !ok {
-		return
+	h := &c.h
+	c.in = inspection{done: true}
+	if ch, ok := h.m.NextChoice(h.st, h.t); ok {
+		c.in.fn, c.in.choice, c.in.loc = h.m.NextCallee(h.t), ch, h.m.Loc(h.t)
 	}
-	h.fn, h.choice, h.loc = h.m.NextCallee(h.t), c, h.m.Loc(h.t)
 }
 
 // point is one choice of a step: its distribution, number of outcomes and
@@ -115,6 +118,7 @@ type scripted struct {
 	pts  []point
 	pos  int
 	h    hint
+	in   inspection // of h
 	max  uint64
 	err  error
 	vals []uint64
@@ -123,6 +127,7 @@ type scripted struct {
 // start prepares the enumeration of the choices of one step.
 func (c *scripted) start(h hint, max uint64) {
 	c.pts, c.pos, c.h, c.max, c.err = c.pts[:0], 0, h, max, nil
+	c.in.done = false
 }
 
 // Choose implements vm.Chooser.
@@ -132,8 +137,8 @@ func (c *scripted) Choose(n uint64) uint64 {
 		c.pos++
 		return p.value()
 	}
-	c.h.inspect()
-	p := point{c: c.h.choice}
+	c.inspect()
+	p := point{c: c.in.choice}
 	if p.c.Kind == vm.NoChoice || p.c.Range() != n {
 		p.c = vm.UniformDraw(n)
 	}
@@ -149,8 +154,8 @@ func (c *scripted) Choose(n uint64) uint64 {
 
 func (c *scripted) fail(outcomes string) {
 	if c.err == nil {
-		c.h.inspect()
-		c.err = &BranchError{Func: c.h.fn, Process: c.h.t.ID, Loc: c.h.loc.String(), Outcomes: outcomes, Max: c.max}
+		c.inspect()
+		c.err = &BranchError{Func: c.in.fn, Process: c.h.t.ID, Loc: c.in.loc.String(), Outcomes: outcomes, Max: c.max}
 	}
 }
 
@@ -162,6 +167,9 @@ func (c *scripted) begin() { c.pos = 0 }
 func (c *scripted) done() ([]uint64, float64) {
 	c.pts = c.pts[:c.pos]
 	c.vals = c.vals[:0]
+	if len(c.pts) == 0 {
+		return c.vals, 1 // most steps choose nothing
+	}
 	p := 1.0
 	for i := range c.pts {
 		c.vals = append(c.vals, c.pts[i].value())
