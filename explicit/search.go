@@ -271,11 +271,22 @@ func (sr *searcher) progress(now time.Time) Progress {
 // successor handles one successor of the state being expanded.
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
-	h, err := sr.fingerprint(st, tid)
-	if err != nil {
-		return err
+	var h vm.Hash128
+	if sr.s.compact && !sr.verify {
+		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid) // fingerprint, written out
+	} else {
+		var err error
+		if h, err = sr.fingerprint(st, tid); err != nil {
+			return err
+		}
 	}
-	_, err = sr.admit(st, h, sr.key, tid, choices, true)
+	// admit, with the look-up written out: most successors are states
+	// seen before.
+	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
+	if !added {
+		return nil
+	}
+	_, err := sr.added(st, idx, h, len(sr.key), true)
 	return err
 }
 
@@ -291,6 +302,12 @@ func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, c
 	if !added {
 		return false, nil
 	}
+	return sr.added(st, idx, h, len(key), take)
+}
+
+// added is admit for a state the visited set has just added as record idx;
+// keyWords is the length of the encoding key admit was given.
+func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, take bool) (kept bool, err error) {
 	sr.res.States++
 	depth := sr.curDepth + 1
 	if int(depth) > sr.res.MaxDepth {
@@ -303,7 +320,7 @@ func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, c
 		if take {
 			st = sr.g.take() // st itself: no copy
 		}
-		sr.push(st, idx, depth, h, len(key), sr.visMask)
+		sr.push(st, idx, depth, h, keyWords, sr.visMask)
 		kept = true
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
