@@ -29,23 +29,40 @@ import (
 // wyvern_uniform range, or raise MaxBranching. A coin's (at most) two
 // outcomes are always enumerated.
 
-// hint describes the choice the next instruction of a process may make.
+// hint names the process whose next instruction may make the choices of
+// a step: thread t of st, which the scripted chooser inspects (inspect)
+// only when the step draws, which few do. The step runs on a copy of st
+// (gen.expand), so st and t stay as they were before it.
 type hint struct {
+	m  *vm.Machine
+	st *vm.State
+	t  *vm.Thread
+}
+
+// hintFor returns the hint for thread t's next instruction in st.
+func hintFor(m *vm.Machine, st *vm.State, t *vm.Thread) hint {
+	return hint{m: m, st: st, t: t}
+}
+
+// inspection is what the hint's instruction tells of the choice it may
+// make.
+type inspection struct {
+	done   bool      // inspected: the fields below are set
 	fn     string    // the called platform function, "" when none
 	choice vm.Choice // Kind NoChoice when none
 	loc    ir.SrcLoc
-	thread int32
 }
 
-// hintFor inspects thread t's next instruction in st.
-func hintFor(m *vm.Machine, st *vm.State, t *vm.Thread) hint {
-	h := hint{thread: t.ID}
-	c, ok := m.NextChoice(st, t)
-	if !ok {
-		return h
+// inspect sets c.in from the instruction c.h names, once per start.
+func (c *scripted) inspect() {
+	if c.in.done {
+		return
 	}
-	h.fn, h.choice, h.loc = m.NextCallee(t), c, m.Loc(t)
-	return h
+	h := &c.h
+	c.in = inspection{done: true}
+	if ch, ok := h.m.NextChoice(h.st, h.t); ok {
+		c.in.fn, c.in.choice, c.in.loc = h.m.NextCallee(h.t), ch, h.m.Loc(h.t)
+	}
 }
 
 // point is one choice of a step: its distribution, number of outcomes and
@@ -101,6 +118,7 @@ type scripted struct {
 	pts  []point
 	pos  int
 	h    hint
+	in   inspection // of h
 	max  uint64
 	err  error
 	vals []uint64
@@ -109,6 +127,7 @@ type scripted struct {
 // start prepares the enumeration of the choices of one step.
 func (c *scripted) start(h hint, max uint64) {
 	c.pts, c.pos, c.h, c.max, c.err = c.pts[:0], 0, h, max, nil
+	c.in.done = false
 }
 
 // Choose implements vm.Chooser.
@@ -118,7 +137,8 @@ func (c *scripted) Choose(n uint64) uint64 {
 		c.pos++
 		return p.value()
 	}
-	p := point{c: c.h.choice}
+	c.inspect()
+	p := point{c: c.in.choice}
 	if p.c.Kind == vm.NoChoice || p.c.Range() != n {
 		p.c = vm.UniformDraw(n)
 	}
@@ -134,7 +154,8 @@ func (c *scripted) Choose(n uint64) uint64 {
 
 func (c *scripted) fail(outcomes string) {
 	if c.err == nil {
-		c.err = &BranchError{Func: c.h.fn, Process: c.h.thread, Loc: c.h.loc.String(), Outcomes: outcomes, Max: c.max}
+		c.inspect()
+		c.err = &BranchError{Func: c.in.fn, Process: c.h.t.ID, Loc: c.in.loc.String(), Outcomes: outcomes, Max: c.max}
 	}
 }
 
@@ -146,6 +167,9 @@ func (c *scripted) begin() { c.pos = 0 }
 func (c *scripted) done() ([]uint64, float64) {
 	c.pts = c.pts[:c.pos]
 	c.vals = c.vals[:0]
+	if len(c.pts) == 0 {
+		return c.vals, 1 // most steps choose nothing
+	}
 	p := 1.0
 	for i := range c.pts {
 		c.vals = append(c.vals, c.pts[i].value())

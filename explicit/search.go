@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -22,12 +23,37 @@ type item struct {
 	idx   uint32
 	depth uint32     // transitions from the initial state (its record's parent chain)
 	h     vm.Hash128 // parts hash (compaction)
-	bytes int64
+	quads uint32     // stateBytes/4 (a multiple of 4; at most MaxUint32)
+	// en: the processes EnabledThreads lists, bit tid each, when visit
+	// found them (enMask); 0 when not known (a running state has one).
+	en uint32
+}
+
+// enMask returns the processes en as the bits of item.en, 0 if one does not
+// fit.
+func enMask(en []int32) uint32 {
+	var x uint32
+	for _, tid := range en {
+		if uint32(tid) >= 32 {
+			return 0
+		}
+		x |= 1 << tid
+	}
+	return x
+}
+
+// appendMask appends the processes of mask x (item.en) to en, in
+// increasing order, as EnabledThreads lists them.
+func appendMask(en []int32, x uint32) []int32 {
+	for ; x != 0; x &= x - 1 {
+		en = append(en, int32(bits.TrailingZeros32(x)))
+	}
+	return en
 }
 
 // stateBytes estimates the memory a queued state holds: its processes and
 // the memory blocks it does not share with the initial image (bounded by
-// its encoding's size).
+// its encoding's size). It is a multiple of 4 (item.quads).
 func stateBytes(st *vm.State, keyWords int) int64 {
 	n := int64(256 + 8*keyWords)
 	for _, t := range st.Threads {
@@ -77,7 +103,10 @@ type searcher struct {
 	qBytes    int64
 	maxBytes  int64
 	key       []uint64
-	en        []int32
+	en        []int32 // processes of the state being expanded
+	visEn     []int32 // processes of the state visit classified
+	visMask   uint32  // visEn as item.en (0: not known)
+	acc       []vm.Access
 	hash      keyHash         // full storage
 	parts     *vm.PartsHasher // compaction
 	curSt     *vm.State       // state being expanded
@@ -173,7 +202,7 @@ func (sr *searcher) run() error {
 		return errStop
 	}
 	if s0.Status == vm.Running {
-		sr.push(s0, idx, 0, h, len(sr.key))
+		sr.push(s0, idx, 0, h, len(sr.key), sr.visMask)
 	}
 	sr.nextCheck = time.Now().Add(sr.opts.progressEvery())
 	if sr.workers > 1 {
@@ -192,7 +221,16 @@ func (sr *searcher) run() error {
 		if sr.opts.Order != DFS {
 			sr.prefetch()
 		}
-		sr.en = m.EnabledThreads(it.st, sr.en)
+		if it.en != 0 {
+			sr.en = appendMask(sr.en[:0], it.en)
+			if sr.verify {
+				if err := verifyEnabled(m, it.st, sr.en); err != nil {
+					return err
+				}
+			}
+		} else {
+			sr.en = m.EnabledThreads(it.st, sr.en)
+		}
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
 		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
 			return err
@@ -233,11 +271,22 @@ func (sr *searcher) progress(now time.Time) Progress {
 // successor handles one successor of the state being expanded.
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
-	h, err := sr.fingerprint(st, tid)
-	if err != nil {
-		return err
+	var h vm.Hash128
+	if sr.s.compact && !sr.verify {
+		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid) // fingerprint, written out
+	} else {
+		var err error
+		if h, err = sr.fingerprint(st, tid); err != nil {
+			return err
+		}
 	}
-	_, err = sr.admit(st, h, sr.key, tid, choices, true)
+	// admit, with the look-up written out: most successors are states
+	// seen before.
+	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
+	if !added {
+		return nil
+	}
+	_, err := sr.added(st, idx, h, len(sr.key), true)
 	return err
 }
 
@@ -253,6 +302,12 @@ func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, c
 	if !added {
 		return false, nil
 	}
+	return sr.added(st, idx, h, len(key), take)
+}
+
+// added is admit for a state the visited set has just added as record idx;
+// keyWords is the length of the encoding key admit was given.
+func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, take bool) (kept bool, err error) {
 	sr.res.States++
 	depth := sr.curDepth + 1
 	if int(depth) > sr.res.MaxDepth {
@@ -265,7 +320,7 @@ func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, c
 		if take {
 			st = sr.g.take() // st itself: no copy
 		}
-		sr.push(st, idx, depth, h, len(key))
+		sr.push(st, idx, depth, h, keyWords, sr.visMask)
 		kept = true
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
@@ -284,8 +339,11 @@ func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, c
 }
 
 // visit classifies a new state and reports whether it decides the query.
+// It sets sr.visMask to the state's enabled processes (item.en) when it
+// lists them (EnumStates: with DataRace), to 0 when not.
 func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	res := sr.res
+	sr.visMask = 0
 	switch st.Status {
 	case vm.Exited:
 		res.Exited++
@@ -314,42 +372,52 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 			return true
 		}
 	case query.EnumStates:
-		if sr.m.DataRace(st) {
+		var race bool
+		sr.visEn, sr.acc, race = sr.m.EnabledRace(st, sr.visEn, sr.acc)
+		if race {
 			res.RaceStates++
 		}
+		sr.visMask = enMask(sr.visEn)
 	}
 	return false
 }
 
 // verifyPartsHash makes every search check each parts hash it updates
-// against one made from scratch (the package's tests set it).
+// against one made from scratch, and the enabled processes it listed for a
+// state when it reached it against those at its expansion (the package's
+// tests set it).
 var verifyPartsHash bool
 
 // fingerprint identifies successor st of the state being expanded (reached
 // by a transition of process tid) for the visited set. With compaction it
-// is the 128-bit parts hash of its encoding, updated from the parent's when
-// the transition changed no other process (gen.solo), and the encoding is
-// not made. With full storage it is the 64-bit hash of the encoding, made
+// is the 128-bit parts hash of its encoding, updated from the parent's
+// (vm.PartsHasher.Successor: the generator makes successors as CopyInto
+// copies of the parent changed through StepOnly), and the encoding is not
+// made. With full storage it is the 64-bit hash of the encoding, made
 // in sr.key (the store compares encodings).
 func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 	if !sr.s.compact {
 		sr.key = sr.m.AppendKey(sr.key[:0], st)
 		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
 	}
-	var h vm.Hash128
-	if sr.g.solo {
-		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
-	} else {
-		h = sr.parts.Sum(st)
-	}
+	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
 	if sr.verify {
 		return h, verifySuccessor(sr.parts, sr.curSt, sr.curHash, st, tid, h)
 	}
 	return h, nil
 }
 
+// verifyEnabled checks the enabled processes en that visit listed for st
+// (item.en) against EnabledThreads at its expansion.
+func verifyEnabled(m *vm.Machine, st *vm.State, en []int32) error {
+	if want := m.EnabledThreads(st, nil); !slices.Equal(en, want) {
+		return fmt.Errorf("explicit: internal error: the enabled processes %v listed when the state was reached are %v when it is expanded", en, want)
+	}
+	return nil
+}
+
 // verifySuccessor checks the parts hash h that ph made (updated, or from
-// scratch for a transition that is not solo) for successor st
+// scratch) for successor st
 // (process tid moved) of parent, whose parts hash is hp, against hashes
 // made from scratch without the processes' cached part hashes: st's, and
 // the parent's, which must not have changed (the successor shares the
@@ -366,10 +434,10 @@ func verifySuccessor(ph *vm.PartsHasher, parent *vm.State, hp vm.Hash128, st *vm
 	return nil
 }
 
-func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int) {
-	b := stateBytes(st, keyWords)
-	sr.qBytes += b
-	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, bytes: b})
+func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int, en uint32) {
+	q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
+	sr.qBytes += 4 * int64(q)
+	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
@@ -407,7 +475,7 @@ func (sr *searcher) pop() (item, bool) {
 			sr.head = 0
 		}
 	}
-	sr.qBytes -= it.bytes
+	sr.qBytes -= 4 * int64(it.quads)
 	return it, true
 }
 

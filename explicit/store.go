@@ -1,32 +1,27 @@
 package explicit
 
 import (
-	"hash/maphash"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
 
 // keyHash is the 128-bit fingerprint of canonical state encodings: two
-// independent 64-bit hashes (the runtime's AES-based hash through
-// hash/maphash) with seeds drawn per search.
-type keyHash struct{ s1, s2 maphash.Seed }
+// independent 64-bit hashes (the runtime's AES-based hash, the one
+// hash/maphash computes with, through vm.HashWords) with seeds drawn per
+// search.
+type keyHash struct{ s1, s2 uint64 }
 
-func newKeyHash() keyHash { return keyHash{maphash.MakeSeed(), maphash.MakeSeed()} }
+func newKeyHash() keyHash { return keyHash{vm.NewHashSeed(), vm.NewHashSeed()} }
 
 func (h keyHash) sum(w []uint64) vm.Hash128 {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))
-	return vm.Hash128{maphash.Bytes(h.s1, b), maphash.Bytes(h.s2, b)}
+	return vm.Hash128{vm.HashWords(w, h.s1), vm.HashWords(w, h.s2)}
 }
 
 // sum64 is the first half of sum: what full storage, which confirms every
 // match by comparing encodings, needs.
-func (h keyHash) sum64(w []uint64) uint64 {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))
-	return maphash.Bytes(h.s1, b)
-}
+func (h keyHash) sum64(w []uint64) uint64 { return vm.HashWords(w, h.s1) }
 
 const noRec = ^uint32(0)
 

@@ -2,9 +2,9 @@ package vm
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"iter"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -266,9 +266,9 @@ func sameArray[E any](x, y []E) bool {
 // each process (appendThread) and each block that differs from the image
 // (appendBlock); the parts hash is the sum, lane by lane mod 2^64, of a
 // seeded hash of each part (two 64-bit hashes with independent random
-// seeds: the runtime's AES-based hash through hash/maphash, of the part's
-// kind followed by its words; a process's and a block's words begin with
-// its id). Equal keys have equal parts, so equal parts hashes. Two states
+// seeds: the runtime's AES-based hash, memhash, the hash hash/maphash
+// computes with, of the part's kind followed by its words; a process's
+// and a block's words begin with its id). Equal keys have equal parts, so equal parts hashes. Two states
 // with different keys differ in at least one part, so if the part hash
 // behaves as a random function their parts hashes are equal with
 // probability 2^-128 (the sum of the parts they do not share is then
@@ -276,7 +276,7 @@ func sameArray[E any](x, y []E) bool {
 // visited set (State.Hash is the fingerprint that is stable across
 // processes). Not safe for concurrent use.
 type PartsHasher struct {
-	s1, s2 maphash.Seed
+	s1, s2 uint64 // nonzero
 	// id names the seeds (shared by forks) in the processes' cached part
 	// hashes (Thread.ph): a record hashed by another hasher is rehashed.
 	id  uint64
@@ -288,7 +288,16 @@ var hasherIDs atomic.Uint64
 
 // NewPartsHasher returns a parts hasher with fresh random seeds.
 func NewPartsHasher() *PartsHasher {
-	return &PartsHasher{s1: maphash.MakeSeed(), s2: maphash.MakeSeed(), id: hasherIDs.Add(1)}
+	return &PartsHasher{s1: newSeed(), s2: newSeed(), id: hasherIDs.Add(1)}
+}
+
+// newSeed draws a random nonzero seed for memWords.
+func newSeed() uint64 {
+	for {
+		if s := rand.Uint64(); s != 0 {
+			return s
+		}
+	}
 }
 
 // Fork returns a parts hasher with h's seeds and its own buffer: the same
@@ -312,8 +321,43 @@ func subHash(x, y Hash128) Hash128 { return Hash128{x[0] - y[0], x[1] - y[1]} }
 
 // sum hashes the part in h.buf.
 func (h *PartsHasher) sum() Hash128 {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(h.buf))), 8*len(h.buf))
-	return Hash128{maphash.Bytes(h.s1, b), maphash.Bytes(h.s2, b)}
+	return Hash128{memWords(h.buf, h.s1), memWords(h.buf, h.s2)}
+}
+
+// memhash is the runtime's seeded hash of the s bytes at p: AES-based where
+// the processor has AES instructions (wyhash otherwise), the hash of Go's
+// maps and of hash/maphash, which calls it on at most 128 bytes at a time,
+// chaining the result as the next seed (maphash.Bytes); the runtime names
+// it as a function other packages may link to (go.dev/issue/67401).
+//
+//go:linkname memhash runtime.memhash
+//go:noescape
+func memhash(p unsafe.Pointer, h, s uintptr) uintptr
+
+// HashWords is the 64-bit hash of the words w with seed (NewHashSeed):
+// memWords, the hash of the parts of a PartsHasher, for a whole encoding
+// (explicit search's full storage and exact layers).
+func HashWords(w []uint64, seed uint64) uint64 {
+	if len(w) == 0 {
+		return seed
+	}
+	return memWords(w, seed)
+}
+
+// NewHashSeed draws a random seed for HashWords.
+func NewHashSeed() uint64 { return newSeed() }
+
+// memWords hashes the bytes of w, not empty, with seed: maphash.Bytes
+// with that seed, but for parts of more than 128 bytes hashed in one call
+// of memhash rather than one a 128 bytes (a part of a process is mostly
+// longer). Like maphash, on 32-bit platforms it puts together two 32-bit
+// hashes with the seed's halves.
+func memWords(w []uint64, seed uint64) uint64 {
+	p, n := unsafe.Pointer(unsafe.SliceData(w)), uintptr(8*len(w))
+	if bits.UintSize == 64 {
+		return uint64(memhash(p, uintptr(seed), n))
+	}
+	return uint64(memhash(p, uintptr(seed>>32), n))<<32 | uint64(uint32(memhash(p, uintptr(uint32(seed)), n)))
 }
 
 func (h *PartsHasher) header(st *State) Hash128 {
@@ -398,15 +442,21 @@ func (h *PartsHasher) Sum(st *State) Hash128 {
 
 // Successor returns the parts hash of succ, given hp, the parts hash of
 // parent, when succ is a CopyInto copy of parent that has since changed
-// no process but tid (one step of tid that called no platform function,
-// say): it rehashes the header, process tid and the blocks succ has
-// written since the copy (those it owns), before and after (process tid
-// of the parent is usually cached in its record: see thread); Machine.SoloStep
-// says which steps qualify. Otherwise (a run that ended, a different
-// process count, a process tid does not have) it is Sum.
+// only through StepOnly (steps of any processes; tid names the one that
+// moved first, which is rehashed without comparing). It rehashes the header when
+// its words changed, the processes succ no longer shares with parent
+// (share.go: a shared record is immutable, so a record both hold is
+// unchanged) whose records differ from the parent's (a step that may
+// change others copies every record, most of them unchanged: sameThread
+// finds those without hashing them) and the blocks succ has written since
+// the copy (those it owns), before and after (the parent's processes are
+// usually cached in their records: see thread). A process waiting on a
+// condition variable is always rehashed: its part holds its rank among the
+// waiters, which the other processes change. Otherwise (a run that ended,
+// a different process count, fewer blocks, another image) it is Sum.
 func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int32) Hash128 {
-	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) || tid < 0 ||
-		int(tid) >= len(succ.Threads) || succ.Mem.image != parent.Mem.image {
+	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) ||
+		succ.Mem.image != parent.Mem.image || succ.Mem.n < parent.Mem.n {
 		return h.Sum(succ)
 	}
 	img := succ.Mem.image
@@ -416,11 +466,23 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	x := hp
 	// Most steps change neither the status nor the counts: then the
 	// header's hash is the parent's and is not made twice to cancel out.
-	var wp, ws [8]uint64
-	if !slices.Equal(appendHeader(wp[:0], parent), appendHeader(ws[:0], succ)) {
+	if !sameHeader(parent, succ) {
 		x = addHash(subHash(x, h.header(parent)), h.header(succ))
 	}
-	x = addHash(subHash(x, h.thread(parent, parent.Threads[tid])), h.thread(succ, succ.Threads[tid]))
+	for i, t := range succ.Threads {
+		pt := parent.Threads[i]
+		switch {
+		case t == pt && t.Wait != waitCond:
+			continue // shared: unchanged
+		case i == int(tid) || t.Wait == waitCond || pt.Wait == waitCond:
+		case sameThread(t, pt):
+			if h.id != 0 && pt.phID == h.id && atomic.LoadInt32(&t.shared) == 0 {
+				t.ph, t.phID = pt.ph, h.id
+			}
+			continue
+		}
+		x = addHash(subHash(x, h.thread(parent, pt)), h.thread(succ, t))
+	}
 	mem := &succ.Mem
 	for ci, ch := range mem.chunks {
 		if ch.owner != mem.epoch {
@@ -436,4 +498,27 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 		}
 	}
 	return x
+}
+
+// sameHeader reports whether states s and t have equal header parts
+// (appendHeader) as far as their fields tell: equal status, exit code,
+// error kind and process, process and block counts.
+func sameHeader(s, t *State) bool {
+	if s.Status != t.Status || s.ExitCode != t.ExitCode || len(s.Threads) != len(t.Threads) || s.Mem.n != t.Mem.n {
+		return false
+	}
+	if s.Err == nil || t.Err == nil {
+		return s.Err == t.Err
+	}
+	return s.Err.Kind == t.Err.Kind && s.Err.Thread == t.Err.Thread
+}
+
+// sameThread reports whether processes t and u have equal encodings
+// (appendThread) as far as their records tell: equal in every field the
+// encoding reads, but for the rank among condition-variable waiters, which
+// depends on the other processes.
+func sameThread(t, u *Thread) bool {
+	return t.ID == u.ID && t.Done == u.Done && t.Wait == u.Wait && t.Atomic == u.Atomic &&
+		t.Detached == u.Detached && t.WaitOn == u.WaitOn && t.RetVal == u.RetVal &&
+		slices.Equal(t.Frames, u.Frames) && slices.Equal(t.Regs, u.Regs) && slices.Equal(t.Allocas, u.Allocas)
 }

@@ -295,7 +295,8 @@ func TestIdentityFields(t *testing.T) {
 // TestPartsHash: along random runs of the identity programs (and Peterson
 // and fib_4), for every successor of every state (each enabled process
 // stepped once, with random choices), the parts hash updated from the
-// parent's (when SoloStep allows it) equals the one made from scratch,
+// parent's (PartsHasher.Successor, after any step: solo or not) equals the
+// one made from scratch,
 // and states with equal keys have equal parts hashes whatever their
 // copy-on-write sharing.
 func TestPartsHash(t *testing.T) {
@@ -329,9 +330,9 @@ func TestPartsHash(t *testing.T) {
 					want := scratch.Sum(scr)
 					if solo {
 						updated++
-						if got := ph.Successor(st, h, scr, tid); got != want {
-							t.Fatalf("%s: seed %d step %d process %d: updated parts hash %x, from scratch %x", path, seed, step, tid, got, want)
-						}
+					}
+					if got := ph.Successor(st, h, scr, tid); got != want {
+						t.Fatalf("%s: seed %d step %d process %d (solo %v): updated parts hash %x, from scratch %x", path, seed, step, tid, solo, got, want)
 					}
 					if got := ph.Sum(scr); got != want {
 						t.Fatalf("%s: seed %d step %d process %d: parts hash %x with cached parts, from scratch %x", path, seed, step, tid, got, want)

@@ -72,7 +72,12 @@ func (m *Machine) NextAccess(t *Thread) (Access, bool) {
 	if in == nil {
 		return Access{}, false
 	}
-	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+	return accessOf(fn, in, t.Regs[t.Frames[len(t.Frames)-1].Base:])
+}
+
+// accessOf is NextAccess of instruction in of function fn, whose frame's
+// registers are r.
+func accessOf(fn *ir.Func, in *ir.Inst, r []uint64) (Access, bool) {
 	switch in.Op {
 	case ir.OpLoad:
 		return Access{Addr: r[in.A], Size: uint32(in.W), Atomic: in.Aux == ir.AuxAtomic}, true
@@ -138,6 +143,51 @@ func (m *Machine) DataRace(st *State) bool {
 			acc = append(acc, a)
 		}
 	}
+	return racing(acc)
+}
+
+// EnabledRace is EnabledThreads and DataRace at once, looking at each
+// process's next instruction once (Enabled and NextAccess): it appends the
+// ids of the processes EnabledThreads lists to en[:0] and reports whether
+// st has a data race. acc is a buffer for the accesses, returned for
+// reuse.
+func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _ []Access, race bool) {
+	en, acc = en[:0], acc[:0]
+	if st.Status != Running && st.Status != StepBound {
+		return en, acc, false // nobody steps (Enabled)
+	}
+	atomic := int32(-1) // the first enabled process inside an atomic section
+	for _, t := range st.Threads {
+		if !mayStep(t) {
+			continue
+		}
+		fr := &t.Frames[len(t.Frames)-1]
+		in := &fr.Fn.Code[fr.PC]
+		if in.Op == ir.OpCallB && !m.callEnabled(st, t, fr, in) {
+			continue
+		}
+		en = append(en, t.ID)
+		if atomic < 0 && t.Atomic > 0 {
+			atomic = t.ID
+		}
+		switch in.Op { // accessOf, the usual accesses written out
+		case ir.OpLoad, ir.OpStore:
+			acc = append(acc, Access{Addr: t.Regs[fr.Base+in.A], Size: uint32(in.W), Write: in.Op == ir.OpStore, Atomic: in.Aux == ir.AuxAtomic})
+		case ir.OpLoadAgg, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg:
+			if a, ok := accessOf(fr.Fn, in, t.Regs[fr.Base:]); ok {
+				acc = append(acc, a)
+			}
+		}
+	}
+	if atomic >= 0 {
+		en = append(en[:0], atomic)
+	}
+	return en, acc, racing(acc)
+}
+
+// racing reports whether two of the accesses overlap, at least one of them
+// writing and not both atomic.
+func racing(acc []Access) bool {
 	for i := 0; i < len(acc); i++ {
 		for j := i + 1; j < len(acc); j++ {
 			a, b := acc[i], acc[j]

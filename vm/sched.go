@@ -71,14 +71,21 @@ func (m *Machine) Enabled(st *State, t *Thread) bool {
 	if st.Status != Running && st.Status != StepBound {
 		return false // the run has ended: nobody steps
 	}
-	if t.Done || len(t.Frames) == 0 || t.Wait == waitCond {
+	if !mayStep(t) {
 		return false
 	}
 	fr := &t.Frames[len(t.Frames)-1]
 	in := &fr.Fn.Code[fr.PC]
-	if in.Op != ir.OpCallB {
-		return true
-	}
+	return in.Op != ir.OpCallB || m.callEnabled(st, t, fr, in)
+}
+
+// mayStep reports whether thread t has a next instruction that may be
+// enabled: it is not finished and does not wait on a condition variable.
+func mayStep(t *Thread) bool { return !t.Done && len(t.Frames) > 0 && t.Wait != waitCond }
+
+// callEnabled is Enabled for thread t of a running state that mayStep,
+// whose next instruction in, of its innermost frame fr, is a platform call.
+func (m *Machine) callEnabled(st *State, t *Thread, fr *Frame, in *ir.Inst) bool {
 	p := &platform[in.B]
 	if p.enabled == nil {
 		return true
