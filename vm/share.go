@@ -63,23 +63,12 @@ const threadSlab = 16
 // field: src.shared may change concurrently.
 func copyThread(dst, src *Thread) {
 	dst.ID, dst.Done = src.ID, src.Done
-	dst.Frames = appendRoomy(dst.Frames[:0], src.Frames)
-	dst.Regs = appendRoomy(dst.Regs[:0], src.Regs)
-	dst.Allocas = appendRoomy(dst.Allocas[:0], src.Allocas)
+	dst.Frames = append(dst.Frames[:0], src.Frames...)
+	dst.Regs = append(dst.Regs[:0], src.Regs...)
+	dst.Allocas = append(dst.Allocas[:0], src.Allocas...)
 	dst.RetVal, dst.Atomic, dst.Wait = src.RetVal, src.Atomic, src.Wait
 	dst.WaitSeq, dst.WaitOn, dst.Detached = src.WaitSeq, src.WaitOn, src.Detached
 	dst.shared, dst.phID = 0, 0
-}
-
-// appendRoomy returns dst (empty) with src's elements, like append, but
-// when it must allocate, it leaves room for twice as many: records are
-// reused for any process of any state, and an exact fit would be outgrown
-// by the next deeper stack that a record copies.
-func appendRoomy[E any](dst, src []E) []E {
-	if cap(dst) < len(src) {
-		dst = make([]E, 0, 2*len(src))
-	}
-	return append(dst, src...)
 }
 
 // own makes process i of st a record st alone holds, copying it if it is
