@@ -21,6 +21,7 @@ type gen struct {
 	maxBranch uint64
 	scr       *vm.State // the successor being built
 	spare     []*vm.State
+	fresh     []vm.State // new states, not yet used (take)
 	// solo: the successor being emitted changed no process but the one
 	// that moved (vm.Machine.SoloStep held for its first step, and the
 	// reduction runs no other process), so vm.PartsHasher.Successor may
@@ -57,11 +58,20 @@ func (g *gen) take() *vm.State {
 		g.spare[k-1] = nil
 		g.spare = g.spare[:k-1]
 	} else {
-		g.scr = new(vm.State)
+		// (states are allocated stateSlab at a time: they are never
+		// freed while the search runs, but recycled)
+		if len(g.fresh) == 0 {
+			g.fresh = make([]vm.State, stateSlab)
+		}
+		g.scr = &g.fresh[0]
+		g.fresh = g.fresh[1:]
 	}
 	st.GiveSpares(g.scr) // the queue has no use for them
 	return st
 }
+
+// stateSlab is the number of states take allocates at once.
+const stateSlab = 16
 
 // recycle gives a state the caller no longer needs (an expanded one) to
 // the generator, which reuses its buffers for the successors it builds.

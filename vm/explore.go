@@ -63,7 +63,9 @@ func (m *Machine) CopyInto(dst, src *State) {
 		e := *src.Err
 		dst.Err = &e
 	}
-	dst.Out = append(dst.Out[:0], src.Out...)
+	if len(src.Out)|len(dst.Out) != 0 { // (most programs print nothing)
+		dst.Out = append(dst.Out[:0], src.Out...)
+	}
 }
 
 // copyFrom makes m a copy-on-write copy of src, recycling what m owns (as

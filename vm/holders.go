@@ -148,6 +148,8 @@ func (m *Memory) shareFrom(src *Memory) {
 	m.image = src.image
 	m.n = src.n
 	m.renew()
-	m.freeStack = append(m.freeStack[:0], src.freeStack...)
+	if len(src.freeStack)|len(m.freeStack) != 0 {
+		m.freeStack = append(m.freeStack[:0], src.freeStack...)
+	}
 	m.live = src.live
 }

@@ -72,3 +72,49 @@ func TestChunkHolders(t *testing.T) {
 		t.Fatal("the image changed")
 	}
 }
+
+// TestDeadStackBlocks: freeing a stack block copies none of its bytes
+// (they are no part of the state), and reusing a dead block's id gives it
+// bytes of its own: two copies of a memory that both reuse the id of a
+// block freed before the copy never share its new bytes.
+func TestDeadStackBlocks(t *testing.T) {
+	var img Memory
+	img.renew()
+	img.initBlock(0, blkNone, nil)
+	img.renew()
+	img.freeze()
+	img.image = &img
+	a := img.derive()
+	id := a.newBlock(8, blkStack, 0)
+	p := ir.MakePtr(id, 0)
+	if e := a.Store(p, 8, 7); e != ErrNone {
+		t.Fatal(e)
+	}
+	a.freeStackBlock(id) // owned: its bytes stay for the next use of the id
+	var b, c Memory
+	b.copyFrom(&a)
+	c.copyFrom(&a)
+	use := func(m *Memory, v uint64) {
+		if got := m.newBlock(8, blkStack, 0); got != id {
+			t.Fatalf("new stack block %d, want the dead block's id %d", got, id)
+		}
+		if e := m.Store(p, 8, v); e != ErrNone {
+			t.Fatal(e)
+		}
+	}
+	use(&b, 1)
+	use(&c, 2)
+	if v, _ := b.Load(p, 8); v != 1 {
+		t.Fatalf("b reads %d, want 1: a copy's new block shares bytes with another's", v)
+	}
+	// A block shared with other memories is freed without copying it.
+	var e Memory
+	e.copyFrom(&b)
+	e.freeStackBlock(id)
+	if e.blk(id).data != nil {
+		t.Fatal("a shared block, freed, keeps bytes")
+	}
+	if v, _ := b.Load(p, 8); v != 1 {
+		t.Fatalf("b reads %d after a copy freed the block, want 1", v)
+	}
+}

@@ -183,6 +183,26 @@ func (m *Memory) blk(id uint32) *block {
 // wblk returns a block descriptor owned by this memory, copying its chunk
 // and its bytes (or page table) if they are shared.
 func (m *Memory) wblk(id uint32) *block {
+	b := m.wdesc(id)
+	if b.owner != m.epoch {
+		if m.owns(b.owner) {
+			// written before an advance: restamped, not copied
+		} else if b.pages != nil {
+			b.pages = append([]*page(nil), b.pages...)
+		} else if b.data != nil {
+			b.data = append(m.buffer(len(b.data)), b.data...)
+		}
+		b.owner = m.epoch
+	}
+	return b
+}
+
+// wdesc returns the descriptor of block id in a chunk owned by this
+// memory, copying the chunk if it is shared, but not the block's bytes:
+// the caller makes the block its own (stamps it with m.epoch) and, unless
+// m owned it already (ownsBlock), replaces or drops its bytes, which may be
+// shared.
+func (m *Memory) wdesc(id uint32) *block {
 	ci := id >> chunkBits
 	ch := m.chunks[ci]
 	if ch.owner != m.epoch && (m.owns(ch.owner) || m.soleHolder(ch, ci)) {
@@ -206,19 +226,12 @@ func (m *Memory) wblk(id uint32) *block {
 		m.drop(ch, ci)
 		ch = nc
 	}
-	b := &ch.b[id&(chunkSize-1)]
-	if b.owner != m.epoch {
-		if m.owns(b.owner) {
-			// written before an advance: restamped, not copied
-		} else if b.pages != nil {
-			b.pages = append([]*page(nil), b.pages...)
-		} else if b.data != nil {
-			b.data = append(m.buffer(len(b.data)), b.data...)
-		}
-		b.owner = m.epoch
-	}
-	return b
+	return &ch.b[id&(chunkSize-1)]
 }
+
+// ownsBlock reports whether m owns the bytes of block descriptor b (one of
+// its own chunks): it wrote them since it last shared.
+func (m *Memory) ownsBlock(b *block) bool { return b.owner == m.epoch || m.owns(b.owner) }
 
 // maxSpareChunks bounds the chunks a memory keeps for its next run (4096
 // block descriptors).
@@ -300,7 +313,11 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		}
 		m.live += uint64(size)
 	}
-	b := m.wblk(id)
+	// The block's old bytes (a dead stack block's, when its id is reused)
+	// are not copied: they are replaced, or cleared if m owns them.
+	b := m.wdesc(id)
+	owned := m.ownsBlock(b)
+	b.owner = m.epoch
 	b.kind, b.size, b.thread = kind, size, thread
 	if size > pageSize {
 		np := (size + pageSize - 1) / pageSize
@@ -312,7 +329,7 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		return id
 	}
 	b.pages = nil
-	if cap(b.data) >= int(size) {
+	if owned && cap(b.data) >= int(size) {
 		b.data = b.data[:size]
 		clear(b.data)
 	} else {
@@ -350,9 +367,16 @@ func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
 	b.data = append([]byte(nil), init...)
 }
 
-// freeStackBlock marks a stack block dead and makes its id reusable.
+// freeStackBlock marks a stack block dead and makes its id reusable. A
+// dead block's bytes are no part of the state (hasBytes) and are never
+// read again: bytes m does not own (shared with other states) are dropped
+// instead of copied, and newBlock gives the id new ones when it reuses it.
 func (m *Memory) freeStackBlock(id uint32) {
-	b := m.wblk(id)
+	b := m.wdesc(id)
+	if !m.ownsBlock(b) {
+		b.data, b.pages = nil, nil
+	}
+	b.owner = m.epoch
 	if b.kind == blkStack {
 		m.live -= uint64(b.size)
 	}

@@ -23,23 +23,15 @@ func PrefetchState(st *State, stage int) {
 	case 0:
 		// the lines CopyInto reads: the memory's fields to Threads, the
 		// status, error, output and last process (a state is not
-		// aligned to lines: the last one is fetched by its last field)
-		p := uintptr(unsafe.Pointer(st))
-		end := uintptr(unsafe.Pointer(&st.LastThread))
-		for ; p < end; p += 64 {
-			prefetch(p)
-		}
-		prefetch(end)
+		// aligned to lines)
+		prefetchRange(uintptr(unsafe.Pointer(st)), unsafe.Offsetof(st.LastThread)+unsafe.Sizeof(st.LastThread))
 	case 1:
 		prefetchSlice(st.Threads)
 		prefetchSlice(st.Mem.chunks)
 		prefetchSlice(st.Mem.freeStack)
 	case 2:
 		for _, t := range st.Threads {
-			p := uintptr(unsafe.Pointer(t))
-			for off := uintptr(0); off < unsafe.Sizeof(*t); off += 64 {
-				prefetch(p + off)
-			}
+			prefetchRange(uintptr(unsafe.Pointer(t)), unsafe.Sizeof(*t))
 		}
 	case 3:
 		for _, t := range st.Threads {
@@ -52,15 +44,9 @@ func PrefetchState(st *State, stage int) {
 	}
 }
 
-// prefetchSlice prefetches the lines holding s's elements (up to 8).
+// prefetchSlice prefetches the lines holding s's elements (at most 8
+// lines' worth of bytes).
 func prefetchSlice[E any](s []E) {
-	if len(s) == 0 {
-		return
-	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	end := p + uintptr(len(s))*unsafe.Sizeof(s[0])
-	for n := 0; p < end && n < 8; n++ {
-		prefetch(p)
-		p = (p + 64) &^ 63
-	}
+	var e E
+	prefetchRange(uintptr(unsafe.Pointer(unsafe.SliceData(s))), min(uintptr(len(s))*unsafe.Sizeof(e), 8*64))
 }

@@ -7,3 +7,8 @@ package vm
 //
 //go:noescape
 func prefetch(p uintptr)
+
+// prefetchRange prefetches every cache line holding a byte of [p, p+n).
+//
+//go:noescape
+func prefetchRange(p, n uintptr)

@@ -38,14 +38,25 @@ func (st *State) releaseThreads() {
 }
 
 // spareThread returns a record for st to fill: a spare one or a new one.
+// New ones are allocated threadSlab at a time (the others become spares):
+// records are never freed while a search runs, they go from state to state
+// through the spare lists, and a search allocates them while its queue
+// grows.
 func (st *State) spareThread() *Thread {
 	if k := len(st.spare); k > 0 {
 		t := st.spare[k-1]
 		st.spare = st.spare[:k-1]
 		return t
 	}
-	return &Thread{}
+	slab := new([threadSlab]Thread)
+	for i := 1; i < threadSlab; i++ {
+		st.spare = append(st.spare, &slab[i])
+	}
+	return &slab[0]
 }
+
+// threadSlab is the number of records spareThread allocates at once.
+const threadSlab = 16
 
 // copyThread makes dst a copy of src's process (not of its sharing count
 // or cached parts hash), reusing dst's buffers. It reads src field by
