@@ -252,6 +252,52 @@ frames:
 					goto idx
 				}
 				fallthrough // an opLoadSOp
+			case opLoadSF:
+				if k := uint32(in.C) & (maxPromoted - 1); in.Op == opLoadSF && ps.valid>>k&1 != 0 && left >= 3 {
+					// p->f (fuse.go: fieldLoad): the load of p, its GEPC
+					// and the load through it, each counting its step
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					*reg(rb, in.Dst) = v
+					g, y := nextInst(in, 1), nextInst(in, 2)
+					p := v + g.Imm // (the GEPC of v)
+					*reg(rb, g.Dst) = p
+					pc += 2
+					left -= 2
+					in = y
+					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
+							if y.W == 4 {
+								q := e.at(o) // (loadLE is not inlined in exec; this is one move)
+								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+							} else if y.W == 8 { // a pointer: one move too
+								q := (*[8]byte)(unsafe.Add(e.p, o))
+								v = uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
+									uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
+							} else {
+								v = loadLE(e.bytes(o, y.W), y.W)
+							}
+							if y.Imm != 0 {
+								v &= y.Imm
+							}
+							*reg(rb, y.Dst) = v
+							if y.Flags&fuseOp != 0 && left >= 2 {
+								goto loadOp
+							}
+							pc++
+							left--
+							if left > 0 { // (checkPCs: an instruction follows the load)
+								in = nextInst(y, 1)
+								goto dispatch
+							}
+							continue
+						}
+					}
+					goto dispatch // the load alone (left >= 1), as after the GEPC
+				}
+				fallthrough // an opLoadS
 			case opLoadS, opLoadSOp:
 				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 					v := ps.v[k]

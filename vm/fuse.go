@@ -61,6 +61,13 @@ const (
 	// store through it, at once when all of it fits the budget and hits
 	// the access cache, and otherwise runs as an opLoadSOp.
 	opLoadSIdx
+	// opLoadSF: an opLoadS of a pointer that begins the access p->f of
+	// -O0 code (see fieldLoad): the load of p, an OpGEPC of it and an
+	// OpLoad (or opLoadOp) through the GEPC. The fused path runs the
+	// three at once when they fit the budget, the slot is valid and the
+	// last load hits the access cache (an opLoadOp then goes on with its
+	// integer instruction); otherwise it runs as an opLoadS.
+	opLoadSF
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
@@ -185,6 +192,11 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 		}
 	}
+	for pc := range code {
+		if fieldLoad(code[pc:]) {
+			code[pc].Op = opLoadSF
+		}
+	}
 	for pc := 0; pc+2 < len(code); pc++ {
 		in := &code[pc]
 		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseBr) == 0 {
@@ -210,6 +222,26 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 		}
 	}
 	return code
+}
+
+// fieldLoad reports whether c begins with the access p->f of -O0 code,
+// which fused code runs as an opLoadSF:
+//
+//	opLoadS  p (a promoted load, not fused with anything)
+//	OpGEPC   of p
+//	OpLoad   (or opLoadOp; not atomic) through the GEPC
+//
+// where each instruction reads its predecessor's result (and nothing
+// else): so exec may compute the three results from the slot alone and
+// write them in order, with the same result as running the instructions
+// one by one, whatever registers they write.
+func fieldLoad(c []ir.Inst) bool {
+	if len(c) < 3 || c[0].Op != opLoadS || c[0].Flags != 0 || c[0].Aux != 0 {
+		return false
+	}
+	g, y := &c[1], &c[2]
+	return g.Op == ir.OpGEPC && g.A == c[0].Dst &&
+		(y.Op == ir.OpLoad && y.Aux == 0 || y.Op == opLoadOp) && y.A == g.Dst
 }
 
 // idxChain returns the number of instructions (4 or 5) of the chain that
