@@ -591,6 +591,8 @@ frames:
 					return budget - left // entering an atomic section is a scheduling point
 				}
 				continue frames
+			case opUniform:
+				goto uniform
 			case ir.OpCallB:
 				b := ir.Builtin(in.B)
 				if platform[b].choice != nil {
@@ -1204,6 +1206,16 @@ frames:
 			}
 			continue
 		loadOnly:
+			pc++
+			left--
+			continue
+		uniform:
+			// wyvern_uniform (fuse.go: fuseUniform): drawCall, or its
+			// draw with a *Rand without the general path
+			fr.PC = pc
+			if !m.uniformCall(st, t, in, &fn.Calls[in.C], regsOf(rb, fn), ch) {
+				return budget - left + 1
+			}
 			pc++
 			left--
 		}

@@ -148,3 +148,56 @@ func TestFieldLoad(t *testing.T) {
 		}
 	}
 }
+
+// uniformPrograms draw with wyvern_uniform over ranges of a power of two
+// and not, with negative bounds and of one value, in a loop of one process
+// and of two (fuse.go: fuseUniform, Machine.uniformCall).
+const uniformProgram = `#include <pthread.h>
+#include "wyvern.h"
+unsigned long acc[2];
+static void *draw(void *arg) {
+  int id = *(int *)arg;
+  for (int i = 0; i < 60; i++) {
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(0, 1);
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(-4, 3);
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(2, 4);
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(5, 5);
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(-1000, 1000);
+    acc[id] = acc[id] * 7u + (unsigned long)wyvern_uniform(i - 8, i + 7);
+  }
+  return 0;
+}
+int main(void) {
+  int ids[2] = {0, 1};
+  pthread_t t;
+  draw(&ids[0]);
+  pthread_create(&t, 0, draw, &ids[1]);
+  draw(&ids[0]);
+  pthread_join(t, 0);
+  return (int)((acc[0] ^ acc[1]) & 127);
+}
+`
+
+// TestUniformCalls checks that fused wyvern_uniform calls (opUniform)
+// drawn with a *Rand (Machine.uniformCall's own draw) give the runs they
+// give through another Chooser (drawCall's general path).
+func TestUniformCalls(t *testing.T) {
+	testutil.NeedClang(t)
+	f := filepath.Join(t.TempDir(), "uniform.c")
+	if err := os.WriteFile(f, []byte(uniformProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMachine(testutil.Program(t, f))
+	if n := countOps(m.code, opUniform); n != 6 {
+		t.Fatalf("%d wyvern_uniform calls fused, want 6", n)
+	}
+	for i := uint64(0); i < 8; i++ {
+		a, b := m.NewState(), m.NewState()
+		m.Run(a, 100000, NewRand(5, i))
+		m.Run(b, 100000, wrappedRand{NewRand(5, i)})
+		if a.Status != Exited || a.Steps != b.Steps || a.Status != b.Status || a.ExitCode != b.ExitCode || a.Hash() != b.Hash() {
+			t.Fatalf("seed %d: with the *Rand the run ended %s (%d) after %d steps, through an interface %s (%d) after %d",
+				i, a.Status, a.ExitCode, a.Steps, b.Status, b.ExitCode, b.Steps)
+		}
+	}
+}

@@ -68,6 +68,13 @@ const (
 	// last load hits the access cache (an opLoadOp then goes on with its
 	// integer instruction); otherwise it runs as an opLoadS.
 	opLoadSF
+	// opUniform: an OpCallB of wyvern_uniform (see fuseUniform): A and B
+	// are the registers of lo and hi, W their width in bits, Dst the
+	// result's register and Imm its mask, C the call site. exec runs it
+	// through Machine.uniformCall: with a *Rand chooser over a range of a
+	// power of two, the simulator's draw, drawCall's draw and result
+	// without its general path; otherwise drawCall.
+	opUniform
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
@@ -138,6 +145,9 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 					in.Flags, in.Imm = fuseSlot, ^uint64(0)>>(64-8*uint(in.W))
 				}
 			}
+		}
+		if in.Op == ir.OpCallB && fuseUniform(fn, in) {
+			continue
 		}
 		if in.Op == ir.OpJmp {
 			if t := int(in.Imm); t < len(fn.Code) && fn.Code[t].Op == ir.OpJmp {
@@ -222,6 +232,33 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 		}
 	}
 	return code
+}
+
+// fuseUniform makes in, an OpCallB of fn, an opUniform when it calls
+// wyvern_uniform with two scalar arguments of the same size and a result,
+// in registers of fn, and reports whether it did.
+func fuseUniform(fn *ir.Func, in *ir.Inst) bool {
+	if ir.Builtin(in.B) != ir.BUniform || in.Imm >= uint64(len(fn.Calls)) {
+		return false
+	}
+	cs := &fn.Calls[in.Imm]
+	ok := func(r int32) bool { return r >= 0 && r < int32(fn.NRegs) }
+	if len(cs.Args) != 2 || len(cs.ArgSizes) != 2 || cs.ArgSizes[0] != cs.ArgSizes[1] ||
+		len(cs.ArgSlots) != 2 || cs.ArgSlots[0] != 1 || cs.ArgSlots[1] != 1 ||
+		!ok(cs.Args[0]) || !ok(cs.Args[1]) || !ok(cs.Ret) || cs.RetSlots != 1 {
+		return false
+	}
+	w := 8 * cs.ArgSizes[0]
+	if w == 0 || w > 64 {
+		w = 64 // (as argInt)
+	}
+	rw := cs.RetBits
+	if rw == 0 {
+		rw = 64 // (as setRet)
+	}
+	in.Op, in.Dst, in.A, in.B, in.C = opUniform, cs.Ret, cs.Args[0], cs.Args[1], int32(in.Imm)
+	in.W, in.Imm = w, ir.Mask(rw)
+	return true
 }
 
 // fieldLoad reports whether c begins with the access p->f of -O0 code,
