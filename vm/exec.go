@@ -41,8 +41,9 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 // of one step is spent and nothing the scheduler would look at changed: it
 // draws the next process itself (when several are enabled) and shows the
 // observer the state if it watches the process that stepped, as
-// runObserved would (see slicer), and goes on with the process drawn.
-// sl.cur is then the process that ran last.
+// runObserved would (see slicer), and goes on with the process drawn, for
+// one step or the sl.run steps next allows. sl.cur is then the process
+// that ran last.
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slicer) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
@@ -1228,7 +1229,7 @@ frames:
 		if u == nil {
 			return n
 		}
-		budget, left = n+1, 1
+		budget, left = n+sl.run, sl.run
 		if sl.flush {
 			// The observer copied the state: the cache's writable
 			// windows and the slots' bindings are the copy's now.
@@ -1237,7 +1238,7 @@ frames:
 		} else if u == t {
 			goto steps // the same frame goes on, its promoted slots kept
 		}
-		// Go on with u for one step: the frames loop takes its registers
+		// Go on with u for sl.run steps: the frames loop takes its registers
 		// and drops the promoted slots; the call has taken n steps.
 		t = u
 		fr = &t.Frames[len(t.Frames)-1]
