@@ -41,8 +41,9 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 // of one step is spent and nothing the scheduler would look at changed: it
 // draws the next process itself (when several are enabled) and shows the
 // observer the state if it watches the process that stepped, as
-// runObserved would (see slicer), and goes on with the process drawn.
-// sl.cur is then the process that ran last.
+// runObserved would (see slicer), and goes on with the process drawn, for
+// one step or the sl.run steps next allows. sl.cur is then the process
+// that ran last.
 func (m *Machine) exec(st *State, t *Thread, budget uint64, ch Chooser, sl *slicer) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	fn := fr.Fn
@@ -252,6 +253,52 @@ frames:
 					goto idx
 				}
 				fallthrough // an opLoadSOp
+			case opLoadSF:
+				if k := uint32(in.C) & (maxPromoted - 1); in.Op == opLoadSF && ps.valid>>k&1 != 0 && left >= 3 {
+					// p->f (fuse.go: fieldLoad): the load of p, its GEPC
+					// and the load through it, each counting its step
+					v := ps.v[k]
+					if in.Imm != 0 {
+						v &= in.Imm
+					}
+					*reg(rb, in.Dst) = v
+					g, y := nextInst(in, 1), nextInst(in, 2)
+					p := v + g.Imm // (the GEPC of v)
+					*reg(rb, g.Dst) = p
+					pc += 2
+					left -= 2
+					in = y
+					if e := &lc[(p>>pageBits)&(lcSize-1)]; e.key == p>>pageBits {
+						if o := uint32(p) & (pageSize - 1); o+uint32(y.W) <= e.n {
+							if y.W == 4 {
+								q := e.at(o) // (loadLE is not inlined in exec; this is one move)
+								v = uint64(uint32(q[0]) | uint32(q[1])<<8 | uint32(q[2])<<16 | uint32(q[3])<<24)
+							} else if y.W == 8 { // a pointer: one move too
+								q := (*[8]byte)(unsafe.Add(e.p, o))
+								v = uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
+									uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
+							} else {
+								v = loadLE(e.bytes(o, y.W), y.W)
+							}
+							if y.Imm != 0 {
+								v &= y.Imm
+							}
+							*reg(rb, y.Dst) = v
+							if y.Flags&fuseOp != 0 && left >= 2 {
+								goto loadOp
+							}
+							pc++
+							left--
+							if left > 0 { // (checkPCs: an instruction follows the load)
+								in = nextInst(y, 1)
+								goto dispatch
+							}
+							continue
+						}
+					}
+					goto dispatch // the load alone (left >= 1), as after the GEPC
+				}
+				fallthrough // an opLoadS
 			case opLoadS, opLoadSOp:
 				if k := uint32(in.C) & (maxPromoted - 1); ps.valid>>k&1 != 0 {
 					v := ps.v[k]
@@ -545,6 +592,8 @@ frames:
 					return budget - left // entering an atomic section is a scheduling point
 				}
 				continue frames
+			case opUniform:
+				goto uniform
 			case ir.OpCallB:
 				b := ir.Builtin(in.B)
 				if platform[b].choice != nil {
@@ -1160,6 +1209,16 @@ frames:
 		loadOnly:
 			pc++
 			left--
+			continue
+		uniform:
+			// wyvern_uniform (fuse.go: fuseUniform): drawCall, or its
+			// draw with a *Rand without the general path
+			fr.PC = pc
+			if !m.uniformCall(st, t, in, &fn.Calls[in.C], regsOf(rb, fn), ch) {
+				return budget - left + 1
+			}
+			pc++
+			left--
 		}
 		fr.PC = pc
 		n := budget - left
@@ -1170,7 +1229,7 @@ frames:
 		if u == nil {
 			return n
 		}
-		budget, left = n+1, 1
+		budget, left = n+sl.run, sl.run
 		if sl.flush {
 			// The observer copied the state: the cache's writable
 			// windows and the slots' bindings are the copy's now.
@@ -1179,7 +1238,7 @@ frames:
 		} else if u == t {
 			goto steps // the same frame goes on, its promoted slots kept
 		}
-		// Go on with u for one step: the frames loop takes its registers
+		// Go on with u for sl.run steps: the frames loop takes its registers
 		// and drops the promoted slots; the call has taken n steps.
 		t = u
 		fr = &t.Frames[len(t.Frames)-1]

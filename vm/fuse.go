@@ -61,6 +61,20 @@ const (
 	// store through it, at once when all of it fits the budget and hits
 	// the access cache, and otherwise runs as an opLoadSOp.
 	opLoadSIdx
+	// opLoadSF: an opLoadS of a pointer that begins the access p->f of
+	// -O0 code (see fieldLoad): the load of p, an OpGEPC of it and an
+	// OpLoad (or opLoadOp) through the GEPC. The fused path runs the
+	// three at once when they fit the budget, the slot is valid and the
+	// last load hits the access cache (an opLoadOp then goes on with its
+	// integer instruction); otherwise it runs as an opLoadS.
+	opLoadSF
+	// opUniform: an OpCallB of wyvern_uniform (see fuseUniform): A and B
+	// are the registers of lo and hi, W their width in bits, Dst the
+	// result's register and Imm its mask, C the call site. exec runs it
+	// through Machine.uniformCall: with a *Rand chooser over a range of a
+	// power of two, the simulator's draw, drawCall's draw and result
+	// without its general path; otherwise drawCall.
+	opUniform
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
@@ -132,6 +146,9 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 				}
 			}
 		}
+		if in.Op == ir.OpCallB && fuseUniform(fn, in) {
+			continue
+		}
 		if in.Op == ir.OpJmp {
 			if t := int(in.Imm); t < len(fn.Code) && fn.Code[t].Op == ir.OpJmp {
 				in.Op = opJmpJmp
@@ -185,6 +202,11 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 			}
 		}
 	}
+	for pc := range code {
+		if fieldLoad(code[pc:]) {
+			code[pc].Op = opLoadSF
+		}
+	}
 	for pc := 0; pc+2 < len(code); pc++ {
 		in := &code[pc]
 		if (in.Op == opLoadOp || in.Op == opLoadSOp) && in.Flags&(fuseStore|fuseBr) == 0 {
@@ -210,6 +232,53 @@ func fuseCode(fn *ir.Func, promote bool) []ir.Inst {
 		}
 	}
 	return code
+}
+
+// fuseUniform makes in, an OpCallB of fn, an opUniform when it calls
+// wyvern_uniform with two scalar arguments of the same size and a result,
+// in registers of fn, and reports whether it did.
+func fuseUniform(fn *ir.Func, in *ir.Inst) bool {
+	if ir.Builtin(in.B) != ir.BUniform || in.Imm >= uint64(len(fn.Calls)) {
+		return false
+	}
+	cs := &fn.Calls[in.Imm]
+	ok := func(r int32) bool { return r >= 0 && r < int32(fn.NRegs) }
+	if len(cs.Args) != 2 || len(cs.ArgSizes) != 2 || cs.ArgSizes[0] != cs.ArgSizes[1] ||
+		len(cs.ArgSlots) != 2 || cs.ArgSlots[0] != 1 || cs.ArgSlots[1] != 1 ||
+		!ok(cs.Args[0]) || !ok(cs.Args[1]) || !ok(cs.Ret) || cs.RetSlots != 1 {
+		return false
+	}
+	w := 8 * cs.ArgSizes[0]
+	if w == 0 || w > 64 {
+		w = 64 // (as argInt)
+	}
+	rw := cs.RetBits
+	if rw == 0 {
+		rw = 64 // (as setRet)
+	}
+	in.Op, in.Dst, in.A, in.B, in.C = opUniform, cs.Ret, cs.Args[0], cs.Args[1], int32(in.Imm)
+	in.W, in.Imm = w, ir.Mask(rw)
+	return true
+}
+
+// fieldLoad reports whether c begins with the access p->f of -O0 code,
+// which fused code runs as an opLoadSF:
+//
+//	opLoadS  p (a promoted load, not fused with anything)
+//	OpGEPC   of p
+//	OpLoad   (or opLoadOp; not atomic) through the GEPC
+//
+// where each instruction reads its predecessor's result (and nothing
+// else): so exec may compute the three results from the slot alone and
+// write them in order, with the same result as running the instructions
+// one by one, whatever registers they write.
+func fieldLoad(c []ir.Inst) bool {
+	if len(c) < 3 || c[0].Op != opLoadS || c[0].Flags != 0 || c[0].Aux != 0 {
+		return false
+	}
+	g, y := &c[1], &c[2]
+	return g.Op == ir.OpGEPC && g.A == c[0].Dst &&
+		(y.Op == ir.OpLoad && y.Aux == 0 || y.Op == opLoadOp) && y.A == g.Dst
 }
 
 // idxChain returns the number of instructions (4 or 5) of the chain that

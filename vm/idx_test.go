@@ -107,7 +107,6 @@ int main(void) {
 func TestIdxChains(t *testing.T) {
 	testutil.NeedClang(t)
 	dir := t.TempDir()
-	steps := []uint64{1, 2, 3, 5, 1, 7, 2, 11, 4, 150, 1, 1000, 3, 6, 9, 4}
 	for _, tc := range idxPrograms {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(dir, tc.name+".c")
@@ -142,43 +141,53 @@ func TestIdxChains(t *testing.T) {
 					t.Fatalf("chains of %d kinds (%v), want all 4", len(kinds), kinds)
 				}
 			}
-			a, b := mp.NewState(), mu.NewState()
-			ra, rb := NewRand(7, 1), NewRand(7, 1)
-			for i := 0; ; i++ {
-				// every other call runs on a clone, which shares the
-				// blocks with the state it was cloned from until it
-				// writes them (read-only windows): that state must not
-				// change
-				var old *State
-				var oldKey []uint64
-				if i%2 == 1 {
-					old, oldKey = a, mp.AppendKey(nil, a)
-					a = a.Clone()
-				}
-				target := a.Steps + steps[i%len(steps)]
-				mp.Run(a, target, ra)
-				if a.Steps > target || a.Status == StepBound && a.Steps != target {
-					t.Fatalf("a run to %d steps took %d", target, a.Steps)
-				}
-				if old != nil && !slices.Equal(mp.AppendKey(nil, old), oldKey) {
-					t.Fatalf("after %d steps: a clone's run changed the state it was cloned from", a.Steps)
-				}
-				catchUp(t, mp, mu, a, b, rb, i)
-				if a.Status != StepBound {
-					break
-				}
-			}
-			if a.Status != tc.status {
-				t.Fatalf("status %v, want %v (%v)", a.Status, tc.status, a.Err)
-			}
-			// one long exec call, as wyvern run makes (the image is
-			// unchanged by the runs above)
-			c := mp.NewState()
-			mp.Run(c, a.Steps+1000, NewRand(7, 1))
-			if d := diffStates(c, b); d != "" || !slices.Equal(mp.AppendKey(nil, c), mu.AppendKey(nil, b)) {
-				t.Fatalf("one long run: %s (%s), one step at a time: %s", c.Describe(), d, b.Describe())
-			}
+			checkLongRuns(t, mp, mu, tc.status)
 		})
+	}
+}
+
+// checkLongRuns checks that runs of mp (fused and promoted code) with step
+// budgets ending at every place (long ones, in which whole chains run,
+// included) go through exactly the states of runs of mu (the same program
+// unpromoted) taking one step per exec call, to the end of the program,
+// which must have the given status; and then so does one long run.
+func checkLongRuns(t *testing.T, mp, mu *Machine, status Status) {
+	t.Helper()
+	steps := []uint64{1, 2, 3, 5, 1, 7, 2, 11, 4, 150, 1, 1000, 3, 6, 9, 4}
+	a, b := mp.NewState(), mu.NewState()
+	ra, rb := NewRand(7, 1), NewRand(7, 1)
+	for i := 0; ; i++ {
+		// every other call runs on a clone, which shares the blocks with
+		// the state it was cloned from until it writes them (read-only
+		// windows): that state must not change
+		var old *State
+		var oldKey []uint64
+		if i%2 == 1 {
+			old, oldKey = a, mp.AppendKey(nil, a)
+			a = a.Clone()
+		}
+		target := a.Steps + steps[i%len(steps)]
+		mp.Run(a, target, ra)
+		if a.Steps > target || a.Status == StepBound && a.Steps != target {
+			t.Fatalf("a run to %d steps took %d", target, a.Steps)
+		}
+		if old != nil && !slices.Equal(mp.AppendKey(nil, old), oldKey) {
+			t.Fatalf("after %d steps: a clone's run changed the state it was cloned from", a.Steps)
+		}
+		catchUp(t, mp, mu, a, b, rb, i)
+		if a.Status != StepBound {
+			break
+		}
+	}
+	if a.Status != status {
+		t.Fatalf("status %v, want %v (%v)", a.Status, status, a.Err)
+	}
+	// one long exec call, as wyvern run makes (the image is unchanged by
+	// the runs above)
+	c := mp.NewState()
+	mp.Run(c, a.Steps+1000, NewRand(7, 1))
+	if d := diffStates(c, b); d != "" || !slices.Equal(mp.AppendKey(nil, c), mu.AppendKey(nil, b)) {
+		t.Fatalf("one long run: %s (%s), one step at a time: %s", c.Describe(), d, b.Describe())
 	}
 }
 

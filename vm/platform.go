@@ -153,6 +153,22 @@ func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, 
 	return true
 }
 
+// uniformCall executes the call of wyvern_uniform in (fused code's
+// opUniform, fuse.go: fuseUniform) at call site cs as drawCall does: with
+// a *Rand over a range of a power of two, the simulator's draw, it reads
+// the arguments and writes the result through the registers in names
+// (the same draw and result as drawCall's, without its general path).
+func (m *Machine) uniformCall(st *State, t *Thread, in *ir.Inst, cs *ir.CallSite, r []uint64, ch Chooser) bool {
+	if rr, ok := ch.(*Rand); ok {
+		lo, hi := sx(r[in.A], in.W), sx(r[in.B], in.W)
+		if n := uint64(hi-lo) + 1; lo <= hi && n&(n-1) == 0 {
+			r[in.Dst] = uint64(lo+int64(rr.Uint64()&(n-1))) & in.Imm // rr.Choose(n), inlined
+			return true
+		}
+	}
+	return m.drawCall(st, t, ir.BUniform, cs, r, ch)
+}
+
 // platform is the table of platform functions.
 var platform = [ir.NumBuiltins]platformFunc{
 	ir.BNone: {run: func(c call, a args) int {

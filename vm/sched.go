@@ -334,7 +334,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 					}
 				}
 			}
-			sl.cur, sl.base, sl.syncs, sl.atomic = t.ID, 0, st.syncs, t.Atomic
+			sl.cur, sl.base, sl.syncs, sl.atomic, sl.run = t.ID, 0, st.syncs, t.Atomic, 1
 			total := m.exec(st, t, budget, ch, &sl)
 			if sl.stopped {
 				return // the observer stopped the run at a state exec showed
@@ -362,7 +362,8 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 
 // slicer carries the scheduler loop into exec (runObserved's steps with
 // several processes enabled, one step per draw, or of a lone process the
-// observer watches, one step per state shown): after a step that changed
+// observer watches, one step per state that may be shown: see next's
+// s.run): after a step that changed
 // nothing the loop would recompute — no platform call counted in syncs, no
 // atomic section entered or left, the process not at a blocking call, the
 // step bound not reached — exec draws the next process from the same
@@ -397,13 +398,25 @@ type slicer struct {
 	// flush: the observer copied the state (exec must drop its cache).
 	stopped bool
 	flush   bool
+	// run: the steps exec may take with cur before it calls next again
+	// (see next).
+	run uint64
 }
 
 // next is called by exec after the last step it may take for the current
 // process t (n steps taken in all; ch the run's chooser; at, t's next
 // instruction in its function's own code): it returns the process to go on
 // with (t itself while it runs alone), or nil where the scheduler loop
-// must look again or the observer stopped the run (s.stopped).
+// must look again or the observer stopped the run (s.stopped). s.run is
+// then the steps exec may take with it before it calls next again: one,
+// or for a process running alone whose next call alone the observer reads
+// (Watch.Calls), the instructions from at on up to the first call
+// (excluded) or terminator (included), as many as the limit leaves: the
+// states after all but the last of them are ones the observer does not
+// see (the process is not at a call and was not at one before the step),
+// and a process alone changes which processes are enabled only at calls
+// (the scheduler loop slices only while no waiting process's enabledness
+// reads memory).
 func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *Thread {
 	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
 		return nil
@@ -417,6 +430,22 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 		} else {
 			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
 		}
+	} else if id := uint32(t.ID); id < 64 && s.stop>>id&1 == 0 {
+		// t alone, followed at calls only: the straight run ahead (s.run
+		// is 1 otherwise: runObserved sets it for the call of exec)
+		fr := &t.Frames[len(t.Frames)-1]
+		code, h, most := fr.Fn.Code, uint64(0), s.limit-n
+		for pc := int(fr.PC); pc < len(code) && h < most; pc++ {
+			in := &code[pc]
+			if isCall(in) {
+				break
+			}
+			h++
+			if isTerminator(in) {
+				break
+			}
+		}
+		s.run = max(h, 1)
 	}
 	if id := uint32(t.ID); id < 64 && s.watch>>id&1 != 0 || id >= 64 && s.stopHigh {
 		show := true
@@ -454,6 +483,16 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
 	return u
+}
+
+// isTerminator reports whether in (of a function's own code) ends a block:
+// the instruction after it in the code need not be the next to run.
+func isTerminator(in *ir.Inst) bool {
+	switch in.Op {
+	case ir.OpJmp, ir.OpBr, ir.OpJmpE, ir.OpBrE, ir.OpSwitch, ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+		return true
+	}
+	return false
 }
 
 // Step executes exactly one step of thread tid (for explicit-state search and

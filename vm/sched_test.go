@@ -2,6 +2,7 @@ package vm
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
@@ -285,10 +286,11 @@ func TestInlinedDraws(t *testing.T) {
 	}
 }
 
-// TestUniformDraws: drawCall's wyvern_uniform path for a *Rand gives the
-// same results as the general path (the same Rand behind an interface), for
-// ranges of a power of two and not, negative bounds, 32- and 64-bit
-// arguments, the full 64-bit range and results narrower than 64 bits.
+// TestUniformDraws: drawCall's wyvern_uniform path for a *Rand, and
+// uniformCall's for a fused call (opUniform), give the same results as the
+// general path (the same Rand behind an interface), for ranges of a power
+// of two and not, negative bounds, 32- and 64-bit arguments, the full
+// 64-bit range and results narrower than 64 bits.
 func TestUniformDraws(t *testing.T) {
 	m := &Machine{}
 	for _, c := range []struct {
@@ -300,20 +302,25 @@ func TestUniformDraws(t *testing.T) {
 		{-3, 9, 8, 64}, {0, 1 << 40, 8, 64}, {-1 << 62, 1 << 62, 8, 64},
 		{-1 << 63, 1<<63 - 1, 8, 64}, {-1 << 31, 1<<31 - 1, 4, 32}, {2, 200, 4, 8},
 	} {
-		cs := &ir.CallSite{Args: []int32{0, 1}, ArgSizes: []uint8{c.size, c.size}, Ret: 2, RetBits: c.bits}
-		a, b := NewRand(9, uint64(c.hi)), NewRand(9, uint64(c.hi))
+		cs := &ir.CallSite{Args: []int32{0, 1}, ArgSlots: []int32{1, 1}, ArgSizes: []uint8{c.size, c.size}, Ret: 2, RetSlots: 1, RetBits: c.bits}
+		fn := &ir.Func{NRegs: 3, Calls: []ir.CallSite{*cs}}
+		in := ir.Inst{Op: ir.OpCallB, Dst: 2, B: int32(ir.BUniform)}
+		if !fuseUniform(fn, &in) || in.Op != opUniform {
+			t.Fatalf("wyvern_uniform(%d, %d) not fused", c.lo, c.hi)
+		}
+		a, b, u := NewRand(9, uint64(c.hi)), NewRand(9, uint64(c.hi)), NewRand(9, uint64(c.hi))
 		for i := 0; i < 64; i++ {
 			ra := []uint64{uint64(c.lo), uint64(c.hi), 0}
-			rb := []uint64{uint64(c.lo), uint64(c.hi), 0}
 			if c.size == 4 {
 				ra[0], ra[1] = uint64(uint32(c.lo)), uint64(uint32(c.hi))
-				rb[0], rb[1] = ra[0], ra[1]
 			}
-			if !m.drawCall(nil, nil, ir.BUniform, cs, ra, a) || !m.drawCall(nil, nil, ir.BUniform, cs, rb, wrappedRand{b}) {
+			rb, ru := slices.Clone(ra), slices.Clone(ra)
+			if !m.drawCall(nil, nil, ir.BUniform, cs, ra, a) || !m.drawCall(nil, nil, ir.BUniform, cs, rb, wrappedRand{b}) ||
+				!m.uniformCall(nil, nil, &in, cs, ru, u) {
 				t.Fatalf("wyvern_uniform(%d, %d) failed", c.lo, c.hi)
 			}
-			if ra[2] != rb[2] {
-				t.Fatalf("wyvern_uniform(%d, %d), draw %d: %#x with the *Rand, %#x through an interface", c.lo, c.hi, i, ra[2], rb[2])
+			if ra[2] != rb[2] || ru[2] != rb[2] {
+				t.Fatalf("wyvern_uniform(%d, %d), draw %d: %#x with the *Rand, %#x fused, %#x through an interface", c.lo, c.hi, i, ra[2], ru[2], rb[2])
 			}
 		}
 	}
