@@ -85,19 +85,7 @@ func TestFieldLoads(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range fieldPrograms {
 		t.Run(tc.name, func(t *testing.T) {
-			f := filepath.Join(dir, tc.name+".c")
-			if err := os.WriteFile(f, []byte(tc.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, err := ir.Load(f, ir.Options{OptLevel: 0})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mp, mu := NewMachine(p), NewMachine(p)
-			mu.code = fuseProgram(p, false)
-			if mp.code == nil || mu.code == nil {
-				t.Fatal("no fused code: a function's Index is not its position")
-			}
+			mp, mu := fusedMachines(t, dir, tc.name, tc.src)
 			if n := countOps(mp.code, opLoadSF); n == 0 {
 				t.Fatal("no p->f access fused")
 			}

@@ -109,19 +109,7 @@ func TestIdxChains(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range idxPrograms {
 		t.Run(tc.name, func(t *testing.T) {
-			f := filepath.Join(dir, tc.name+".c")
-			if err := os.WriteFile(f, []byte(tc.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, err := ir.Load(f, ir.Options{OptLevel: 0})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mp, mu := NewMachine(p), NewMachine(p)
-			mu.code = fuseProgram(p, false)
-			if mp.code == nil || mu.code == nil {
-				t.Fatal("no fused code: a function's Index is not its position")
-			}
+			mp, mu := fusedMachines(t, dir, tc.name, tc.src)
 			if tc.name == "sort" {
 				kinds := map[[2]bool]int{} // (an add, a store)
 				for _, c := range mp.code {
@@ -144,6 +132,27 @@ func TestIdxChains(t *testing.T) {
 			checkLongRuns(t, mp, mu, tc.status)
 		})
 	}
+}
+
+// fusedMachines compiles C source src (named name, in dir) at -O0 and
+// returns two machines of it: mp runs the fused, promoted code, mu the
+// unpromoted code, which has no superinstructions.
+func fusedMachines(t *testing.T, dir, name, src string) (mp, mu *Machine) {
+	t.Helper()
+	f := filepath.Join(dir, name+".c")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Load(f, ir.Options{OptLevel: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, mu = NewMachine(p), NewMachine(p)
+	mu.code = fuseProgram(p, false)
+	if mp.code == nil || mu.code == nil {
+		t.Fatal("no fused code: a function's Index is not its position")
+	}
+	return mp, mu
 }
 
 // checkLongRuns checks that runs of mp (fused and promoted code) with step
