@@ -193,14 +193,9 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 		ps.k0 = uint32(len(blk.keys))
 		blk.keys = append(blk.keys, w.key...)
 		ps.k1 = uint32(len(blk.keys))
-	case !w.g.solo:
-		ps.h = w.parts.Sum(st)
-		if sr.verify {
-			if err := verifySuccessor(w.parts, w.curSt, w.curHash, st, tid, ps.h); err != nil {
-				return err
-			}
-		}
 	default:
+		// updated from the parent's parts hash, as the sequential search
+		// does for every transition (vm.PartsHasher.Successor)
 		ps.h = w.parts.Successor(w.curSt, w.curHash, st, tid)
 		if sr.verify {
 			if err := verifySuccessor(w.parts, w.curSt, w.curHash, st, tid, ps.h); err != nil {
