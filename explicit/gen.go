@@ -22,15 +22,10 @@ type gen struct {
 	scr       *vm.State // the successor being built
 	spare     []*vm.State
 	fresh     []vm.State // new states, not yet used (take)
-	// solo: the successor being emitted changed no process but the one
-	// that moved (vm.Machine.SoloStep held for its first step, and the
-	// reduction runs no other process), so vm.PartsHasher.Successor may
-	// hash it.
-	solo  bool
-	sc    scripted
-	nc    noChoice
-	en    []int32
-	flush []int32
+	sc        scripted
+	nc        noChoice
+	en        []int32
+	flush     []int32
 }
 
 func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
@@ -85,8 +80,6 @@ var errInvisibleChoice = errors.New("explicit: internal error: an invisible step
 // exact-probability layer at the step bound leaves them running instead.
 func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 	for _, tid := range en {
-		// Local runs only tid's invisible steps, which call nothing.
-		g.solo = g.red != Global && g.m.SoloStep(s, tid)
 		g.sc.start(hintFor(g.m, s, s.Threads[tid]), g.maxBranch)
 		for {
 			g.m.CopyInto(g.scr, s)
