@@ -731,3 +731,85 @@ func instAt(code []ir.Inst, pc int32) *ir.Inst {
 func nextInst(in *ir.Inst, k uintptr) *ir.Inst {
 	return (*ir.Inst)(unsafe.Add(unsafe.Pointer(in), k*unsafe.Sizeof(ir.Inst{})))
 }
+
+// maxStraight caps a straight distance (straightDists): a process goes on
+// for at most that many steps without the scheduler looking again.
+const maxStraight = 1<<16 - 1
+
+// straightProgram returns the straight distances of every function of p
+// (indexed by ir.Func.Index, which fuseProgram checked is its position).
+func straightProgram(p *ir.Program) [][]uint16 {
+	d := make([][]uint16, len(p.Funcs))
+	for i, f := range p.Funcs {
+		d[i] = straightDists(f)
+	}
+	return d
+}
+
+// straightDists returns, for each pc of f's own code, its straight
+// distance: the number of instructions a process at pc runs, along the
+// static control flow (the next instruction, or the target of an OpJmp or
+// OpJmpE), up to the first call (excluded) or other terminator (included),
+// at most maxStraight (a cycle of such instructions without a call has no
+// end). None of these instructions but the last can change which processes
+// are enabled or be a state an observer of calls only must see (see
+// slicer.next); a call has distance 0.
+func straightDists(f *ir.Func) []uint16 {
+	code := f.Code
+	d := make([]uint16, len(code))
+	const (
+		todo = iota
+		onPath
+		done
+	)
+	mark := make([]uint8, len(code))
+	var path []int32
+	for start := range code {
+		if mark[start] == done {
+			continue
+		}
+		path = path[:0]
+		pc, base := int32(start), 0
+		for {
+			if pc < 0 || int(pc) >= len(code) {
+				base = 0 // (checkPCs: not reached)
+				break
+			}
+			if mark[pc] == done {
+				base = int(d[pc])
+				break
+			}
+			if mark[pc] == onPath {
+				base = maxStraight // a cycle without calls
+				break
+			}
+			in := &code[pc]
+			if isCall(in) {
+				d[pc], mark[pc] = 0, done
+				base = 0
+				break
+			}
+			mark[pc] = onPath
+			path = append(path, pc)
+			switch {
+			case in.Op == ir.OpJmp:
+				pc = int32(in.Imm)
+				continue
+			case in.Op == ir.OpJmpE && in.Imm < uint64(len(f.Edges)):
+				pc = f.Edges[in.Imm].PC
+				continue
+			case isTerminator(in):
+				base = 0
+			default:
+				pc++
+				continue
+			}
+			break
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			base = min(base+1, maxStraight)
+			d[path[i]], mark[path[i]] = uint16(base), done
+		}
+	}
+	return d
+}
