@@ -421,13 +421,10 @@ type slicer struct {
 	// pend: 1 + the process next drew after the last step of the current
 	// run, 0 if none (next takes it instead of drawing). drawn: the steps
 	// of the call after which next made its last draw in advance (0: none
-	// since the call began); from the steps when it made the first of
-	// those, and ctr0 the generator's counter then.
+	// since the call began).
 	pend  int32
 	mode  uint8 // runOne, runAlone or runDrawn: which runs next gives
 	drawn uint64
-	from  uint64
-	ctr0  uint64
 }
 
 // next is called by exec after the last step it may take for the current
@@ -500,7 +497,6 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 		} else if h > 1 {
 			// the draws after each of its steps but the last
 			r, k, run := s.rr, uint64(len(s.en)-1), uint64(1)
-			s.ctr0, s.from = r.ctr, n
 			for ; run < h; run++ {
 				if v := s.en[r.Uint64()&k]; v != u.ID {
 					s.pend = v + 1
@@ -591,9 +587,10 @@ func (s *slicer) unread(total uint64) {
 	if s.drawn < total || s.drawn == 0 {
 		return
 	}
-	// The draws were made after steps from+1 .. drawn (one each, with a
-	// power-of-two k); the scheduler made those before step total only.
-	s.rr.ctr = s.ctr0 + (total - 1 - s.from)
+	// The draws were made after each step up to drawn (one each, with a
+	// power-of-two number of processes); the scheduler made those before
+	// step total only.
+	s.rr.ctr -= s.drawn - total + 1
 	s.drawn = 0
 }
 
