@@ -747,68 +747,94 @@ func straightProgram(p *ir.Program) [][]uint16 {
 }
 
 // straightDists returns, for each pc of f's own code, its straight
-// distance: the number of instructions a process at pc runs, along the
-// static control flow (the next instruction, or the target of an OpJmp or
-// OpJmpE), up to the first call (excluded) or other terminator (included),
-// at most maxStraight (a cycle of such instructions without a call has no
-// end). None of these instructions but the last can change which processes
-// are enabled or be a state an observer of calls only must see (see
-// slicer.next); a call has distance 0.
+// distance: the least number of instructions a process at pc runs, along
+// any path of the code, up to its first call (excluded) or return,
+// unreachable or trap (included), at most maxStraight (a loop without
+// calls or returns has no end): a process at pc can take that many steps
+// with no call among them and no call at the states between them, and
+// none of those steps but the last can change which processes are enabled
+// (see slicer.next). A call has distance 0, a return 1, a jump or branch
+// one more than the least of its targets'.
 func straightDists(f *ir.Func) []uint16 {
 	code := f.Code
-	d := make([]uint16, len(code))
-	const (
-		todo = iota
-		onPath
-		done
-	)
-	mark := make([]uint8, len(code))
-	var path []int32
-	for start := range code {
-		if mark[start] == done {
+	n := len(code)
+	// succs calls visit for each successor pc of the non-call instruction
+	// at pc (end: the instruction ends the run, a return).
+	succs := func(pc int, visit func(to int32), end func()) {
+		in := &code[pc]
+		edge := func(e int32) {
+			if e >= 0 && int(e) < len(f.Edges) {
+				visit(f.Edges[e].PC)
+			} else {
+				end()
+			}
+		}
+		switch in.Op {
+		case ir.OpJmp:
+			visit(int32(in.Imm))
+		case ir.OpJmpE:
+			edge(int32(min(in.Imm, uint64(len(f.Edges)))))
+		case ir.OpBr:
+			visit(in.B)
+			visit(in.C)
+		case ir.OpBrE:
+			edge(in.B)
+			edge(in.C)
+		case ir.OpSwitch:
+			if in.Imm >= uint64(len(f.Switches)) {
+				end()
+				return
+			}
+			sw := &f.Switches[in.Imm]
+			edge(sw.Default)
+			for _, e := range sw.Targets {
+				edge(e)
+			}
+		case ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+			end()
+		default:
+			visit(int32(pc + 1))
+		}
+	}
+	// Predecessors, for a breadth-first search back from the calls and
+	// the ends (a virtual node n after every return).
+	preds := make([][]int32, n+1)
+	for pc := range code {
+		if isCall(&code[pc]) {
 			continue
 		}
-		path = path[:0]
-		pc, base := int32(start), 0
-		for {
-			if pc < 0 || int(pc) >= len(code) {
-				base = 0 // (checkPCs: not reached)
-				break
+		succs(pc, func(to int32) {
+			if to < 0 || int(to) >= n {
+				to = int32(n) // (checkPCs: not reached)
 			}
-			if mark[pc] == done {
-				base = int(d[pc])
-				break
-			}
-			if mark[pc] == onPath {
-				base = maxStraight // a cycle without calls
-				break
-			}
-			in := &code[pc]
-			if isCall(in) {
-				d[pc], mark[pc] = 0, done
-				base = 0
-				break
-			}
-			mark[pc] = onPath
-			path = append(path, pc)
-			switch {
-			case in.Op == ir.OpJmp:
-				pc = int32(in.Imm)
-				continue
-			case in.Op == ir.OpJmpE && in.Imm < uint64(len(f.Edges)):
-				pc = f.Edges[in.Imm].PC
-				continue
-			case isTerminator(in):
-				base = 0
-			default:
-				pc++
-				continue
-			}
-			break
+			preds[to] = append(preds[to], int32(pc))
+		}, func() { preds[n] = append(preds[n], int32(pc)) })
+	}
+	const unset = -1
+	dist := make([]int32, n+1)
+	queue := make([]int32, 0, n+1)
+	for pc := range dist {
+		dist[pc] = unset
+		if pc == n || isCall(&code[pc]) {
+			dist[pc] = 0
+			queue = append(queue, int32(pc))
 		}
-		for i := len(path) - 1; i >= 0; i-- {
-			base = min(base+1, maxStraight)
-			d[path[i]], mark[path[i]] = uint16(base), done
+	}
+	for i := 0; i < len(queue); i++ {
+		q := queue[i]
+		for _, p := range preds[q] {
+			if dist[p] == unset {
+				dist[p] = dist[q] + 1
+				queue = append(queue, p)
+			}
+		}
+	}
+	d := make([]uint16, n)
+	for pc := range d {
+		if dist[pc] == unset || dist[pc] > maxStraight {
+			d[pc] = maxStraight // no call or return ahead
+		} else {
+			d[pc] = uint16(dist[pc])
 		}
 	}
 	return d

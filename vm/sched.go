@@ -435,8 +435,9 @@ type slicer struct {
 // then the steps exec may take with it before it calls next again: one,
 // or, for a process the observer does not watch at every step (Watch.Procs,
 // Watch.All), its straight run: at most its straight distance from its pc
-// (straightDists: the instructions up to the first call, excluded, or
-// other terminator, included), as many as the limit leaves. The states
+// (straightDists: the least number of instructions, along any path, up to
+// the first call, excluded, or return, included), as many as the limit
+// leaves. The states
 // after all but the last of them are ones the observer does not see (the
 // process is not at a call and was not at one before the step), and none
 // of those steps changes which processes are enabled (no platform call, no
@@ -561,8 +562,9 @@ const (
 	runDrawn
 )
 
-// straightScan is the straight distance of pc in fn (straightDists) for a
-// function the machine has no table of.
+// straightScan is a lower bound of the straight distance of pc in fn
+// (straightDists), for a function the machine has no table of: the
+// instructions up to the first call (excluded) or terminator (included).
 func straightScan(fn *ir.Func, pc int32) uint64 {
 	code, h := fn.Code, uint64(0)
 	for p := int(pc); p < len(code) && h < maxStraight; p++ {
