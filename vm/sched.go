@@ -476,8 +476,38 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 			}
 		}
 		if id := uint32(t.ID); id < 64 && s.watch>>id&1 != 0 || id >= 64 && s.stopHigh {
-			if u = s.show(st, t, u, n, at); u == nil {
-				return nil
+			show := true
+			if id < 64 && s.stop>>id&1 == 0 {
+				// id in s.calls: the observer reads t's next call: it sees
+				// the state when t is at a call or was before this step
+				show = s.callAt>>id&1 != 0
+				if isCall(at) {
+					s.callAt |= 1 << id
+					show = true
+				} else {
+					s.callAt &^= 1 << id
+				}
+			}
+			if show {
+				// the observer watches t: it sees this state, as
+				// runObserved shows it (after the draw, with the
+				// process drawn)
+				st.Steps, st.LastThread = s.steps0+n, t.ID
+				copies, epoch := st.copies, st.Mem.epoch
+				if s.obs(st, u) {
+					s.stopped = true
+					return nil
+				}
+				if st.copies != copies {
+					// it copied st (CopyInto shares the process
+					// records): take them back before writing them
+					st.ownAll()
+					u = st.Threads[u.ID]
+					s.flush = true
+				}
+				if st.Mem.epoch != epoch {
+					s.flush = true // the memory shares what it owned
+				}
 			}
 		}
 	}
@@ -507,47 +537,6 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 			}
 			s.run, s.drawn = run, n+run-1
 		}
-	}
-	return u
-}
-
-// show is next's showing the observer the state after a step of t, a
-// process it watches (at: t's next instruction), with u drawn to step
-// next: it returns u (its record taken back if the observer copied the
-// state), or nil if the observer stopped the run.
-func (s *slicer) show(st *State, t, u *Thread, n uint64, at *ir.Inst) *Thread {
-	id := uint32(t.ID)
-	if id < 64 && s.stop>>id&1 == 0 {
-		// id in s.calls: the observer reads t's next call: it sees
-		// the state when t is at a call or was before this step
-		show := s.callAt>>id&1 != 0
-		if isCall(at) {
-			s.callAt |= 1 << id
-			show = true
-		} else {
-			s.callAt &^= 1 << id
-		}
-		if !show {
-			return u
-		}
-	}
-	// the observer watches t: it sees this state, as runObserved
-	// shows it (after the draw, with the process drawn)
-	st.Steps, st.LastThread = s.steps0+n, t.ID
-	copies, epoch := st.copies, st.Mem.epoch
-	if s.obs(st, u) {
-		s.stopped = true
-		return nil
-	}
-	if st.copies != copies {
-		// it copied st (CopyInto shares the process records):
-		// take them back before writing them
-		st.ownAll()
-		u = st.Threads[u.ID]
-		s.flush = true
-	}
-	if st.Mem.epoch != epoch {
-		s.flush = true // the memory shares what it owned
 	}
 	return u
 }
