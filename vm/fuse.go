@@ -731,3 +731,111 @@ func instAt(code []ir.Inst, pc int32) *ir.Inst {
 func nextInst(in *ir.Inst, k uintptr) *ir.Inst {
 	return (*ir.Inst)(unsafe.Add(unsafe.Pointer(in), k*unsafe.Sizeof(ir.Inst{})))
 }
+
+// maxStraight caps a straight distance (straightDists): a process goes on
+// for at most that many steps without the scheduler looking again.
+const maxStraight = 1<<16 - 1
+
+// straightProgram returns the straight distances of every function of p
+// (indexed by ir.Func.Index, which fuseProgram checked is its position).
+func straightProgram(p *ir.Program) [][]uint16 {
+	d := make([][]uint16, len(p.Funcs))
+	for i, f := range p.Funcs {
+		d[i] = straightDists(f)
+	}
+	return d
+}
+
+// straightDists returns, for each pc of f's own code, its straight
+// distance: the least number of instructions a process at pc runs, along
+// any path of the code, up to its first call (excluded) or return,
+// unreachable or trap (included), at most maxStraight (a loop without
+// calls or returns has no end): a process at pc can take that many steps
+// with no call among them and no call at the states between them, and
+// none of those steps but the last can change which processes are enabled
+// (see slicer.next). A call has distance 0, a return 1, a jump or branch
+// one more than the least of its targets'.
+func straightDists(f *ir.Func) []uint16 {
+	code := f.Code
+	n := len(code)
+	// succs calls visit for each successor pc of the non-call instruction
+	// at pc (end: the instruction ends the run, a return).
+	succs := func(pc int, visit func(to int32), end func()) {
+		in := &code[pc]
+		edge := func(e int32) {
+			if e >= 0 && int(e) < len(f.Edges) {
+				visit(f.Edges[e].PC)
+			} else {
+				end()
+			}
+		}
+		switch in.Op {
+		case ir.OpJmp:
+			visit(int32(in.Imm))
+		case ir.OpJmpE:
+			edge(int32(min(in.Imm, uint64(len(f.Edges)))))
+		case ir.OpBr:
+			visit(in.B)
+			visit(in.C)
+		case ir.OpBrE:
+			edge(in.B)
+			edge(in.C)
+		case ir.OpSwitch:
+			if in.Imm >= uint64(len(f.Switches)) {
+				end()
+				return
+			}
+			sw := &f.Switches[in.Imm]
+			edge(sw.Default)
+			for _, e := range sw.Targets {
+				edge(e)
+			}
+		case ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+			end()
+		default:
+			visit(int32(pc + 1))
+		}
+	}
+	// Predecessors, for a breadth-first search back from the calls and
+	// the ends (a virtual node n after every return).
+	preds := make([][]int32, n+1)
+	for pc := range code {
+		if isCall(&code[pc]) {
+			continue
+		}
+		succs(pc, func(to int32) {
+			if to < 0 || int(to) >= n {
+				to = int32(n) // (checkPCs: not reached)
+			}
+			preds[to] = append(preds[to], int32(pc))
+		}, func() { preds[n] = append(preds[n], int32(pc)) })
+	}
+	const unset = -1
+	dist := make([]int32, n+1)
+	queue := make([]int32, 0, n+1)
+	for pc := range dist {
+		dist[pc] = unset
+		if pc == n || isCall(&code[pc]) {
+			dist[pc] = 0
+			queue = append(queue, int32(pc))
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		q := queue[i]
+		for _, p := range preds[q] {
+			if dist[p] == unset {
+				dist[p] = dist[q] + 1
+				queue = append(queue, p)
+			}
+		}
+	}
+	d := make([]uint16, n)
+	for pc := range d {
+		if dist[pc] == unset || dist[pc] > maxStraight {
+			d[pc] = maxStraight // no call or return ahead
+		} else {
+			d[pc] = uint16(dist[pc])
+		}
+	}
+	return d
+}

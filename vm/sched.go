@@ -268,7 +268,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	known, memGuard := false, false
 	see := true
 	slice := false // exec may go on with the next draw itself (see slicer)
-	sl := slicer{rr: rr, obs: obs}
+	sl := slicer{rr: rr, obs: obs, dist: m.straight}
 	if obs != nil {
 		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0 || w.Calls != 0
 		sl.calls = w.Calls &^ w.Procs
@@ -323,6 +323,14 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		var n uint64
 		if slice {
 			sl.en, sl.limit, sl.steps0 = en, maxSteps-st.Steps, st.Steps
+			switch k := len(en); {
+			case k == 1:
+				sl.mode = runAlone
+			case rr != nil && k&(k-1) == 0:
+				sl.mode = runDrawn
+			default:
+				sl.mode = runOne
+			}
 			if sl.calls != 0 {
 				sl.callAt = 0 // which of the processes followed by call are at one
 				for _, id := range en {
@@ -335,7 +343,14 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 				}
 			}
 			sl.cur, sl.base, sl.syncs, sl.atomic, sl.run = t.ID, 0, st.syncs, t.Atomic, 1
+			sl.drawn = 0
 			total := m.exec(st, t, budget, ch, &sl)
+			if sl.drawn >= total && sl.drawn != 0 || sl.pend != 0 {
+				if st.Status == Running {
+					panic("vm: exec stopped inside a pre-drawn run")
+				}
+				sl.unread(total)
+			}
 			if sl.stopped {
 				return // the observer stopped the run at a state exec showed
 			}
@@ -401,6 +416,15 @@ type slicer struct {
 	// run: the steps exec may take with cur before it calls next again
 	// (see next).
 	run uint64
+	// dist: the machine's straight distances (straightDists), by function.
+	dist [][]uint16
+	// pend: 1 + the process next drew after the last step of the current
+	// run, 0 if none (next takes it instead of drawing). drawn: the steps
+	// of the call after which next made its last draw in advance (0: none
+	// since the call began).
+	pend  int32
+	mode  uint8 // runOne, runAlone or runDrawn: which runs next gives
+	drawn uint64
 }
 
 // next is called by exec after the last step it may take for the current
@@ -409,80 +433,156 @@ type slicer struct {
 // with (t itself while it runs alone), or nil where the scheduler loop
 // must look again or the observer stopped the run (s.stopped). s.run is
 // then the steps exec may take with it before it calls next again: one,
-// or for a process running alone whose next call alone the observer reads
-// (Watch.Calls), the instructions from at on up to the first call
-// (excluded) or terminator (included), as many as the limit leaves: the
-// states after all but the last of them are ones the observer does not
-// see (the process is not at a call and was not at one before the step),
-// and a process alone changes which processes are enabled only at calls
-// (the scheduler loop slices only while no waiting process's enabledness
-// reads memory).
+// or, for a process the observer does not watch at every step (Watch.Procs,
+// Watch.All), its straight run: at most its straight distance from its pc
+// (straightDists: the least number of instructions, along any path, up to
+// the first call, excluded, or return, included), as many as the limit
+// leaves. The states
+// after all but the last of them are ones the observer does not see (the
+// process is not at a call and was not at one before the step), and none
+// of those steps changes which processes are enabled (no platform call, no
+// atomic section entered or left, no process finishing, no blocking call
+// reached, and the scheduler loop slices only while no waiting process's
+// enabledness reads memory). A process alone runs all of it. Among several
+// processes, with a *Rand over a power-of-two number of them, next makes
+// at once the draws the scheduler would make after each of its steps: the
+// run goes on while they draw the process again, and the first draw of
+// another one ends it and is pending: the next call takes it instead of
+// drawing (the run ends before the straight distance, so nothing above
+// can make that call return nil). Those are the same draws in the same
+// order, since nothing else draws in a straight run (a draw is a call).
+// When exec stops inside a run (an error), runObserved takes back the
+// draws made for the steps not taken (see unread).
 func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *Thread {
-	if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
-		return nil
-	}
-	u := t
-	if k := uint64(len(s.en)); k > 1 {
-		if r := s.rr; r != nil && k&(k-1) == 0 {
-			u = st.Threads[s.en[r.Uint64()&(k-1)]] // r.Choose(k), inlined
-		} else if r != nil {
-			u = st.Threads[s.en[r.Choose(k)]]
-		} else {
-			u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
+	var u *Thread
+	if s.pend != 0 {
+		// t's run ended before its straight distance, at a draw of u:
+		// nothing changed that the checks below look at, and t is not
+		// at a call and was not at one (nor shown before a step, not
+		// being watched at every step): no state to show
+		u, s.pend = st.Threads[s.pend-1], 0
+	} else {
+		if n >= s.limit || st.syncs != s.syncs || t.Atomic != s.atomic || guardOf(at) != guardNone {
+			return nil
 		}
-	} else if id := uint32(t.ID); id < 64 && s.stop>>id&1 == 0 {
-		// t alone, followed at calls only: the straight run ahead (s.run
-		// is 1 otherwise: runObserved sets it for the call of exec)
-		fr := &t.Frames[len(t.Frames)-1]
-		code, h, most := fr.Fn.Code, uint64(0), s.limit-n
-		for pc := int(fr.PC); pc < len(code) && h < most; pc++ {
-			in := &code[pc]
-			if isCall(in) {
-				break
-			}
-			h++
-			if isTerminator(in) {
-				break
-			}
-		}
-		s.run = max(h, 1)
-	}
-	if id := uint32(t.ID); id < 64 && s.watch>>id&1 != 0 || id >= 64 && s.stopHigh {
-		show := true
-		if id < 64 && s.stop>>id&1 == 0 {
-			// id in s.calls: the observer reads t's next call: it sees
-			// the state when t is at a call or was before this step
-			show = s.callAt>>id&1 != 0
-			if isCall(at) {
-				s.callAt |= 1 << id
-				show = true
+		u = t
+		if k := uint64(len(s.en)); k > 1 {
+			if r := s.rr; r != nil && k&(k-1) == 0 {
+				u = st.Threads[s.en[r.Uint64()&(k-1)]] // r.Choose(k), inlined
+			} else if r != nil {
+				u = st.Threads[s.en[r.Choose(k)]]
 			} else {
-				s.callAt &^= 1 << id
+				u = st.Threads[s.en[ch.Choose(uint64(len(s.en)))]]
 			}
 		}
-		if show {
-			// the observer watches t: it sees this state, as runObserved
-			// shows it (after the draw, with the process drawn)
-			st.Steps, st.LastThread = s.steps0+n, t.ID
-			copies, epoch := st.copies, st.Mem.epoch
-			if s.obs(st, u) {
-				s.stopped = true
-				return nil
+		if id := uint32(t.ID); id < 64 && s.watch>>id&1 != 0 || id >= 64 && s.stopHigh {
+			show := true
+			if id < 64 && s.stop>>id&1 == 0 {
+				// id in s.calls: the observer reads t's next call: it sees
+				// the state when t is at a call or was before this step
+				show = s.callAt>>id&1 != 0
+				if isCall(at) {
+					s.callAt |= 1 << id
+					show = true
+				} else {
+					s.callAt &^= 1 << id
+				}
 			}
-			if st.copies != copies {
-				// it copied st (CopyInto shares the process records):
-				// take them back before writing them
-				st.ownAll()
-				u = st.Threads[u.ID]
-				s.flush = true
-			}
-			if st.Mem.epoch != epoch {
-				s.flush = true // the memory shares what it owned
+			if show {
+				// the observer watches t: it sees this state, as
+				// runObserved shows it (after the draw, with the
+				// process drawn)
+				st.Steps, st.LastThread = s.steps0+n, t.ID
+				copies, epoch := st.copies, st.Mem.epoch
+				if s.obs(st, u) {
+					s.stopped = true
+					return nil
+				}
+				if st.copies != copies {
+					// it copied st (CopyInto shares the process
+					// records): take them back before writing them
+					st.ownAll()
+					u = st.Threads[u.ID]
+					s.flush = true
+				}
+				if st.Mem.epoch != epoch {
+					s.flush = true // the memory shares what it owned
+				}
 			}
 		}
 	}
 	s.cur, s.base, s.atomic = u.ID, n, u.Atomic
+	s.run = 1
+	if id := uint32(u.ID); s.mode != runOne && id < 64 && s.stop>>id&1 == 0 {
+		// u's straight run (u != t only among several processes)
+		fr := &u.Frames[len(u.Frames)-1]
+		var h uint64
+		if f := uint(fr.Fn.Index); f < uint(len(s.dist)) {
+			h = uint64(s.dist[f][fr.PC])
+		} else {
+			h = straightScan(fr.Fn, fr.PC)
+		}
+		h = min(h, s.limit-n)
+		if s.mode == runAlone {
+			s.run = max(h, 1)
+		} else if h > 1 {
+			// the draws after each of its steps but the last
+			r, k, run := s.rr, uint64(len(s.en)-1), uint64(1)
+			for ; run < h; run++ {
+				if v := s.en[r.Uint64()&k]; v != u.ID {
+					s.pend = v + 1
+					s.run, s.drawn = run, n+run
+					return u
+				}
+			}
+			s.run, s.drawn = run, n+run-1
+		}
+	}
 	return u
+}
+
+// The slicer's modes (next's runs): runOne, every process runs one step
+// per call of next; runAlone, a lone process runs its straight runs;
+// runDrawn, several processes, drawn by a *Rand over a power-of-two
+// number of them, run straight runs with their draws made at once.
+const (
+	runOne = iota
+	runAlone
+	runDrawn
+)
+
+// straightScan is a lower bound of the straight distance of pc in fn
+// (straightDists), for a function the machine has no table of: the
+// instructions up to the first call (excluded) or terminator (included).
+func straightScan(fn *ir.Func, pc int32) uint64 {
+	code, h := fn.Code, uint64(0)
+	for p := int(pc); p < len(code) && h < maxStraight; p++ {
+		in := &code[p]
+		if isCall(in) {
+			break
+		}
+		h++
+		if isTerminator(in) {
+			break
+		}
+	}
+	return h
+}
+
+// unread takes back, when exec stopped after total steps inside a run whose
+// draws next made at once (an error), the draws for the steps after the
+// last one taken: the generator is left as the scheduler, drawing after
+// each step, would leave it.
+func (s *slicer) unread(total uint64) {
+	s.pend = 0
+	if s.drawn < total || s.drawn == 0 {
+		return
+	}
+	// The draws were made after each step up to drawn (one each, with a
+	// power-of-two number of processes); the scheduler made those before
+	// step total only.
+	s.rr.ctr -= s.drawn - total + 1
+	s.drawn = 0
 }
 
 // isTerminator reports whether in (of a function's own code) ends a block:

@@ -122,6 +122,9 @@ type Machine struct {
 	// code holds, per function of Prog, the code the interpreter runs:
 	// the function's code with superinstructions (fuse.go).
 	code [][]ir.Inst
+	// straight holds, per function of Prog, its straight distances (see
+	// straightDists; nil with code).
+	straight [][]uint16
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -183,6 +186,9 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 		checkPCs(f)
 	}
 	m.code = fuseProgram(p, true)
+	if m.code != nil {
+		m.straight = straightProgram(p)
+	}
 	return m
 }
 
