@@ -175,6 +175,17 @@ func (m *Memory) drop(ch *chunk, ci uint32) {
 	}
 }
 
+// release lets go of every chunk m holds, recycling what it was the last
+// to hold, and leaves m with no block: only shareFrom may use it again.
+func (m *Memory) release() {
+	for i, ch := range m.chunks {
+		m.drop(ch, uint32(i))
+	}
+	clear(m.chunks)
+	m.chunks, m.freeStack = m.chunks[:0], m.freeStack[:0]
+	m.n, m.live = 0, 0
+}
+
 // shareFrom makes m a copy-on-write copy of src (the frozen image, or a
 // state's memory that has just given up ownership of what it holds: see
 // copyFrom): m lets go of the chunks it held, recycling what it was the
