@@ -35,8 +35,9 @@ type Memory struct {
 	// post-initialisation image, which points to itself): a state's
 	// identity leaves out the blocks still equal to it (see hash.go).
 	image *Memory
-	// Buffers recycled by reset: chunks and small-block byte slices that
-	// this memory owned, so a reused state allocates nothing per run.
+	// Buffers recycled by drop (reset, shareFrom, copy on write): chunks
+	// and small-block byte slices that this memory owned or was the last
+	// to hold (holders.go), so a reused state allocates nothing per run.
 	spareChunks []*chunk
 	spareData   [][]byte
 	// live is the bytes of the live heap and stack blocks; limit (0: none)
