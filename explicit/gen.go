@@ -70,7 +70,20 @@ const stateSlab = 16
 
 // recycle gives a state the caller no longer needs (an expanded one) to
 // the generator, which reuses its buffers for the successors it builds.
-func (g *gen) recycle(st *vm.State) { g.spare = append(g.spare, st) }
+// Past maxSpareStates spare states (the queue shrinks: more states are
+// expanded than made) the state lets go of what it holds at once and gives
+// what it alone held to the successor being built: otherwise the chunks,
+// bytes and records of the states no successor reuses stay held, and the
+// successors allocate new ones.
+func (g *gen) recycle(st *vm.State) {
+	if len(g.spare) >= maxSpareStates {
+		st.DropInto(g.scr) // (its spare lists went to g.scr when it was taken)
+	}
+	g.spare = append(g.spare, st)
+}
+
+// maxSpareStates is the number of spare states kept whole (see recycle).
+const maxSpareStates = 1024
 
 var errInvisibleChoice = errors.New("explicit: internal error: an invisible step made a choice")
 

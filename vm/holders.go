@@ -3,6 +3,7 @@ package vm
 import (
 	"slices"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Holder counts on memory chunks. Epochs say which chunks a memory may
@@ -53,11 +54,71 @@ func releaseRef(refs *int32) bool {
 // the caller may then reuse the record.
 func release(t *Thread) bool { return releaseRef(&t.shared) }
 
-// freeze marks m's chunks as a frozen image's (see frozenRefs).
+// freeze marks m's chunks, and their small blocks' bytes, as a frozen
+// image's (see frozenRefs).
 func (m *Memory) freeze() {
 	for _, ch := range m.chunks {
 		ch.refs = frozenRefs
+		for i := range ch.b {
+			if d := ch.b[i].data; d != nil {
+				*bufRefs(d) = frozenRefs
+			}
+		}
 	}
+}
+
+// Holder counts on small blocks' byte buffers. A chunk's copy (wdesc)
+// shares its blocks' bytes with the chunk it copies, so the bytes of a
+// recycled chunk may still be another chunk's: every buffer counts the
+// chunks holding it but one, like chunk.refs, in a header of bufHeader
+// bytes before its first byte (Memory.buffer makes every buffer so). A
+// chunk's copy adds a holder for each of its blocks' buffers (holdBufs); a
+// chunk that lets go of a buffer (its block gets other bytes, or the chunk
+// is recycled) releases it (releaseBuf), and the last holder reuses it. A
+// buffer that no other chunk holds is written in place (wblk) instead of
+// being copied. The frozen image's buffers carry frozenRefs and are never
+// counted nor reused. The argument of the chunks' counts holds here too: a
+// chunk only adds a holder for a buffer it holds, so a count read as 0 by
+// the chunk's owner cannot grow behind its back.
+
+// bufHeader is the bytes before a buffer's first byte that hold its count.
+const bufHeader = 8
+
+// bufRefs returns the holder count of buffer d (one made by
+// Memory.buffer, even an empty one).
+func bufRefs(d []byte) *int32 {
+	return (*int32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d)), -bufHeader))
+}
+
+// holdBufs adds a holder for the bytes of ch's small blocks (ch was just
+// copied: the copy holds them too).
+func holdBufs(ch *chunk) {
+	for i := range ch.b {
+		if d := ch.b[i].data; d != nil {
+			if r := bufRefs(d); atomic.LoadInt32(r) < frozenRefs/2 {
+				atomic.AddInt32(r, 1)
+			}
+		}
+	}
+}
+
+// releaseBuf drops a chunk's hold on buffer d and reports whether that was
+// the last one: the caller may then reuse it. A frozen image's buffer is
+// never released.
+func releaseBuf(d []byte) bool {
+	r := bufRefs(d)
+	switch v := atomic.LoadInt32(r); {
+	case v == 0:
+		return true
+	case v >= frozenRefs/2:
+		return false
+	}
+	if atomic.AddInt32(r, -1) < 0 {
+		// Every other holder let go since the load: it is ours.
+		atomic.StoreInt32(r, 0)
+		return true
+	}
+	return false
 }
 
 // immortal reports whether ch, at index ci of m's chunk table, is the
@@ -87,23 +148,23 @@ func (m *Memory) holdAll() {
 }
 
 // drop lets go of chunk ch, at index ci of m's table: a chunk m owns is
-// recycled with the small blocks' bytes m wrote in it (no other memory
-// ever saw them), a shared one only if m was its last holder (its blocks'
-// bytes may be shared with copies of it, so they are left to the garbage
-// collector).
+// recycled, a shared one only if m was its last holder. A recycled chunk
+// lets go of its small blocks' bytes: those m wrote in it (no other chunk
+// ever held them) and those it was the last chunk to hold are kept for
+// reuse.
 func (m *Memory) drop(ch *chunk, ci uint32) {
 	if m.immortal(ch, ci) {
 		return
 	}
-	if m.owns(ch.owner) {
-		for i := range ch.b {
-			b := &ch.b[i]
-			if m.owns(b.owner) && b.data != nil && len(m.spareData) < maxSpareData {
-				m.spareData = append(m.spareData, b.data[:0])
-			}
-		}
-	} else if !releaseRef(&ch.refs) {
+	owned := m.owns(ch.owner)
+	if !owned && !releaseRef(&ch.refs) {
 		return
+	}
+	for i := range ch.b {
+		b := &ch.b[i]
+		if b.data != nil && (owned && m.owns(b.owner) || releaseBuf(b.data)) {
+			m.spareBuf(b.data)
+		}
 	}
 	// A recycled chunk keeps nothing of the run: its descriptors are
 	// cleared (a large block's pages would otherwise stay reachable from
@@ -112,6 +173,17 @@ func (m *Memory) drop(ch *chunk, ci uint32) {
 		*ch = chunk{}
 		m.spareChunks = append(m.spareChunks, ch)
 	}
+}
+
+// release lets go of every chunk m holds, recycling what it was the last
+// to hold, and leaves m with no block: only shareFrom may use it again.
+func (m *Memory) release() {
+	for i, ch := range m.chunks {
+		m.drop(ch, uint32(i))
+	}
+	clear(m.chunks)
+	m.chunks, m.freeStack = m.chunks[:0], m.freeStack[:0]
+	m.n, m.live = 0, 0
 }
 
 // shareFrom makes m a copy-on-write copy of src (the frozen image, or a

@@ -35,8 +35,9 @@ type Memory struct {
 	// post-initialisation image, which points to itself): a state's
 	// identity leaves out the blocks still equal to it (see hash.go).
 	image *Memory
-	// Buffers recycled by reset: chunks and small-block byte slices that
-	// this memory owned, so a reused state allocates nothing per run.
+	// Buffers recycled by drop (reset, shareFrom, copy on write): chunks
+	// and small-block byte slices that this memory owned or was the last
+	// to hold (holders.go), so a reused state allocates nothing per run.
 	spareChunks []*chunk
 	spareData   [][]byte
 	// live is the bytes of the live heap and stack blocks; limit (0: none)
@@ -189,7 +190,9 @@ func (m *Memory) wblk(id uint32) *block {
 			// written before an advance: restamped, not copied
 		} else if b.pages != nil {
 			b.pages = append([]*page(nil), b.pages...)
-		} else if b.data != nil {
+		} else if b.data != nil && !releaseBuf(b.data) {
+			// (shared with other chunks: copied; a buffer no other
+			// chunk holds is m's, written in place)
 			b.data = append(m.buffer(len(b.data)), b.data...)
 		}
 		b.owner = m.epoch
@@ -222,6 +225,7 @@ func (m *Memory) wdesc(id uint32) *block {
 		// (field by field: other holders may change ch.refs meanwhile)
 		nc.b = ch.b
 		nc.owner, nc.refs = m.epoch, 0
+		holdBufs(nc)
 		m.chunks[ci] = nc
 		m.drop(ch, ci)
 		ch = nc
@@ -252,17 +256,26 @@ func (m *Memory) newChunk() *chunk {
 }
 
 // buffer returns an empty byte slice with capacity for n bytes, recycled
-// when possible.
+// when possible, that no chunk holds yet: every small block's bytes are
+// made here, with room for a holder count before them (see bufRefs).
 func (m *Memory) buffer(n int) []byte {
 	for i := len(m.spareData) - 1; i >= 0 && i >= len(m.spareData)-8; i-- {
 		if d := m.spareData[i]; cap(d) >= n {
 			last := len(m.spareData) - 1
 			m.spareData[i] = m.spareData[last]
 			m.spareData = m.spareData[:last]
+			*bufRefs(d) = 0
 			return d[:0]
 		}
 	}
-	return make([]byte, 0, max(n, 16))
+	return make([]byte, bufHeader+max(n, 16))[bufHeader:bufHeader]
+}
+
+// spareBuf keeps buffer d, which no chunk holds any more, for reuse.
+func (m *Memory) spareBuf(d []byte) {
+	if len(m.spareData) < maxSpareData {
+		m.spareData = append(m.spareData, d[:0])
+	}
 }
 
 // reset makes m a copy-on-write copy of the frozen image img again,
@@ -316,7 +329,7 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 	// The block's old bytes (a dead stack block's, when its id is reused)
 	// are not copied: they are replaced, or cleared if m owns them.
 	b := m.wdesc(id)
-	owned := m.ownsBlock(b)
+	owned := m.ownsBlock(b) || b.data != nil && releaseBuf(b.data)
 	b.owner = m.epoch
 	b.kind, b.size, b.thread = kind, size, thread
 	if size > pageSize {
@@ -333,6 +346,9 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 		b.data = b.data[:size]
 		clear(b.data)
 	} else {
+		if owned && b.data != nil {
+			m.spareBuf(b.data)
+		}
 		b.data = m.buffer(int(size))[:size]
 		clear(b.data)
 	}
@@ -364,7 +380,7 @@ func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
 		}
 		return
 	}
-	b.data = append([]byte(nil), init...)
+	b.data = append(m.buffer(len(init)), init...)
 }
 
 // freeStackBlock marks a stack block dead and makes its id reusable. A
@@ -374,6 +390,9 @@ func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
 func (m *Memory) freeStackBlock(id uint32) {
 	b := m.wdesc(id)
 	if !m.ownsBlock(b) {
+		if b.data != nil && releaseBuf(b.data) {
+			m.spareBuf(b.data)
+		}
 		b.data, b.pages = nil, nil
 	}
 	b.owner = m.epoch

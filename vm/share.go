@@ -97,6 +97,25 @@ func (st *State) ownAll() {
 	}
 }
 
+// DropInto lets go of everything st holds: its processes' records and its
+// memory's chunks, and gives those st was the last to hold to dst's spare
+// lists (within their bounds). st is left with no process and an empty
+// memory, for CopyInto only. Explicit search drops the expanded states it
+// has no use for, so that the chunks, bytes and records they alone held
+// are reused rather than made anew. st's own spare lists must be empty
+// (GiveSpares leaves them so): dst's are lent to it meanwhile.
+func (st *State) DropInto(dst *State) {
+	m, d := &st.Mem, &dst.Mem
+	st.spare, dst.spare = dst.spare, st.spare
+	m.spareChunks, d.spareChunks = d.spareChunks, m.spareChunks
+	m.spareData, d.spareData = d.spareData, m.spareData
+	st.releaseThreads()
+	m.release()
+	st.spare, dst.spare = dst.spare, st.spare
+	m.spareChunks, d.spareChunks = d.spareChunks, m.spareChunks
+	m.spareData, d.spareData = d.spareData, m.spareData
+}
+
 // GiveSpares moves the buffers st keeps for reuse (thread records, memory
 // chunks and small blocks' bytes) to dst, within dst's bounds. Explicit
 // search hands the successor it keeps to its queue and builds the next one
