@@ -437,13 +437,12 @@ type slicer struct {
 // Watch.All), its straight run: at most its straight distance from its pc
 // (straightDists: the least number of instructions, along any path, up to
 // the first call, excluded, or return, included), as many as the limit
-// leaves. The states
-// after all but the last of them are ones the observer does not see (the
-// process is not at a call and was not at one before the step), and none
-// of those steps changes which processes are enabled (no platform call, no
-// atomic section entered or left, no process finishing, no blocking call
-// reached, and the scheduler loop slices only while no waiting process's
-// enabledness reads memory). A process alone runs all of it. Among several
+// leaves. The states after all but the last of them are ones the observer
+// does not see (the process is not at a call and was not at one before the
+// step), and none of those steps changes which processes are enabled (no
+// platform call, no atomic section entered or left, no process finishing,
+// no blocking call reached, and the scheduler loop slices only while no
+// waiting process's enabledness reads memory). A process alone runs all of it. Among several
 // processes, with a *Rand over a power-of-two number of them, next makes
 // at once the draws the scheduler would make after each of its steps: the
 // run goes on while they draw the process again, and the first draw of
@@ -516,11 +515,9 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 	if id := uint32(u.ID); s.mode != runOne && id < 64 && s.stop>>id&1 == 0 {
 		// u's straight run (u != t only among several processes)
 		fr := &u.Frames[len(u.Frames)-1]
-		var h uint64
+		h := uint64(1) // (a machine without a table: one step, a lower bound)
 		if f := uint(fr.Fn.Index); f < uint(len(s.dist)) {
 			h = uint64(s.dist[f][fr.PC])
-		} else {
-			h = straightScan(fr.Fn, fr.PC)
 		}
 		h = min(h, s.limit-n)
 		if s.mode == runAlone {
@@ -551,24 +548,6 @@ const (
 	runDrawn
 )
 
-// straightScan is a lower bound of the straight distance of pc in fn
-// (straightDists), for a function the machine has no table of: the
-// instructions up to the first call (excluded) or terminator (included).
-func straightScan(fn *ir.Func, pc int32) uint64 {
-	code, h := fn.Code, uint64(0)
-	for p := int(pc); p < len(code) && h < maxStraight; p++ {
-		in := &code[p]
-		if isCall(in) {
-			break
-		}
-		h++
-		if isTerminator(in) {
-			break
-		}
-	}
-	return h
-}
-
 // unread takes back, when exec stopped after total steps inside a run whose
 // draws next made at once (an error), the draws for the steps after the
 // last one taken: the generator is left as the scheduler, drawing after
@@ -583,16 +562,6 @@ func (s *slicer) unread(total uint64) {
 	// step total only.
 	s.rr.ctr -= s.drawn - total + 1
 	s.drawn = 0
-}
-
-// isTerminator reports whether in (of a function's own code) ends a block:
-// the instruction after it in the code need not be the next to run.
-func isTerminator(in *ir.Inst) bool {
-	switch in.Op {
-	case ir.OpJmp, ir.OpBr, ir.OpJmpE, ir.OpBrE, ir.OpSwitch, ir.OpRet, ir.OpUnreachable, ir.OpTrap:
-		return true
-	}
-	return false
 }
 
 // Step executes exactly one step of thread tid (for explicit-state search and
