@@ -141,7 +141,12 @@ func (n *natsFlags) connect(name string, logw io.Writer) (*nats.Conn, error) {
 	opts = append(opts, nats.Name(name), nats.Timeout(3*time.Second), nats.RetryOnFailedConnect(false),
 		nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond), nats.ReconnectJitter(250*time.Millisecond, time.Second),
 		nats.ReconnectBufSize(64<<20),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			// nats.go calls this handler at the client's own Close too
+			// (submit closing at its end): that is no loss.
+			if nc.IsClosed() {
+				return
+			}
 			if err != nil {
 				logf("lost NATS at %s (%s); reconnecting", redactURL(n.url), redactSecrets(err.Error(), n))
 			} else {
