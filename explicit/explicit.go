@@ -121,7 +121,8 @@ type Options struct {
 	// (default DefaultMaxBranching); larger choices are an error.
 	MaxBranching uint64
 	// Workers is the number of goroutines that expand states in a
-	// breadth-first Search (parallel.go); 0 or 1: one. The answer, counts
+	// breadth-first Search (parallel.go), beside the one that merges
+	// their successors; 0 or 1: one goroutine does both. The answer, counts
 	// and traces are the same whatever the number. The depth-first
 	// search and Exact are sequential.
 	Workers int

@@ -123,12 +123,24 @@ func TestParallelLarge(t *testing.T) {
 		reports := 0
 		opts.Progress = func(Progress) { reports++ }
 		opts.ProgressEvery = 1
+		seen := int64(-1)
+		parDone = func(n int64) { seen = n }
 		res, err = Search(context.Background(), c, opts)
+		parDone = nil
 		if got := comparable(t, res, err); got != want {
 			t.Errorf("%+v:\n got %s\nwant %s", opts, got, want)
 		}
 		if reports == 0 {
 			t.Errorf("%+v: no progress report", opts)
+		}
+		// the workers' probe of the compact table finds most transitions
+		// to states seen before (never more than there are: each is a
+		// transition that added no state)
+		switch revisits := res.Transitions - (res.States - 1); {
+		case !opts.Compact && seen != 0:
+			t.Errorf("%+v: full storage, %d successors found visited by the workers", opts, seen)
+		case opts.Compact && opts.MaxStates == 0 && (seen < revisits/4 || seen > revisits):
+			t.Errorf("%+v: the workers found %d successors visited, of %d transitions to visited states", opts, seen, revisits)
 		}
 	}
 }

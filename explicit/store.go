@@ -3,6 +3,7 @@ package explicit
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -206,6 +207,17 @@ type store struct {
 	arena      [][]uint64
 	encWords   int64
 	collisions int64 // distinct states sharing a 64-bit hash (full storage)
+	// shared: other goroutines probe the compact table (seen) while
+	// this one adds to it, so slots are written atomically and every
+	// table is published in pub.
+	shared bool
+	pub    atomic.Pointer[fpTable]
+}
+
+// fpTable is a published compact table, for seen.
+type fpTable struct {
+	g     []fpGroup
+	slots int
 }
 
 // newStore returns an empty visited set; bfs says that states are expanded
@@ -233,7 +245,15 @@ func slot(h uint64, size int) int {
 // the same or the next cache line).
 type fpGroup struct {
 	lo [8]uint64 // h[0] of each slot's fingerprint, 0 for an empty slot
-	hi [8]uint8  // top byte of h[1]
+	hi uint64    // top byte of h[1] of slot k in bits 8k..8k+7
+}
+
+// hiAt returns slot k's byte of hi.
+func hiAt(hi uint64, k int) byte { return byte(hi >> (8 * k)) }
+
+// withHi returns hi with slot k's byte set to x.
+func withHi(hi uint64, k int, x byte) uint64 {
+	return hi&^(0xff<<(8*k)) | uint64(x)<<(8*k)
 }
 
 // fingerprint is what the compact table stores for parts hash h: h[0]
@@ -280,10 +300,17 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 		for {
 			g := &s.fp[gi]
 			for ; k < 8; k++ {
-				if w := g.lo[k]; w == v && g.hi[k] == x {
+				if w := g.lo[k]; w == v && hiAt(g.hi, k) == x {
 					return 0, false
 				} else if w == 0 {
-					g.lo[k], g.hi[k] = v, x
+					if s.shared {
+						// the byte first: a reader that sees the
+						// word sees the byte (seen)
+						atomic.StoreUint64(&g.hi, withHi(g.hi, k, x))
+						atomic.StoreUint64(&g.lo[k], v)
+					} else {
+						g.lo[k], g.hi = v, withHi(g.hi, k, x)
+					}
 					break probe
 				}
 			}
@@ -349,7 +376,44 @@ func (s *store) growCompact() {
 			if v == 0 {
 				continue
 			}
-			s.place(slot(v, s.slots), v, og.hi[k])
+			s.place(slot(v, s.slots), v, hiAt(og.hi, k))
+		}
+	}
+	if s.shared {
+		s.pub.Store(&fpTable{g: s.fp, slots: s.slots})
+	}
+}
+
+// share lets other goroutines call seen while this one adds states
+// (compact storage only).
+func (s *store) share() {
+	s.shared = true
+	s.pub.Store(&fpTable{g: s.fp, slots: s.slots})
+}
+
+// seen reports whether parts hash h's fingerprint is in the compact table
+// as last published: safe to call from any goroutine while the owner adds
+// (after share). A true answer is exact (the state was added before the
+// call); a false one may be out of date (a table replaced by a larger one,
+// a slot being written), so the owner's add must still decide.
+func (s *store) seen(h vm.Hash128) bool {
+	v, x := fingerprint(h)
+	t := s.pub.Load()
+	i := slot(v, t.slots)
+	gi, k := i>>3, i&7
+	for {
+		g := &t.g[gi]
+		for ; k < 8; k++ {
+			w := atomic.LoadUint64(&g.lo[k])
+			if w == 0 {
+				return false
+			}
+			if w == v && hiAt(atomic.LoadUint64(&g.hi), k) == x {
+				return true
+			}
+		}
+		if k, gi = 0, gi+1; gi == len(t.g) {
+			gi = 0
 		}
 	}
 }
@@ -362,7 +426,7 @@ func (s *store) place(i int, v uint64, x byte) {
 		g := &s.fp[gi]
 		for ; k < 8; k++ {
 			if g.lo[k] == 0 {
-				g.lo[k], g.hi[k] = v, x
+				g.lo[k], g.hi = v, withHi(g.hi, k, x)
 				return
 			}
 		}

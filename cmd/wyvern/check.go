@@ -263,7 +263,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
 	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
 	fs.DurationVar(&e.maxTime, "max-time", 0, "explicit-state time limit (0: none)")
-	fs.IntVar(&e.searchW, "search-workers", 0, "breadth-first explicit-state search: goroutines expanding states (0 or 1: one); same answer")
+	fs.IntVar(&e.searchW, "search-workers", 0, "breadth-first explicit-state search: goroutines expanding states beside the merging one (0 or 1: one goroutine does both); same answer")
 	fs.StringVar(&e.engine, "engine", "", "bmc: bounded model checking of E<>/A[] queries with an SMT solver (default: by query)")
 	fs.IntVar(&e.unwind, "unwind", 0, "bmc: fixed unwinding bound (0: deepen 1, 2, 4, ... up to --max-unwind)")
 	fs.IntVar(&e.maxUnwind, "max-unwind", 0, "bmc: deepening limit (0: 64)")
