@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -245,16 +246,12 @@ func slot(h uint64, size int) int {
 // the same or the next cache line).
 type fpGroup struct {
 	lo [8]uint64 // h[0] of each slot's fingerprint, 0 for an empty slot
-	hi uint64    // top byte of h[1] of slot k in bits 8k..8k+7
+	hi [8]uint8  // top byte of h[1]
 }
 
-// hiAt returns slot k's byte of hi.
-func hiAt(hi uint64, k int) byte { return byte(hi >> (8 * k)) }
-
-// withHi returns hi with slot k's byte set to x.
-func withHi(hi uint64, k int, x byte) uint64 {
-	return hi&^(0xff<<(8*k)) | uint64(x)<<(8*k)
-}
+// hiWord is g.hi as one word, for atomic access (g.hi follows 8 words,
+// so it is aligned).
+func (g *fpGroup) hiWord() *uint64 { return (*uint64)(unsafe.Pointer(&g.hi)) }
 
 // fingerprint is what the compact table stores for parts hash h: h[0]
 // (1 for 0, the empty slot's) and the top byte of h[1].
@@ -300,16 +297,18 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 		for {
 			g := &s.fp[gi]
 			for ; k < 8; k++ {
-				if w := g.lo[k]; w == v && hiAt(g.hi, k) == x {
+				if w := g.lo[k]; w == v && g.hi[k] == x {
 					return 0, false
 				} else if w == 0 {
 					if s.shared {
 						// the byte first: a reader that sees the
 						// word sees the byte (seen)
-						atomic.StoreUint64(&g.hi, withHi(g.hi, k, x))
+						hi := g.hi
+						hi[k] = x
+						atomic.StoreUint64(g.hiWord(), *(*uint64)(unsafe.Pointer(&hi)))
 						atomic.StoreUint64(&g.lo[k], v)
 					} else {
-						g.lo[k], g.hi = v, withHi(g.hi, k, x)
+						g.lo[k], g.hi[k] = v, x
 					}
 					break probe
 				}
@@ -376,7 +375,7 @@ func (s *store) growCompact() {
 			if v == 0 {
 				continue
 			}
-			s.place(slot(v, s.slots), v, hiAt(og.hi, k))
+			s.place(slot(v, s.slots), v, og.hi[k])
 		}
 	}
 	if s.shared {
@@ -408,8 +407,11 @@ func (s *store) seen(h vm.Hash128) bool {
 			if w == 0 {
 				return false
 			}
-			if w == v && hiAt(atomic.LoadUint64(&g.hi), k) == x {
-				return true
+			if w == v {
+				hi := atomic.LoadUint64(g.hiWord())
+				if (*[8]uint8)(unsafe.Pointer(&hi))[k] == x {
+					return true
+				}
 			}
 		}
 		if k, gi = 0, gi+1; gi == len(t.g) {
@@ -426,7 +428,7 @@ func (s *store) place(i int, v uint64, x byte) {
 		g := &s.fp[gi]
 		for ; k < 8; k++ {
 			if g.lo[k] == 0 {
-				g.lo[k], g.hi = v, withHi(g.hi, k, x)
+				g.lo[k], g.hi[k] = v, x
 				return
 			}
 		}
