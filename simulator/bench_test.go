@@ -50,6 +50,37 @@ func BenchmarkTrace(b *testing.B) {
 	}
 }
 
+// BenchmarkTracePhases runs gossip_2's traces under its query with the
+// step bound cut at the end of each phase of a trace, so that differences
+// between its sub-benchmarks (host instructions under cachegrind, divided
+// by b.N) give each phase's cost: 1, resetting and starting a trace; 100,
+// main alone (followed at its calls); 400, main with one and then two
+// protocol threads, then the two threads drawn at every step (until one
+// of them finishes, at 250 to 500 steps); 5000, the query's bound (one
+// thread alone, not watched).
+func BenchmarkTracePhases(b *testing.B) {
+	testutil.NeedClang(b)
+	prog := testutil.Program(b, "../testdata/smc/gossip_2.c")
+	for _, bound := range []string{"1", "100", "400", "5000"} {
+		b.Run(bound, func(b *testing.B) {
+			q, _ := query.Parse("Pr[<=" + bound + "](<> [0.VERIFIER_finished])")
+			cq, err := query.Compile(q, vm.NewMachine(prog))
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr := simulator.NewTracer(cq)
+			var steps uint64
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				o, _ := tr.Trace(1, uint64(i))
+				steps += o.Steps
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
+		})
+	}
+}
+
 // BenchmarkSMCOverhead measures the cost of simulation against the bare
 // interpreter in one run, as ratios that machine load does not move much:
 // each iteration runs one trace of gossip_2 under its query (as a worker

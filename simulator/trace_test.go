@@ -3,6 +3,7 @@ package simulator
 import (
 	"testing"
 
+	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
@@ -88,6 +89,41 @@ func TestReuseIsInvisible(t *testing.T) {
 	for h := range fresh.States.All() {
 		if !reused.States.Has(h) {
 			t.Fatal("a state hash differs between a reused and a fresh state")
+		}
+	}
+}
+
+// TestTraceAllocs: after a few traces, a Tracer's traces allocate nothing,
+// gossip_2's included (its main allocates blocks of several sizes: each
+// reset must leave every block's buffer where the next trace's allocation
+// of that block finds it; see Memory.drop and Memory.buffer).
+func TestTraceAllocs(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, c := range []struct{ file, q string }{
+		{"gossip_2", "Pr[<=5000](<> [0.VERIFIER_finished])"},
+		{"fib_8", "Pr[<=5000](<> [0.VERIFIER_error])"},
+		{"petersonsBug", "Pr[<=5000](<> ([1.crit] && [2.crit]))"},
+	} {
+		prog := testutil.Program(t, "../testdata/smc/"+c.file+".c")
+		q, err := query.Parse(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cq, err := query.Compile(q, vm.NewMachine(prog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := NewTracer(cq)
+		i := uint64(0)
+		trace := func() {
+			tr.Trace(1, i)
+			i++
+		}
+		for range 20 {
+			trace()
+		}
+		if a := testing.AllocsPerRun(200, trace); a != 0 {
+			t.Errorf("%s: %v allocations a trace, want 0", c.file, a)
 		}
 	}
 }

@@ -160,7 +160,11 @@ func (m *Memory) drop(ch *chunk, ci uint32) {
 	if !owned && !releaseRef(&ch.refs) {
 		return
 	}
-	for i := range ch.b {
+	// (last block first: Memory.buffer takes the last spare buffers
+	// first, so that a run that allocates its blocks again in the same
+	// order, as every trace of a program does after a reset, finds each
+	// block's own buffer, of its size, among the last ones)
+	for i := len(ch.b) - 1; i >= 0; i-- {
 		b := &ch.b[i]
 		if b.data != nil && (owned && m.owns(b.owner) || releaseBuf(b.data)) {
 			m.spareBuf(b.data)
