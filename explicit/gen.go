@@ -97,7 +97,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 		for {
 			g.m.CopyInto(g.scr, s)
 			g.sc.begin()
-			g.m.StepOnly(g.scr, tid, &g.sc)
+			g.m.StepEnabled(g.scr, tid, &g.sc) // tid is enabled in s, so in its copy
 			if g.sc.err != nil {
 				return g.sc.err
 			}
@@ -107,7 +107,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 				return errInvisibleChoice
 			}
 			if settle {
-				g.m.SettleEnd(g.scr)
+				g.m.SettleEnd(g.scr, tid)
 			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err

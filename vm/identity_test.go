@@ -326,7 +326,7 @@ func TestPartsHash(t *testing.T) {
 					}
 					m.CopyInto(scr, st)
 					m.StepOnly(scr, tid, rnd)
-					m.SettleEnd(scr)
+					m.SettleEnd(scr, tid)
 					want := scratch.Sum(scr)
 					if solo {
 						updated++
@@ -350,14 +350,14 @@ func TestPartsHash(t *testing.T) {
 				if step%2 == 0 {
 					m.CopyInto(next, st)
 					m.StepOnly(next, tid, rnd)
-					m.SettleEnd(next)
+					m.SettleEnd(next, tid)
 					st, next = next, st
 				} else {
 					// In place: st's processes are cached and owned
 					// by st alone, and the step must drop the
 					// moving one's cache.
 					m.StepOnly(st, tid, rnd)
-					m.SettleEnd(st)
+					m.SettleEnd(st, tid)
 				}
 				h = ph.Sum(st)
 				if want := scratch.Sum(st); h != want {
