@@ -26,6 +26,10 @@ type gen struct {
 	nc        noChoice
 	en        []int32
 	flush     []int32
+	// solo says that the successor being emitted is one step that
+	// vm.Machine.SoloStep allowed (no reduction ran further steps): its
+	// parts hash may be updated with vm.PartsHasher.SuccessorStep.
+	solo bool
 }
 
 func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
@@ -97,7 +101,8 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 		for {
 			g.m.CopyInto(g.scr, s)
 			g.sc.begin()
-			g.m.StepEnabled(g.scr, tid, &g.sc) // tid is enabled in s, so in its copy
+			solo := g.m.StepEnabled(g.scr, tid, &g.sc) // tid is enabled in s, so in its copy
+			g.solo = solo && g.red == None
 			if g.sc.err != nil {
 				return g.sc.err
 			}

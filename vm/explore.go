@@ -98,13 +98,14 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 // state st is an unchanged CopyInto copy of. It does not ask Enabled again
 // (explicit search steps each enabled process of a state it expands, in a
 // copy made for each successor). Stepping a process that is not enabled is
-// an error of the caller's.
-func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) {
+// an error of the caller's. It reports whether the step was one SoloStep
+// allowed (PartsHasher.SuccessorStep).
+func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) (solo bool) {
 	var t *Thread
 	// Copy what the step may write of processes shared with other states
 	// (CopyInto): the moving one, or all of them for a step that may touch
 	// others (a platform call, a return that ends a process).
-	if m.SoloStep(st, tid) {
+	if solo = m.SoloStep(st, tid); solo {
 		t = st.own(tid)
 	} else {
 		st.ownAll()
@@ -117,6 +118,7 @@ func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) {
 		m.fail(st, t, t.Frames[len(t.Frames)-1].PC, ErrPthread,
 			"blocking pthread function called through a function pointer")
 	}
+	return solo
 }
 
 // Settle appends the enabled processes of st to buf[:0] and returns them;

@@ -325,11 +325,16 @@ func TestPartsHash(t *testing.T) {
 						cached++
 					}
 					m.CopyInto(scr, st)
-					m.StepOnly(scr, tid, rnd)
+					if m.StepEnabled(scr, tid, rnd) != solo {
+						t.Fatalf("%s: StepEnabled's report differs from SoloStep's", path)
+					}
 					m.SettleEnd(scr, tid)
 					want := scratch.Sum(scr)
 					if solo {
 						updated++
+					}
+					if got := ph.SuccessorStep(st, h, scr, tid, solo); got != want {
+						t.Fatalf("%s: seed %d step %d process %d (solo %v): parts hash updated by SuccessorStep %x, from scratch %x", path, seed, step, tid, solo, got, want)
 					}
 					if got := ph.Successor(st, h, scr, tid); got != want {
 						t.Fatalf("%s: seed %d step %d process %d (solo %v): updated parts hash %x, from scratch %x", path, seed, step, tid, solo, got, want)
