@@ -32,6 +32,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false, 0},
 		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false, 0},
 		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true, 0},
+		{"fib_4/none/compact", "../testdata/smc/fib_4.c", "EnumStates", None, true, 0},
 		{"fib_8/none/compact-w2", "../testdata/smc/fib_8.c", "EnumStates", None, true, 2},
 		{"fib_8/none/full-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, 2},
 	}

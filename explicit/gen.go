@@ -26,6 +26,10 @@ type gen struct {
 	nc        noChoice
 	en        []int32
 	flush     []int32
+	// solo says that the successor being emitted is one step that
+	// vm.Machine.SoloStep allowed (no reduction ran further steps): its
+	// parts hash may be updated with vm.PartsHasher.SuccessorStep.
+	solo bool
 }
 
 func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
@@ -97,7 +101,8 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 		for {
 			g.m.CopyInto(g.scr, s)
 			g.sc.begin()
-			g.m.StepOnly(g.scr, tid, &g.sc)
+			solo := g.m.StepEnabled(g.scr, tid, &g.sc) // tid is enabled in s, so in its copy
+			g.solo = solo && g.red == None
 			if g.sc.err != nil {
 				return g.sc.err
 			}
@@ -107,7 +112,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 				return errInvisibleChoice
 			}
 			if settle {
-				g.m.SettleEnd(g.scr)
+				g.m.SettleEnd(g.scr, tid)
 			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err

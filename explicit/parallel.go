@@ -215,8 +215,9 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 		ps.k1 = uint32(len(blk.keys))
 	default:
 		// updated from the parent's parts hash, as the sequential search
-		// does for every transition (vm.PartsHasher.Successor)
-		ps.h = w.parts.Successor(w.curSt, w.curHash, st, tid)
+		// does for every transition (vm.PartsHasher.Successor, or
+		// SuccessorStep)
+		ps.h = w.parts.SuccessorStep(w.curSt, w.curHash, st, tid, w.g.solo)
 		if sr.verify {
 			if err := verifySuccessor(w.parts, w.curSt, w.curHash, st, tid, ps.h); err != nil {
 				return err

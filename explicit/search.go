@@ -273,7 +273,7 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	sr.res.Transitions++
 	var h vm.Hash128
 	if sr.s.compact && !sr.verify {
-		h = sr.parts.Successor(sr.curSt, sr.curHash, st, tid) // fingerprint, written out
+		h = sr.parts.SuccessorStep(sr.curSt, sr.curHash, st, tid, sr.g.solo) // fingerprint, written out
 	} else {
 		var err error
 		if h, err = sr.fingerprint(st, tid); err != nil {
@@ -400,7 +400,7 @@ func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 		sr.key = sr.m.AppendKey(sr.key[:0], st)
 		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
 	}
-	h := sr.parts.Successor(sr.curSt, sr.curHash, st, tid)
+	h := sr.parts.SuccessorStep(sr.curSt, sr.curHash, st, tid, sr.g.solo)
 	if sr.verify {
 		return h, verifySuccessor(sr.parts, sr.curSt, sr.curHash, st, tid, h)
 	}

@@ -524,3 +524,25 @@ func TestCompactMatchesFull(t *testing.T) {
 		}
 	}
 }
+
+// TestSoloSuccessorHash: the generator tells the parts hasher which
+// successors come from one step that SoloStep allowed (gen.solo,
+// vm.PartsHasher.SuccessorStep), so that only the moved process is
+// rehashed. Programs whose platform calls change other processes (a
+// condition variable's signal and broadcast wake waiters, a barrier
+// and a write lock's release may too) must not be told so: every update is checked against a
+// hash from scratch here (verifyPartsHash), in every reduction and with
+// two workers.
+func TestSoloSuccessorHash(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, p := range []string{"../testdata/mt/cond_order.c", "../testdata/mt/prodcons.c", "../testdata/mt/rwlock.c"} {
+		for _, red := range reductions {
+			for _, w := range []int{1, 2} {
+				res := search(t, p, "EnumStates", Options{Reduction: red, Compact: true, Workers: w, MaxStates: 20_000})
+				if res.States < 2 {
+					t.Errorf("%s, %s, %d workers: %d states", p, red, w, res.States)
+				}
+			}
+		}
+	}
+}

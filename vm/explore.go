@@ -89,10 +89,23 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 	if t == nil || st.Status != Running || !m.Enabled(st, t) {
 		return false
 	}
+	m.StepEnabled(st, tid, ch)
+	return true
+}
+
+// StepEnabled is StepOnly for a process the caller knows to be enabled in
+// st (a running state): one listed by EnabledThreads for st, or for a
+// state st is an unchanged CopyInto copy of. It does not ask Enabled again
+// (explicit search steps each enabled process of a state it expands, in a
+// copy made for each successor). Stepping a process that is not enabled is
+// an error of the caller's. It reports whether the step was one SoloStep
+// allowed (PartsHasher.SuccessorStep).
+func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) (solo bool) {
+	var t *Thread
 	// Copy what the step may write of processes shared with other states
 	// (CopyInto): the moving one, or all of them for a step that may touch
 	// others (a platform call, a return that ends a process).
-	if m.SoloStep(st, tid) {
+	if solo = m.SoloStep(st, tid); solo {
 		t = st.own(tid)
 	} else {
 		st.ownAll()
@@ -105,7 +118,7 @@ func (m *Machine) StepOnly(st *State, tid int32, ch Chooser) bool {
 		m.fail(st, t, t.Frames[len(t.Frames)-1].PC, ErrPthread,
 			"blocking pthread function called through a function pointer")
 	}
-	return true
+	return solo
 }
 
 // Settle appends the enabled processes of st to buf[:0] and returns them;
@@ -123,8 +136,15 @@ func (m *Machine) Settle(st *State, buf []int32) []int32 {
 // process is enabled it ends the run as the scheduler does, stopping at the
 // first enabled process otherwise (explicit search settles every successor
 // and lists the enabled processes only of the states it expands).
-func (m *Machine) SettleEnd(st *State) {
+//
+// It asks process first first (the one that moved: usually still enabled,
+// while the processes before it may wait at a join or a lock, which costs
+// a platform table look-up to tell); first may be any id.
+func (m *Machine) SettleEnd(st *State, first int32) {
 	if st.Status != Running {
+		return
+	}
+	if t := st.Thread(first); t != nil && m.Enabled(st, t) {
 		return
 	}
 	for _, t := range st.Threads {

@@ -3,6 +3,8 @@ package vm
 import (
 	"slices"
 	"testing"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
 )
 
 // stepN runs st for n single steps of thread 0 with StepOnly.
@@ -65,7 +67,7 @@ func TestStepOnlySettle(t *testing.T) {
 	if en := m.Settle(st, nil); len(en) != 1 || en[0] != 0 {
 		t.Fatalf("enabled %v, want [0]", en)
 	}
-	if m.SettleEnd(st); st.Status != Running {
+	if m.SettleEnd(st, 3); st.Status != Running {
 		t.Fatalf("SettleEnd ended a run with an enabled process: %s", st.Status)
 	}
 	if !m.StepOnly(st, 0, nil) || st.Steps != 1 || st.LastThread != 0 {
@@ -77,5 +79,58 @@ func TestStepOnlySettle(t *testing.T) {
 	m.Run(st, 1000, NewRand(1, 0))
 	if m.StepOnly(st, 0, nil) {
 		t.Error("StepOnly after the end of the run succeeded")
+	}
+}
+
+// TestSettleEndFirst: along random runs of the identity programs (and
+// Peterson and fib_4), stepping each enabled process of each state with
+// StepEnabled makes the successor StepOnly makes, and SettleEnd ends that
+// successor's run exactly when Settle does, whichever process it asks
+// first (the one that moved, another, or none).
+func TestSettleEndFirst(t *testing.T) {
+	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c"}, identityPrograms...)
+	for _, path := range progs {
+		m := NewMachine(testutil.Program(t, path))
+		var en []int32
+		runs := 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			st := m.NewState()
+			rnd := NewRand(seed, 0)
+			for step := 0; step < 400 && st.Status == Running; step++ {
+				if en = m.EnabledThreads(st, en); len(en) == 0 {
+					break
+				}
+				for _, tid := range en {
+					a, b := new(State), new(State)
+					m.CopyInto(a, st)
+					m.CopyInto(b, st)
+					seedA := rnd.Uint64()
+					m.StepOnly(a, tid, NewRand(seedA, 0))
+					m.StepEnabled(b, tid, NewRand(seedA, 0))
+					if ka, kb := m.AppendKey(nil, a), m.AppendKey(nil, b); !slices.Equal(ka, kb) {
+						t.Fatalf("%s: StepEnabled of process %d made another state than StepOnly", path, tid)
+					}
+					want := new(State)
+					m.CopyInto(want, a)
+					m.Settle(want, nil)
+					for first := int32(-1); first <= int32(len(a.Threads)); first++ {
+						c := new(State)
+						m.CopyInto(c, a)
+						m.SettleEnd(c, first)
+						if c.Status != want.Status {
+							t.Fatalf("%s: SettleEnd asking process %d first: status %s, Settle: %s", path, first, c.Status, want.Status)
+						}
+					}
+					if want.Status == Running {
+						runs++
+					}
+				}
+				m.StepOnly(st, en[rnd.Uint64()%uint64(len(en))], rnd)
+				m.SettleEnd(st, -1)
+			}
+		}
+		if runs == 0 {
+			t.Errorf("%s: no successor ran on", path)
+		}
 	}
 }

@@ -455,6 +455,16 @@ func (h *PartsHasher) Sum(st *State) Hash128 {
 // waiters, which the other processes change. Otherwise (a run that ended,
 // a different process count, fewer blocks, another image) it is Sum.
 func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int32) Hash128 {
+	return h.SuccessorStep(parent, hp, succ, tid, false)
+}
+
+// SuccessorStep is Successor, told with solo that succ was made by one
+// step of process tid that SoloStep allowed (StepEnabled reports it): such
+// a step owns and changes no record but tid's, and starts or ends no wait
+// on a condition variable, so only tid's part is rehashed, without looking
+// at the other processes. (With a wrong solo the hash is wrong: explicit
+// search's tests check every update against a hash from scratch.)
+func (h *PartsHasher) SuccessorStep(parent *State, hp Hash128, succ *State, tid int32, solo bool) Hash128 {
 	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) ||
 		succ.Mem.image != parent.Mem.image || succ.Mem.n < parent.Mem.n {
 		return h.Sum(succ)
@@ -469,19 +479,25 @@ func (h *PartsHasher) Successor(parent *State, hp Hash128, succ *State, tid int3
 	if !sameHeader(parent, succ) {
 		x = addHash(subHash(x, h.header(parent)), h.header(succ))
 	}
-	for i, t := range succ.Threads {
-		pt := parent.Threads[i]
-		switch {
-		case t == pt && t.Wait != waitCond:
-			continue // shared: unchanged
-		case i == int(tid) || t.Wait == waitCond || pt.Wait == waitCond:
-		case sameThread(t, pt):
-			if h.id != 0 && pt.phID == h.id && atomic.LoadInt32(&t.shared) == 0 {
-				t.ph, t.phID = pt.ph, h.id
-			}
-			continue
+	if solo {
+		if t, pt := succ.Threads[tid], parent.Threads[tid]; t != pt {
+			x = addHash(subHash(x, h.thread(parent, pt)), h.thread(succ, t))
 		}
-		x = addHash(subHash(x, h.thread(parent, pt)), h.thread(succ, t))
+	} else {
+		for i, t := range succ.Threads {
+			pt := parent.Threads[i]
+			switch {
+			case t == pt && t.Wait != waitCond:
+				continue // shared: unchanged
+			case i == int(tid) || t.Wait == waitCond || pt.Wait == waitCond:
+			case sameThread(t, pt):
+				if h.id != 0 && pt.phID == h.id && atomic.LoadInt32(&t.shared) == 0 {
+					t.ph, t.phID = pt.ph, h.id
+				}
+				continue
+			}
+			x = addHash(subHash(x, h.thread(parent, pt)), h.thread(succ, t))
+		}
 	}
 	mem := &succ.Mem
 	for ci, ch := range mem.chunks {

@@ -325,11 +325,16 @@ func TestPartsHash(t *testing.T) {
 						cached++
 					}
 					m.CopyInto(scr, st)
-					m.StepOnly(scr, tid, rnd)
-					m.SettleEnd(scr)
+					if m.StepEnabled(scr, tid, rnd) != solo {
+						t.Fatalf("%s: StepEnabled's report differs from SoloStep's", path)
+					}
+					m.SettleEnd(scr, tid)
 					want := scratch.Sum(scr)
 					if solo {
 						updated++
+					}
+					if got := ph.SuccessorStep(st, h, scr, tid, solo); got != want {
+						t.Fatalf("%s: seed %d step %d process %d (solo %v): parts hash updated by SuccessorStep %x, from scratch %x", path, seed, step, tid, solo, got, want)
 					}
 					if got := ph.Successor(st, h, scr, tid); got != want {
 						t.Fatalf("%s: seed %d step %d process %d (solo %v): updated parts hash %x, from scratch %x", path, seed, step, tid, solo, got, want)
@@ -350,14 +355,14 @@ func TestPartsHash(t *testing.T) {
 				if step%2 == 0 {
 					m.CopyInto(next, st)
 					m.StepOnly(next, tid, rnd)
-					m.SettleEnd(next)
+					m.SettleEnd(next, tid)
 					st, next = next, st
 				} else {
 					// In place: st's processes are cached and owned
 					// by st alone, and the step must drop the
 					// moving one's cache.
 					m.StepOnly(st, tid, rnd)
-					m.SettleEnd(st)
+					m.SettleEnd(st, tid)
 				}
 				h = ph.Sum(st)
 				if want := scratch.Sum(st); h != want {

@@ -47,7 +47,7 @@ func TestEnabledRace(t *testing.T) {
 					break
 				}
 				m.StepOnly(st, en[rnd.Uint64()%uint64(len(en))], rnd)
-				m.SettleEnd(st)
+				m.SettleEnd(st, 0)
 			}
 		}
 		t.Logf("%s: %d states, %d with a race, %d with a process in an atomic section", path, states, races, atomics)

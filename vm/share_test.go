@@ -42,7 +42,7 @@ func TestCopyIntoShares(t *testing.T) {
 					}
 					isSolo := m.SoloStep(st, tid)
 					m.StepOnly(c, tid, rnd)
-					m.SettleEnd(c)
+					m.SettleEnd(c, tid)
 					for i := range min(len(st.Threads), len(c.Threads)) {
 						shared := c.Threads[i] == st.Threads[i]
 						if want := isSolo && i != int(tid); shared != want {
