@@ -138,6 +138,7 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 		kh      = newKeyHash()
 	)
 	s0 := m.NewState()
+	s0.AllocateInBulk()
 	m.Settle(s0, nil)
 	key = m.AppendKey(key, s0)
 	cur.ents = append(cur.ents, layerEntry{st: s0, mass: kahan{sum: 1}, encLen: uint32(len(key)), next: noRec})

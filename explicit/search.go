@@ -53,14 +53,23 @@ func appendMask(en []int32, x uint32) []int32 {
 
 // stateBytes estimates the memory a queued state holds: its processes and
 // the memory blocks it does not share with the initial image (bounded by
-// its encoding's size). It is a multiple of 4 (item.quads).
+// its encoding's size). It is a multiple of 4 (item.quads). It counts
+// the lengths of the processes' buffers and a fixed room to spare
+// (recordRoomBytes), not their capacities: records are recycled with
+// room to spare, and the room a record happens to have must not move
+// where a memory limit stops a search.
 func stateBytes(st *vm.State, keyWords int) int64 {
 	n := int64(256 + 8*keyWords)
 	for _, t := range st.Threads {
-		n += 128 + 56*int64(cap(t.Frames)) + 8*int64(cap(t.Regs)) + 4*int64(cap(t.Allocas))
+		n += 128 + recordRoomBytes + 56*int64(len(t.Frames)) + 8*int64(len(t.Regs)) + 4*int64(len(t.Allocas))
 	}
 	return n
 }
+
+// recordRoomBytes is the room to spare a process record's buffers get
+// when vm's copyThread carves them (2 frames, 8 registers, 4 stack
+// blocks), at stateBytes's rates.
+const recordRoomBytes = 56*2 + 8*8 + 4*4
 
 // localObserver reports whether a compiled query's proposition observes
 // the processes' private state (registers @i.f.%r, local variables f::x,
@@ -188,6 +197,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 func (sr *searcher) run() error {
 	m := sr.m
 	s0 := m.NewState()
+	s0.AllocateInBulk() // (its successors inherit it: their buffers are recycled)
 	m.Settle(s0, nil)
 	// With compaction the encoding of the initial state is only made for
 	// stateBytes's estimate of the states queued.

@@ -546,3 +546,21 @@ func TestSoloSuccessorHash(t *testing.T) {
 		}
 	}
 }
+
+// TestStateBytesIgnoresRoom: the queue-memory estimate counts what a
+// state's processes hold, not the room their buffers have to spare, so
+// that recycling records does not move where a memory limit stops.
+func TestStateBytesIgnoresRoom(t *testing.T) {
+	m := machine(t, peterson)
+	st := m.NewState()
+	m.Run(st, 20, vm.NewRand(1, 0))
+	want := stateBytes(st, 10)
+	for _, th := range st.Threads {
+		th.Frames = append(make([]vm.Frame, 0, len(th.Frames)+7), th.Frames...)
+		th.Regs = append(make([]uint64, 0, len(th.Regs)+50), th.Regs...)
+		th.Allocas = append(make([]uint32, 0, len(th.Allocas)+9), th.Allocas...)
+	}
+	if got := stateBytes(st, 10); got != want {
+		t.Errorf("stateBytes %d with room to spare, %d without", got, want)
+	}
+}

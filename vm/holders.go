@@ -222,10 +222,13 @@ func (m *Memory) shareFrom(src *Memory) {
 	}
 	m.chunks = old
 	m.image = src.image
+	m.bulk = src.bulk
 	m.n = src.n
 	m.renew()
 	if len(src.freeStack)|len(m.freeStack) != 0 {
-		m.freeStack = append(m.freeStack[:0], src.freeStack...)
+		// (with room to spare, since freeStackBlock appends to it: a
+		// recycled memory seldom grows it again)
+		m.freeStack = append(fit(m.freeStack, len(src.freeStack), roomFreeStack, 0, nil), src.freeStack...)
 	}
 	m.live = src.live
 }

@@ -215,6 +215,7 @@ var identityFields = map[string]string{
 	"State.scratch":    "not: a buffer",
 	"State.fmtBuf":     "not: a buffer",
 	"State.spare":      "not: recycled thread records",
+	"State.room":       "not: blocks that records' buffers are carved from",
 	"State.syncs":      "not: a change counter the scheduler compares across a step",
 	"State.copies":     "not: a counter of CopyInto calls, for sharing",
 
@@ -257,6 +258,8 @@ var identityFields = map[string]string{
 	"Memory.image":       "not: what the key is relative to",
 	"Memory.spareChunks": "not: recycled buffers",
 	"Memory.spareData":   "not: recycled buffers",
+	"Memory.bulk":        "not: how buffers are allocated",
+	"Memory.dataRoom":    "not: a block buffers are carved from",
 	"Memory.live":        "not: derived from the blocks",
 	"Memory.limit":       "not: the machine's setting",
 	"Memory.refused":     "not: set only in the step that ends the run",

@@ -40,6 +40,13 @@ type Memory struct {
 	// to hold (holders.go), so a reused state allocates nothing per run.
 	spareChunks []*chunk
 	spareData   [][]byte
+	// bulk: chunks and small blocks' byte buffers are allocated many at a
+	// time (State.AllocateInBulk); copies made by CopyInto inherit it.
+	// dataRoom is the unused rest of the block that buffer carves buffers
+	// from in bulk: one allocation serves many buffers (which are
+	// recycled, not freed, while explicit search runs).
+	bulk     bool
+	dataRoom []byte
 	// live is the bytes of the live heap and stack blocks; limit (0: none)
 	// bounds it: an allocation that would pass it gets no bytes and sets
 	// refused to its size, and the interpreter ends the run
@@ -215,13 +222,7 @@ func (m *Memory) wdesc(id uint32) *block {
 		// m owns them)
 		ch.owner = m.epoch
 	} else if ch.owner != m.epoch {
-		var nc *chunk
-		if k := len(m.spareChunks); k > 0 {
-			nc = m.spareChunks[k-1]
-			m.spareChunks = m.spareChunks[:k-1]
-		} else {
-			nc = new(chunk)
-		}
+		nc := m.spareChunk()
 		// (field by field: other holders may change ch.refs meanwhile)
 		nc.b = ch.b
 		nc.owner, nc.refs = m.epoch, 0
@@ -246,14 +247,44 @@ const maxSpareData = 4096
 
 // newChunk returns an empty chunk owned by m, a recycled one if possible.
 func (m *Memory) newChunk() *chunk {
+	ch := m.spareChunk()
+	ch.owner = m.epoch
+	return ch
+}
+
+// spareChunk returns a spare chunk (empty: a recycled chunk is cleared
+// when it is kept) or a new one. In bulk (explicit search, which
+// allocates chunks while its queue grows and recycles them afterwards)
+// new ones are allocated chunkSlab at a time, the others kept as spares.
+func (m *Memory) spareChunk() *chunk {
 	if k := len(m.spareChunks); k > 0 {
 		ch := m.spareChunks[k-1]
 		m.spareChunks = m.spareChunks[:k-1]
-		ch.owner = m.epoch
 		return ch
 	}
-	return &chunk{owner: m.epoch}
+	if !m.bulk {
+		return new(chunk)
+	}
+	slab := new([chunkSlab]chunk)
+	for i := 1; i < chunkSlab; i++ {
+		m.spareChunks = append(m.spareChunks, &slab[i])
+	}
+	return &slab[0]
 }
+
+// roomFreeStack is the room to spare a memory's list of dead stack blocks
+// gets when it grows (freeStackBlock, or a copy, shareFrom, that needs a
+// longer one): memories are recycled, and seldom grow it again.
+const roomFreeStack = 8
+
+// chunkSlab is the number of chunks spareChunk allocates at once (at most
+// maxSpareChunks).
+const chunkSlab = 16
+
+// dataBlock is the size of the blocks that small blocks' byte buffers are
+// carved from in bulk (Memory.buffer); a buffer over a quarter of it is
+// allocated alone.
+const dataBlock = 16 << 10
 
 // buffer returns an empty byte slice with capacity for n bytes, recycled
 // when possible, that no chunk holds yet: every small block's bytes are
@@ -268,7 +299,16 @@ func (m *Memory) buffer(n int) []byte {
 			return d[:0]
 		}
 	}
-	return make([]byte, bufHeader+max(n, 16))[bufHeader:bufHeader]
+	c := bufHeader + (max(n, 16)+7)&^7 // (8-aligned: the count is read atomically)
+	if !m.bulk || c > dataBlock/4 {
+		return make([]byte, c)[bufHeader:bufHeader]
+	}
+	if len(m.dataRoom) < c {
+		m.dataRoom = make([]byte, dataBlock)
+	}
+	d := m.dataRoom[bufHeader:bufHeader:c]
+	m.dataRoom = m.dataRoom[c:]
+	return d
 }
 
 // spareBuf keeps buffer d, which no chunk holds any more, for reuse.
@@ -400,6 +440,9 @@ func (m *Memory) freeStackBlock(id uint32) {
 		m.live -= uint64(b.size)
 	}
 	b.kind = blkDead
+	if len(m.freeStack) == cap(m.freeStack) {
+		m.freeStack = append(make([]uint32, 0, len(m.freeStack)+roomFreeStack), m.freeStack...)
+	}
 	m.freeStack = append(m.freeStack, id)
 }
 

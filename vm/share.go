@@ -60,12 +60,22 @@ const threadSlab = 16
 
 // copyThread makes dst a copy of src's process (not of its sharing count
 // or cached parts hash), reusing dst's buffers. It reads src field by
-// field: src.shared may change concurrently.
-func copyThread(dst, src *Thread) {
+// field: src.shared may change concurrently. A buffer of dst too short
+// for src's is replaced by one with room to spare carved from room (nil:
+// allocated alone), so that a record seldom grows again: records go from
+// process to process through the spare lists, and calls push frames and
+// registers on the records they own.
+func copyThread(dst, src *Thread, room *recordRoom) {
 	dst.ID, dst.Done = src.ID, src.Done
-	dst.Frames = append(dst.Frames[:0], src.Frames...)
-	dst.Regs = append(dst.Regs[:0], src.Regs...)
-	dst.Allocas = append(dst.Allocas[:0], src.Allocas...)
+	var f *[]Frame
+	var r *[]uint64
+	var a *[]uint32
+	if room != nil {
+		f, r, a = &room.f, &room.r, &room.a
+	}
+	dst.Frames = append(fit(dst.Frames, len(src.Frames), roomFrames, roomFramesBlock, f), src.Frames...)
+	dst.Regs = append(fit(dst.Regs, len(src.Regs), roomRegs, roomRegsBlock, r), src.Regs...)
+	dst.Allocas = append(fit(dst.Allocas, len(src.Allocas), roomAllocas, roomAllocasBlock, a), src.Allocas...)
 	dst.RetVal, dst.Atomic, dst.Wait = src.RetVal, src.Atomic, src.Wait
 	dst.WaitSeq, dst.WaitOn, dst.Detached = src.WaitSeq, src.WaitOn, src.Detached
 	dst.shared, dst.phID = 0, 0
@@ -81,7 +91,10 @@ func (st *State) own(i int32) *Thread {
 		return t
 	}
 	nt := st.spareThread()
-	copyThread(nt, t)
+	if st.room == nil {
+		st.room = new(recordRoom)
+	}
+	copyThread(nt, t, st.room)
 	st.Threads[i] = nt
 	if release(t) {
 		st.spare = append(st.spare, t)
@@ -126,10 +139,28 @@ func (st *State) GiveSpares(dst *State) {
 		return
 	}
 	dst.spare, st.spare = giveAll(dst.spare, st.spare, -1)
+	switch {
+	case dst.room == nil:
+		dst.room, st.room = st.room, nil
+	case st.room != nil:
+		st.room.giveTo(dst.room)
+	}
 	m, d := &st.Mem, &dst.Mem
 	d.spareChunks, m.spareChunks = giveAll(d.spareChunks, m.spareChunks, maxSpareChunks)
 	d.spareData, m.spareData = giveAll(d.spareData, m.spareData, maxSpareData)
+	if len(m.dataRoom) > len(d.dataRoom) {
+		m.dataRoom, d.dataRoom = d.dataRoom, m.dataRoom
+	}
 }
+
+// AllocateInBulk makes st, and the states CopyInto copies from it (and
+// from them), allocate memory chunks and small blocks' byte buffers many
+// at a time (16 chunks; buffers carved from 16 KiB blocks), as process
+// records are: for explicit search, which recycles its states' buffers
+// and would otherwise allocate them one by one while its queue grows. A
+// state that is cloned, not recycled, would hold the unused rest of each
+// batch.
+func (st *State) AllocateInBulk() { st.Mem.bulk = true }
 
 // giveAll moves the elements of from to to, up to limit elements in to in
 // all (limit < 0: no bound), and returns both lists, from emptied. An empty
@@ -146,4 +177,58 @@ func giveAll[E any](to, from []E, limit int) ([]E, []E) {
 	to = append(to, from[len(from)-k:]...)
 	clear(from)
 	return to, from[:0]
+}
+
+// recordRoom holds the unused rest of the blocks that copyThread carves
+// records' buffers from: one allocation serves many records. Pieces are
+// never given back (a record keeps its buffers for life, and records are
+// recycled, not freed, while a search runs). A state's room goes with its
+// spares (GiveSpares) to the state built next, so that only the states
+// being built hold room.
+type recordRoom struct {
+	f []Frame
+	r []uint64
+	a []uint32
+}
+
+// Room to spare a carved buffer gets beyond the length it is carved for,
+// and the size of the blocks carved from (a buffer over a quarter of a
+// block is allocated alone).
+const (
+	roomFrames, roomFramesBlock   = 2, 256
+	roomRegs, roomRegsBlock       = 8, 4096
+	roomAllocas, roomAllocasBlock = 4, 1024
+)
+
+// giveTo hands r's blocks to dst where dst has less room left.
+func (r *recordRoom) giveTo(dst *recordRoom) {
+	if len(r.f) > len(dst.f) {
+		r.f, dst.f = dst.f, r.f
+	}
+	if len(r.r) > len(dst.r) {
+		r.r, dst.r = dst.r, r.r
+	}
+	if len(r.a) > len(dst.a) {
+		r.a, dst.a = dst.a, r.a
+	}
+}
+
+// fit returns s emptied if it can hold n elements, else an empty buffer
+// with room for n+spare carved from *block (refilled with a new block of
+// size elements when short; allocated alone if block is nil or the buffer
+// is over a quarter of a block).
+func fit[E any](s []E, n, spare, size int, block *[]E) []E {
+	if n <= cap(s) {
+		return s[:0]
+	}
+	c := n + spare
+	if block == nil || c > size/4 {
+		return make([]E, 0, c)
+	}
+	if len(*block) < c {
+		*block = make([]E, size)
+	}
+	b := (*block)[:0:c]
+	*block = (*block)[c:]
+	return b
 }

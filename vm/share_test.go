@@ -1,8 +1,10 @@
 package vm
 
 import (
+	"bytes"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
 )
@@ -189,13 +191,144 @@ func TestGiveSpares(t *testing.T) {
 		for range tc.dstChunks {
 			dst.Mem.spareChunks = append(dst.Mem.spareChunks, new(chunk))
 		}
+		room := new(recordRoom)
+		st.room = room
 		st.GiveSpares(dst)
-		if len(st.spare)+len(st.Mem.spareChunks)+len(st.Mem.spareData) != 0 {
+		if len(st.spare)+len(st.Mem.spareChunks)+len(st.Mem.spareData) != 0 || st.room != nil {
 			t.Errorf("%+v: the giver kept spares", tc)
+		}
+		if dst.room != room {
+			t.Errorf("%+v: the room did not move", tc)
 		}
 		if got, want := len(dst.Mem.spareChunks), min(tc.dstChunks+tc.chunks, maxSpareChunks); len(dst.spare) != tc.threads ||
 			got != want || len(dst.Mem.spareData) != tc.data {
 			t.Errorf("%+v: received %d records, %d chunks (want %d), %d buffers", tc, len(dst.spare), got, want, len(dst.Mem.spareData))
 		}
+	}
+}
+
+// TestCopyThreadRoom: records' buffers are carved from shared blocks with
+// room to spare: copying into fresh records allocates one block of each
+// kind, not three buffers a record; the copies equal their source; a
+// carved buffer cannot grow into its neighbour's; a record that already
+// has the room allocates nothing; without room (Clone) each buffer is
+// allocated alone.
+func TestCopyThreadRoom(t *testing.T) {
+	src := &Thread{ID: 2, Frames: make([]Frame, 3), Regs: make([]uint64, 20), Allocas: []uint32{7, 9}, RetVal: 5, WaitOn: 11}
+	for i := range src.Regs {
+		src.Regs[i] = uint64(i + 1)
+	}
+	src.Frames[1].PC = 4
+	const n = 40
+	dsts := make([]Thread, n)
+	room := new(recordRoom)
+	if a := testing.AllocsPerRun(1, func() {
+		*room = recordRoom{}
+		for i := range dsts {
+			dsts[i] = Thread{}
+			copyThread(&dsts[i], src, room)
+		}
+	}); a != 3 {
+		t.Errorf("%v allocations copying %d records, want 3 (a block of each kind)", a, n)
+	}
+	for i := range dsts {
+		d := &dsts[i]
+		if d.ID != 2 || d.RetVal != 5 || d.WaitOn != 11 || !slices.Equal(d.Frames, src.Frames) ||
+			!slices.Equal(d.Regs, src.Regs) || !slices.Equal(d.Allocas, src.Allocas) {
+			t.Fatalf("copy %d differs from its source", i)
+		}
+		if cap(d.Frames) != 3+roomFrames || cap(d.Regs) != 20+roomRegs || cap(d.Allocas) != 2+roomAllocas {
+			t.Fatalf("copy %d: capacities %d, %d, %d", i, cap(d.Frames), cap(d.Regs), cap(d.Allocas))
+		}
+	}
+	// Filling one copy's buffers to their capacity and past it leaves its
+	// neighbours alone.
+	d := &dsts[n/2]
+	d.Regs = append(d.Regs[:cap(d.Regs)], 99)
+	d.Frames = append(d.Frames[:cap(d.Frames)], Frame{PC: 99})
+	d.Allocas = append(d.Allocas[:cap(d.Allocas)], 99)
+	for _, i := range []int{n/2 - 1, n/2 + 1} {
+		if o := &dsts[i]; !slices.Equal(o.Regs, src.Regs) || !slices.Equal(o.Frames, src.Frames) || !slices.Equal(o.Allocas, src.Allocas) {
+			t.Errorf("growing copy %d changed copy %d", n/2, i)
+		}
+	}
+	// A record with room enough is reused in place.
+	if a := testing.AllocsPerRun(10, func() { copyThread(&dsts[0], src, room) }); a != 0 {
+		t.Errorf("%v allocations copying into a record with room, want 0", a)
+	}
+	if a := testing.AllocsPerRun(10, func() {
+		var th Thread
+		copyThread(&th, src, nil)
+	}); a != 3 {
+		t.Errorf("%v allocations copying into an empty record without room, want 3 (its buffers)", a)
+	}
+}
+
+// TestAllocateInBulk: a memory in bulk allocates chunks chunkSlab at a
+// time and carves small blocks' byte buffers from shared blocks (8-aligned
+// for their holder counts, disjoint, their counts zero); a memory not in
+// bulk allocates them one by one; CopyInto passes bulk on, a new state
+// does not have it; a list of dead stack blocks grows with room to spare.
+func TestAllocateInBulk(t *testing.T) {
+	for _, bulk := range []bool{false, true} {
+		var m Memory
+		m.bulk = bulk
+		want := float64(chunkSlab)
+		if bulk {
+			want = 1
+		}
+		kept := make([]*chunk, 0, 2*chunkSlab)
+		if a := testing.AllocsPerRun(1, func() {
+			m.spareChunks = m.spareChunks[:0]
+			for range chunkSlab {
+				ch := m.spareChunk()
+				if ch == nil || ch.refs != 0 || ch.b[3].data != nil {
+					t.Fatalf("bulk %v: a new chunk is not empty", bulk)
+				}
+				kept = append(kept, ch)
+			}
+		}); a != want {
+			t.Errorf("bulk %v: %v allocations for %d chunks, want %v", bulk, a, chunkSlab, want)
+		}
+		const n = 100
+		bufs := make([][]byte, n)
+		want = n
+		if bulk {
+			want = 1 // (n buffers of 40 bytes fit a block)
+		}
+		if a := testing.AllocsPerRun(1, func() {
+			m.dataRoom = nil
+			for i := range bufs {
+				bufs[i] = m.buffer(20)
+			}
+		}); a != want {
+			t.Errorf("bulk %v: %v allocations for %d buffers, want %v", bulk, a, n, want)
+		}
+		for i, d := range bufs {
+			if cap(d) < 20 || uintptr(unsafe.Pointer(bufRefs(d)))%8 != 0 || *bufRefs(d) != 0 {
+				t.Fatalf("bulk %v: buffer %d: capacity %d, count at %p = %d", bulk, i, cap(d), bufRefs(d), *bufRefs(d))
+			}
+			bufs[i] = append(d, bytes.Repeat([]byte{byte(i)}, cap(d))...)
+		}
+		for i, d := range bufs {
+			if *bufRefs(d) != 0 || bytes.Count(d, []byte{byte(i)}) != len(d) {
+				t.Fatalf("bulk %v: buffer %d overlaps another", bulk, i)
+			}
+		}
+	}
+	m := NewMachine(testutil.Program(t, "../testdata/smc/fib_4.c"))
+	st := m.NewState()
+	st.AllocateInBulk()
+	var c, d State
+	m.CopyInto(&c, st)
+	m.CopyInto(&d, &c)
+	if !c.Mem.bulk || !d.Mem.bulk || m.NewState().Mem.bulk {
+		t.Errorf("bulk: copy %v, copy of a copy %v, new state %v; want true, true, false", c.Mem.bulk, d.Mem.bulk, m.NewState().Mem.bulk)
+	}
+	var mm Memory
+	mm.freeStack = []uint32{1, 2}
+	mm.freeStack = mm.freeStack[:2:2]
+	if mm.freeStack = append(fit(mm.freeStack, 3, roomFreeStack, 0, nil), 1, 2, 3); cap(mm.freeStack) != 3+roomFreeStack {
+		t.Errorf("dead stack list capacity %d, want %d", cap(mm.freeStack), 3+roomFreeStack)
 	}
 }

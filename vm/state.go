@@ -92,8 +92,9 @@ type State struct {
 	// LastThread is the process that executed the last step (-1 at start).
 	LastThread int32
 	scratch    []byte
-	fmtBuf     []byte    // printf's format string, reused
-	spare      []*Thread // thread records kept by Reset for reuse
+	fmtBuf     []byte      // printf's format string, reused
+	spare      []*Thread   // thread records kept by Reset for reuse
+	room       *recordRoom // blocks that copied records' buffers are carved from (share.go)
 	// syncs counts the platform calls made (but the quiet ones: choices and
 	// pure functions) and the processes finished: the events that can
 	// change which processes are enabled other than through memory. Only differences matter (the scheduler compares it
@@ -241,11 +242,11 @@ func (st *State) Clone() *State {
 	c.Threads = make([]*Thread, len(st.Threads))
 	for i, t := range st.Threads {
 		nt := new(Thread)
-		copyThread(nt, t)
+		copyThread(nt, t, nil)
 		c.Threads[i] = nt
 	}
 	c.Out = append([]byte(nil), st.Out...)
-	c.scratch, c.spare = nil, nil
+	c.scratch, c.spare, c.room = nil, nil, nil
 	if st.Err != nil {
 		e := *st.Err
 		c.Err = &e
