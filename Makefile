@@ -60,7 +60,7 @@ bench: setup
 # recursive-type crash was found in 17 s); new crashers land in
 # PKG/testdata/fuzz/TARGET, to be committed with their fix.
 FUZZTIME ?= 20s
-FUZZ     := ./ir:FuzzParseLL ./jobs:FuzzDecode ./vm:FuzzRestore
+FUZZ     := ./ir:FuzzParseLL ./jobs:FuzzDecode ./jobs:FuzzOutcomes ./vm:FuzzRestore
 
 fuzz:
 	@for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
