@@ -28,26 +28,36 @@ func BenchmarkTrace(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			q, _ := query.Parse(c.q)
-			cq, err := query.Compile(q, vm.NewMachine(prog))
-			if err != nil {
-				b.Fatal(err)
-			}
-			tr := simulator.NewTracer(cq)
-			var steps uint64
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				o, _ := tr.Trace(1, uint64(i))
-				steps += o.Steps
-				if tr.States != nil && i%256 == 255 {
-					tr.States.Clear() // a job's set: the handler starts each job with an empty one
-				}
-			}
+			runTraces(b, prog, c.q)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
-			b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
 		})
 	}
+}
+
+// runTraces runs b.N traces of prog under the query q as a worker does
+// (EnumStatesSMC: a job's state set, emptied every 256 traces) and
+// reports the steps a run.
+func runTraces(b *testing.B, prog *ir.Program, q string) {
+	pq, err := query.Parse(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cq, err := query.Compile(pq, vm.NewMachine(prog))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := simulator.NewTracer(cq)
+	var steps uint64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o, _ := tr.Trace(1, uint64(i))
+		steps += o.Steps
+		if tr.States != nil && i%256 == 255 {
+			tr.States.Clear() // a job's set: the handler starts each job with an empty one
+		}
+	}
+	b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
 }
 
 // BenchmarkTracePhases runs gossip_2's traces under its query with the
@@ -63,20 +73,7 @@ func BenchmarkTracePhases(b *testing.B) {
 	prog := testutil.Program(b, "../testdata/smc/gossip_2.c")
 	for _, bound := range []string{"1", "100", "400", "5000"} {
 		b.Run(bound, func(b *testing.B) {
-			q, _ := query.Parse("Pr[<=" + bound + "](<> [0.VERIFIER_finished])")
-			cq, err := query.Compile(q, vm.NewMachine(prog))
-			if err != nil {
-				b.Fatal(err)
-			}
-			tr := simulator.NewTracer(cq)
-			var steps uint64
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				o, _ := tr.Trace(1, uint64(i))
-				steps += o.Steps
-			}
-			b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
+			runTraces(b, prog, "Pr[<="+bound+"](<> [0.VERIFIER_finished])")
 		})
 	}
 }
