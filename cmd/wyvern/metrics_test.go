@@ -75,8 +75,21 @@ scrape_configs:
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	// About 4 s of simulation on two cores: several scrapes during the run.
-	cmd := exec.Command(bin, "check", "../../testdata/smc/gossip_2.c", "Pr[<=5000](<> [0.VERIFIER_finished]) {Epsilon=0.008}",
+	// A few seconds of simulation, several scrapes during the run, however
+	// fast the machine: a short experiment measures its runs/s first (a
+	// fixed number of runs took 4 s on one machine and under 1 s, 2
+	// scrapes, on a faster one). Its rate is start-up bound (20 k runs/s
+	// where the experiment then ran 56 k), hence 10 s of it: 3-10 s.
+	calib := exec.Command(bin, "check", "../../testdata/smc/gossip_2.c", "Pr[<=5000](<> [0.VERIFIER_finished]) {Epsilon=0.05}",
+		"--workers", "2", "--json", "--quiet")
+	out, err := calib.Output()
+	var cal coordinator.Result
+	if err != nil || json.Unmarshal(out, &cal) != nil || cal.Stats.RunsPerSec <= 0 {
+		t.Fatalf("calibration run: %v\n%s", err, out)
+	}
+	runs := max(int(10*cal.Stats.RunsPerSec), 20_000)
+	q := fmt.Sprintf("Pr[<=5000](<> [0.VERIFIER_finished]) {Rule=fixed, Epsilon=0.0005, MaxRuns=%d}", runs)
+	cmd := exec.Command(bin, "check", "../../testdata/smc/gossip_2.c", q,
 		"--workers", "2", "--json", "--quiet", "--metrics", target)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -107,7 +120,9 @@ scrape_configs:
 		t.Errorf("Prometheus has %v runs, check printed %d", runs, res.Runs)
 	}
 	// Scraped while running, not only at the end.
-	if n := get("count_over_time(wyvern_experiment_runs" + sel + "[10m])"); n < 3 {
+	n := get("count_over_time(wyvern_experiment_runs" + sel + "[10m])")
+	t.Logf("%d runs (calibration: %.0f runs/s) in %.2f s, %v scrapes", res.Runs, cal.Stats.RunsPerSec, res.Stats.Seconds, n)
+	if n < 3 {
 		t.Errorf("only %v scrapes of the experiment's runs", n)
 	}
 	if first := get("min_over_time(wyvern_experiment_runs" + sel + "[10m])"); first >= float64(res.Runs) {
