@@ -88,7 +88,7 @@ scrape_configs:
 		t.Fatalf("calibration run: %v\n%s", err, out)
 	}
 	runs := max(int(10*cal.Stats.RunsPerSec), 20_000)
-	q := fmt.Sprintf("Pr[<=5000](<> [0.VERIFIER_finished]) {Rule=fixed, Epsilon=0.0005, MaxRuns=%d}", runs)
+	q := "Pr[<=5000](<> [0.VERIFIER_finished]) " + fmt.Sprintf("{Rule=fixed, Epsilon=0.0005, MaxRuns=%d}", runs)
 	cmd := exec.Command(bin, "check", "../../testdata/smc/gossip_2.c", q,
 		"--workers", "2", "--json", "--quiet", "--metrics", target)
 	var stdout, stderr bytes.Buffer
