@@ -353,9 +353,9 @@ const (
 )
 
 // Pack appends the packed outcomes to b.
-func (os Outcomes) Pack(b []byte) ([]byte, error) {
+func (outs Outcomes) Pack(b []byte) ([]byte, error) {
 	next := uint64(0)
-	for i, o := range os {
+	for i, o := range outs {
 		if int(o.End) >= len(Ends) {
 			return b, fmt.Errorf("outcome %d: bad end %d", i, o.End)
 		}
@@ -385,46 +385,46 @@ func (os Outcomes) Pack(b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// Unpack decodes packed outcomes (Pack's format), appending them to os.
-func (os Outcomes) Unpack(b []byte) (Outcomes, error) {
+// Unpack decodes packed outcomes (Pack's format), appending them to outs.
+func (outs Outcomes) Unpack(b []byte) (Outcomes, error) {
 	next := uint64(0)
 	for at := 0; at < len(b); {
 		f := b[at]
 		if f&^(outSat|outEndMask|outValue|outIndex) != 0 || int(f&outEndMask>>outEndShift) >= len(Ends) {
-			return os, fmt.Errorf("outcomes: bad flags %#x at byte %d", f, at)
+			return outs, fmt.Errorf("outcomes: bad flags %#x at byte %d", f, at)
 		}
 		at++
 		o := Outcome{Index: next, Sat: f&outSat != 0, End: End(f & outEndMask >> outEndShift)}
 		var k int
 		if f&outIndex != 0 {
 			if o.Index, k = binary.Uvarint(b[at:]); k <= 0 {
-				return os, fmt.Errorf("outcomes: bad index at byte %d", at)
+				return outs, fmt.Errorf("outcomes: bad index at byte %d", at)
 			}
 			at += k
 		}
 		if o.Steps, k = binary.Uvarint(b[at:]); k <= 0 {
-			return os, fmt.Errorf("outcomes: bad step count at byte %d", at)
+			return outs, fmt.Errorf("outcomes: bad step count at byte %d", at)
 		}
 		at += k
 		if f&outValue != 0 {
 			if len(b)-at < 8 {
-				return os, fmt.Errorf("outcomes: value cut short at byte %d", at)
+				return outs, fmt.Errorf("outcomes: value cut short at byte %d", at)
 			}
 			o.Value = math.Float64frombits(binary.LittleEndian.Uint64(b[at:]))
 			if math.IsNaN(o.Value) || math.IsInf(o.Value, 0) {
-				return os, fmt.Errorf("outcomes: value %v at byte %d is not finite", o.Value, at)
+				return outs, fmt.Errorf("outcomes: value %v at byte %d is not finite", o.Value, at)
 			}
 			at += 8
 		}
-		os = append(os, o)
+		outs = append(outs, o)
 		next = o.Index + 1
 	}
-	return os, nil
+	return outs, nil
 }
 
 // MarshalJSON encodes the outcomes packed, as a base64 string.
-func (os Outcomes) MarshalJSON() ([]byte, error) {
-	p, err := os.Pack(nil)
+func (outs Outcomes) MarshalJSON() ([]byte, error) {
+	p, err := outs.Pack(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -435,9 +435,9 @@ func (os Outcomes) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes MarshalJSON's string.
-func (os *Outcomes) UnmarshalJSON(b []byte) error {
+func (outs *Outcomes) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
-		*os = nil
+		*outs = nil
 		return nil
 	}
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
@@ -451,7 +451,7 @@ func (os *Outcomes) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*os = out
+	*outs = out
 	return nil
 }
 

@@ -80,17 +80,17 @@ func TestOutcomesPacked(t *testing.T) {
 			{Index: 514, Steps: 7, End: EndError, Value: -2.5}, {Index: 900, Steps: 9, End: EndDeadlock, Value: 1e300},
 			{Index: 901, Sat: true, Steps: ^uint64(0), End: EndAssumeFailed}, {Index: 3, Steps: 1, End: EndExited}},
 	}
-	for _, os := range ok {
-		b, err := json.Marshal(TraceOutcomes{First: 1, Count: uint64(len(os)), Outcomes: os})
+	for _, outs := range ok {
+		b, err := json.Marshal(TraceOutcomes{First: 1, Count: uint64(len(outs)), Outcomes: outs})
 		if err != nil {
-			t.Fatalf("%v: %v", os, err)
+			t.Fatalf("%v: %v", outs, err)
 		}
 		var got TraceOutcomes
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
-		if fmt.Sprint(got.Outcomes) != fmt.Sprint(os) || len(got.Outcomes) != len(os) {
-			t.Errorf("round trip: %v -> %s -> %v", os, b, got.Outcomes)
+		if fmt.Sprint(got.Outcomes) != fmt.Sprint(outs) || len(got.Outcomes) != len(outs) {
+			t.Errorf("round trip: %v -> %s -> %v", outs, b, got.Outcomes)
 		}
 	}
 	// 256 consecutive plain outcomes take a few bytes each
@@ -102,9 +102,9 @@ func TestOutcomesPacked(t *testing.T) {
 		t.Errorf("256 outcomes take %d bytes", len(b))
 	}
 
-	for _, os := range []Outcomes{{{Value: math.NaN()}}, {{Value: math.Inf(-1)}}, {{End: End(len(Ends))}}} {
-		if _, err := json.Marshal(os); err == nil {
-			t.Errorf("%v encoded", os)
+	for _, outs := range []Outcomes{{{Value: math.NaN()}}, {{Value: math.Inf(-1)}}, {{End: End(len(Ends))}}} {
+		if _, err := json.Marshal(outs); err == nil {
+			t.Errorf("%v encoded", outs)
 		}
 	}
 	nan := binary.LittleEndian.AppendUint64([]byte{outValue, 1}, math.Float64bits(math.NaN()))
@@ -127,8 +127,8 @@ func TestOutcomesPacked(t *testing.T) {
 		if js == "" {
 			js = `"` + base64.StdEncoding.EncodeToString(c.packed) + `"`
 		}
-		var os Outcomes
-		if err := json.Unmarshal([]byte(js), &os); err == nil || !strings.Contains(err.Error(), c.want) {
+		var outs Outcomes
+		if err := json.Unmarshal([]byte(js), &outs); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", js, err, c.want)
 		}
 	}
@@ -142,17 +142,17 @@ func FuzzOutcomes(f *testing.F) {
 	f.Add(binary.LittleEndian.AppendUint64([]byte{outValue, 1}, math.Float64bits(math.Copysign(0, -1))))
 	f.Add([]byte{outIndex, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		os, err := Outcomes(nil).Unpack(b)
+		outs, err := Outcomes(nil).Unpack(b)
 		if err != nil {
 			return
 		}
-		p, err := os.Pack(nil)
+		p, err := outs.Pack(nil)
 		if err != nil {
-			t.Fatalf("%v decoded from %x does not encode: %v", os, b, err)
+			t.Fatalf("%v decoded from %x does not encode: %v", outs, b, err)
 		}
 		again, err := Outcomes(nil).Unpack(p)
-		if err != nil || fmt.Sprint(again) != fmt.Sprint(os) {
-			t.Fatalf("%x -> %v -> %x -> %v, %v", b, os, p, again, err)
+		if err != nil || fmt.Sprint(again) != fmt.Sprint(outs) {
+			t.Fatalf("%x -> %v -> %x -> %v, %v", b, outs, p, again, err)
 		}
 	})
 }

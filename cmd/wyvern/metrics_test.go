@@ -82,10 +82,12 @@ scrape_configs:
 	// where the experiment then ran 56 k), hence 10 s of it: 3-10 s.
 	calib := exec.Command(bin, "check", "../../testdata/smc/gossip_2.c", "Pr[<=5000](<> [0.VERIFIER_finished]) {Epsilon=0.05}",
 		"--workers", "2", "--json", "--quiet")
-	out, err := calib.Output()
+	var calOut, calErr bytes.Buffer
+	calib.Stdout, calib.Stderr = &calOut, &calErr
+	err = calib.Run()
 	var cal coordinator.Result
-	if err != nil || json.Unmarshal(out, &cal) != nil || cal.Stats.RunsPerSec <= 0 {
-		t.Fatalf("calibration run: %v\n%s", err, out)
+	if err != nil || json.Unmarshal(calOut.Bytes(), &cal) != nil || cal.Stats.RunsPerSec <= 0 {
+		t.Fatalf("calibration run: %v\n%s%s", err, calOut.String(), calErr.String())
 	}
 	runs := max(int(10*cal.Stats.RunsPerSec), 20_000)
 	q := "Pr[<=5000](<> [0.VERIFIER_finished]) " + fmt.Sprintf("{Rule=fixed, Epsilon=0.0005, MaxRuns=%d}", runs)
