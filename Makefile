@@ -54,17 +54,23 @@ bench: setup
 	  $(GO) test -run '^$$' -bench 'Trace|SMCOverhead' -benchtime 5000x -benchmem -cpu 1 ./simulator; \
 	  $(GO) test -run '^$$' -bench 'Search' -benchmem -cpu 1 ./explicit; } | tee bench.out
 
-# Fuzz targets (package:target): the loader, the wire decoder, the snapshot
-# decoder — everything that reads bytes a peer or a user sent. Each runs
-# FUZZTIME with one worker and a short minimisation (how the loader's
-# recursive-type crash was found in 17 s); new crashers land in
-# PKG/testdata/fuzz/TARGET, to be committed with their fix.
-FUZZTIME ?= 20s
-FUZZ     := ./ir:FuzzParseLL ./jobs:FuzzDecode ./jobs:FuzzOutcomes ./vm:FuzzRestore
+# Fuzz targets (package:target:executions): the loader, the wire decoder, the
+# snapshot decoder — everything that reads bytes a peer or a user sent. Each
+# runs a fixed number of executions (about 20 s on a 2-core CI machine) with
+# one worker and a short minimisation (how the loader's recursive-type crash
+# was found in 17 s); new crashers land in PKG/testdata/fuzz/TARGET, to be
+# committed with their fix. The budget is a count, not a duration: with a
+# duration Go 1.26's fuzz coordinator can fail a clean run with "context
+# deadline exceeded" as the time runs out (golang/go#75804, fixed in Go 1.27);
+# a count never arms that deadline. FUZZTIME=30s (or 1000x) overrides every
+# target's budget for a longer local run, at the risk of that spurious error.
+FUZZTIME ?=
+FUZZ     := ./ir:FuzzParseLL:40000 ./jobs:FuzzDecode:400000 ./jobs:FuzzOutcomes:400000 ./vm:FuzzRestore:250000
 
 fuzz:
-	@for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t##*:}; echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
-	  $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -parallel 1 -fuzzminimizetime 2s $$pkg || exit 1; done
+	@for t in $(FUZZ); do pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest#*:}; \
+	  budget="$(FUZZTIME)"; [ -n "$$budget" ] || budget="$${n}x"; echo "fuzz $$fn in $$pkg for $$budget"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $$budget -parallel 1 -fuzzminimizetime 2s $$pkg || exit 1; done
 
 clean:
 	rm -rf bin bench.out
