@@ -92,27 +92,86 @@ func (s *Session) Metrics() *metrics.Experiment { return s.c.expMetrics(s.Exp.ID
 // PublishJob publishes a job of the experiment's kind with the kind's
 // payload; part names it uniquely within the experiment.
 func (s *Session) PublishJob(ctx context.Context, part string, payload any) error {
-	p, err := json.Marshal(payload)
-	if err != nil {
-		return fmt.Errorf("encode job %s/%s: %w", s.Exp.ID, part, err)
+	return s.PublishJobs(ctx, []PlannedJob{{Part: part, Payload: payload}})
+}
+
+// PlannedJob is a job for PublishJobs: part names it uniquely within the
+// experiment, Payload is the kind's.
+type PlannedJob struct {
+	Part    string
+	Payload any
+}
+
+// PublishJobs publishes jobs of the experiment's kind, all at once: it
+// waits for JetStream to have stored every one (one round trip for the
+// lot instead of one a job), and returns an error if one could not be
+// within the retry time.
+func (s *Session) PublishJobs(ctx context.Context, planned []PlannedJob) error {
+	if len(planned) == 0 {
+		return nil
 	}
+	type msg struct {
+		id string // the job's message id
+		b  []byte
+	}
+	msgs := make([]msg, len(planned))
 	s.mu.Lock()
 	if s.published == nil {
 		s.published = map[string]bool{}
 	}
-	s.published[part] = true // before publishing: its result may come at once
+	for _, p := range planned {
+		s.published[p.Part] = true // before publishing: its result may come at once
+	}
 	s.mu.Unlock()
-	job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: part, Program: s.Exp.Program,
-		ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args, Payload: p}
-	b, _ := json.Marshal(job)
-	// Retried while JetStream is unavailable (NATS restarting); the message
-	// id makes a retry whose first attempt did reach the stream a
-	// duplicate JetStream drops. It names the session, so that a resumed
-	// experiment can publish the same part again.
-	msgID := job.ID() + "@" + s.nonce
-	return s.c.retry(ctx, "publish job "+job.ID(), func(ctx context.Context) error {
-		_, err := s.c.js.Publish(ctx, jobs.JobSubject(s.Exp.ID), b, jetstream.WithMsgID(msgID))
-		return err
+	for i, p := range planned {
+		pb, err := json.Marshal(p.Payload)
+		if err != nil {
+			return fmt.Errorf("encode job %s/%s: %w", s.Exp.ID, p.Part, err)
+		}
+		job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: p.Part, Program: s.Exp.Program,
+			ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args, Payload: pb}
+		b, _ := json.Marshal(job)
+		// The message id names the session, so that a resumed experiment
+		// can publish the same part again.
+		msgs[i] = msg{id: job.ID() + "@" + s.nonce, b: b}
+	}
+	what := "publish job " + s.Exp.ID + "/" + s.Exp.Kind + "/" + planned[0].Part
+	if len(planned) > 1 {
+		what = fmt.Sprintf("publish %d jobs of %s", len(planned), s.Exp.ID)
+	}
+	subj := jobs.JobSubject(s.Exp.ID)
+	// Retried while JetStream is unavailable (NATS restarting), the jobs not
+	// yet stored only; the message id makes a retry whose first attempt did
+	// reach the stream a duplicate JetStream drops.
+	return s.c.retry(ctx, what, func(ctx context.Context) error {
+		acks := make([]jetstream.PubAckFuture, 0, len(msgs))
+		var first error
+		for _, m := range msgs {
+			ack, err := s.c.js.PublishAsync(subj, m.b, jetstream.WithMsgID(m.id))
+			if err != nil {
+				first = err
+				break
+			}
+			acks = append(acks, ack)
+		}
+		var left []msg
+		for i, ack := range acks {
+			select {
+			case <-ack.Ok():
+				continue
+			case err := <-ack.Err():
+				if first == nil {
+					first = err
+				}
+			case <-ctx.Done(): // the attempt's deadline
+				if first == nil {
+					first = fmt.Errorf("no ack from JetStream: %w", ctx.Err())
+				}
+			}
+			left = append(left, msgs[i])
+		}
+		msgs = append(left, msgs[len(acks):]...)
+		return first
 	})
 }
 

@@ -61,18 +61,33 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	states := map[[2]uint64]struct{}{}    // EnumStatesSMC
 	workers := map[string]bool{}
 	var dups uint64
-	publish := func(first uint64) error {
+	// Jobs are published in batches (PublishJobs: one round trip a batch):
+	// plan adds a range to the batch, flush publishes it.
+	var batch []PlannedJob
+	var batchFirsts []uint64
+	plan := func(first uint64) {
 		n := jobSize
 		if limit > 0 && first+n > limit {
 			n = limit - first
 		}
-		if err := s.PublishJob(ctx, strconv.FormatUint(first, 10), jobs.TraceRange{First: first, Count: n}); err != nil {
+		batch = append(batch, PlannedJob{Part: strconv.FormatUint(first, 10), Payload: jobs.TraceRange{First: first, Count: n}})
+		batchFirsts = append(batchFirsts, first)
+	}
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := s.PublishJobs(ctx, batch); err != nil {
 			return err
 		}
-		outstanding[first] = time.Now()
-		if em != nil {
-			em.JobsPublished(1)
+		now := time.Now()
+		for _, first := range batchFirsts {
+			outstanding[first] = now
 		}
+		if em != nil {
+			em.JobsPublished(len(batch))
+		}
+		batch, batchFirsts = batch[:0], batchFirsts[:0]
 		return nil
 	}
 	received := map[uint64]bool{} // ranges whose outcomes came, by first index
@@ -153,19 +168,18 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	defer progress.Stop()
 	for !f.done {
 		window := 8 + 4*s.Workers()
-		for len(outstanding) < window && len(gaps) > 0 {
-			if err := publish(gaps[0]); err != nil {
-				return nil, err
-			}
+		for len(outstanding)+len(batch) < window && len(gaps) > 0 {
+			plan(gaps[0])
 			gaps = gaps[1:]
 		}
 		// Jobs keep flowing until the rule stops, up to its limit: a
 		// sequential test that needs more runs than expected gets them.
-		for len(outstanding) < window && (limit == 0 || next < limit) {
-			if err := publish(next); err != nil {
-				return nil, err
-			}
+		for len(outstanding)+len(batch) < window && (limit == 0 || next < limit) {
+			plan(next)
 			next += jobSize
+		}
+		if err := flush(); err != nil {
+			return nil, err
 		}
 		select {
 		case <-ctx.Done():
@@ -194,6 +208,19 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 		case m := <-results:
 			if err := fold(m); err != nil {
 				return nil, err
+			}
+			// Fold the results already here before planning again: their
+			// jobs' successors go out in one batch.
+			for more := !f.done; more; {
+				select {
+				case m := <-results:
+					if err := fold(m); err != nil {
+						return nil, err
+					}
+					more = !f.done
+				default:
+					more = false
+				}
 			}
 		}
 	}
