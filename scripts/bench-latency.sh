@@ -69,7 +69,27 @@ c=[c for c in json.load(sys.stdin)['connections'] if c.get('name')=='wyvern-work
 print(sum(x['in_msgs']+x['out_msgs'] for x in c))")
       kill "$wp" "$cp"; wait "$wp" "$cp" 2>/dev/null || true
       perjob=$(python3 -c "print('%.1f' % ($msgs/(($runs+$jobsize-1)//$jobsize)))")
-      echo "round=$r bin=$label mode=$mode runs/s=$rps msgs/job=$perjob"
+      echo "round=$r bin=$label mode=$mode runs/s=$rps msgs/job=$perjob" | tee -a "$tmp/results"
     done
   done
 done
+# Medians over the rounds (this VM's speed drifts: compare within a round,
+# or medians), and what the proxy's round trips cost each binary.
+python3 - "$tmp/results" <<'PY'
+import collections, statistics, sys
+rps, msgs = collections.defaultdict(list), {}
+for line in open(sys.argv[1]):
+    f = dict(kv.split("=", 1) for kv in line.split())
+    rps[f["bin"], f["mode"]].append(float(f["runs/s"]))
+    msgs[f["bin"]] = f["msgs/job"]
+bins = list(dict.fromkeys(b for b, _ in rps))
+for b in bins:
+    d, p = rps.get((b, "direct")), rps.get((b, "proxy"))
+    line = "median bin=%s msgs/job=%s" % (b, msgs[b])
+    if d: line += " direct=%.0f" % statistics.median(d)
+    if p: line += " proxy=%.0f" % statistics.median(p)
+    if d and p:
+        ratios = [x / y for x, y in zip(p, d)]
+        line += " proxy/direct=%.2f (per round: %s)" % (statistics.median(ratios), " ".join("%.2f" % r for r in ratios))
+    print(line)
+PY
