@@ -34,8 +34,8 @@ const maxStatuses = 4096
 // statusMaxAge after it should the watch miss it, where a get a job saw it
 // one round trip after. Jobs of a just-stopped experiment that run
 // meanwhile are harmless: the coordinator stopped reading the
-// experiment's results when it stored the stop (its session ended), and
-// purges its remaining jobs.
+// experiment's results before it stored the stop (its session had
+// ended), and purges the remaining jobs after.
 type statuses struct {
 	kv  jetstream.KeyValue
 	log func(format string, args ...any)
