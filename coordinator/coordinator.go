@@ -111,7 +111,10 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 	}
 	c.running = map[string]*Session{}
 	c.workers = map[string]time.Time{}
-	js, err := jetstream.New(c.NC)
+	// Jobs are published asynchronously (Session.PublishJobs): an ack that
+	// never comes (NATS restarted) resolves as an error after the time an
+	// attempt waits, instead of staying pending for ever.
+	js, err := jetstream.New(c.NC, jetstream.WithPublishAsyncTimeout(5*time.Second))
 	if err != nil {
 		return fmt.Errorf("coordinator: jetstream: %w", err)
 	}
