@@ -59,6 +59,9 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 		return nil, nil
 	}
 	per := min(max(n/(4*max(x.s.Workers(), 1)), 4), 64)
+	// The stage's jobs go out in one batch (PublishJobs: one round trip
+	// for all, not one a job).
+	var planned []PlannedJob
 	for first := 0; first < n; {
 		job := jobs.SplitJob{First: first, Rep: b.Rep, Stage: b.Stage}
 		local := map[int]int{}
@@ -84,10 +87,11 @@ func (x *splitExec) Run(ctx context.Context, b *splitting.Batch) ([]splitting.Se
 			job.Tasks = append(job.Tasks, t)
 			end++
 		}
-		if err := x.s.PublishJob(ctx, fmt.Sprintf("r%d/s%d/%d", b.Rep, b.Stage, first), &job); err != nil {
-			return nil, err
-		}
+		planned = append(planned, PlannedJob{Part: fmt.Sprintf("r%d/s%d/%d", b.Rep, b.Stage, first), Payload: &job})
 		first = end
+	}
+	if err := x.s.PublishJobs(ctx, planned); err != nil {
+		return nil, err
 	}
 	select {
 	case <-w.done:
