@@ -47,6 +47,12 @@ type Memory struct {
 	// recycled, not freed, while explicit search runs).
 	bulk     bool
 	dataRoom []byte
+	// chunkRoom and idRoom are the unused rest of the blocks that, in
+	// bulk, chunk tables (shareFrom) and lists of dead stack blocks
+	// (freeStackBlock, shareFrom) are carved from: a search's new and
+	// recycled memories would otherwise allocate one of each.
+	chunkRoom []*chunk
+	idRoom    []uint32
 	// live is the bytes of the live heap and stack blocks; limit (0: none)
 	// bounds it: an allocation that would pass it gets no bytes and sets
 	// refused to its size, and the interpreter ends the run
@@ -277,6 +283,15 @@ func (m *Memory) spareChunk() *chunk {
 // longer one): memories are recycled, and seldom grow it again.
 const roomFreeStack = 8
 
+// Room to spare a memory's chunk table gets when shareFrom lengthens it,
+// and the size of the blocks that chunk tables and lists of dead stack
+// blocks are carved from in bulk (see carve).
+const (
+	roomChunks         = 2
+	roomChunksBlock    = 2048
+	roomFreeStackBlock = 1024
+)
+
 // chunkSlab is the number of chunks spareChunk allocates at once (at most
 // maxSpareChunks).
 const chunkSlab = 16
@@ -441,7 +456,11 @@ func (m *Memory) freeStackBlock(id uint32) {
 	}
 	b.kind = blkDead
 	if len(m.freeStack) == cap(m.freeStack) {
-		m.freeStack = append(make([]uint32, 0, len(m.freeStack)+roomFreeStack), m.freeStack...)
+		var block *[]uint32
+		if m.bulk {
+			block = &m.idRoom
+		}
+		m.freeStack = append(carve(len(m.freeStack)+roomFreeStack, roomFreeStackBlock, block), m.freeStack...)
 	}
 	m.freeStack = append(m.freeStack, id)
 }

@@ -1,6 +1,9 @@
 package vm
 
-import "sync/atomic"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // Sharing processes between states. Explicit-state search copies a state
 // for every successor it tries (CopyInto), and a step changes at most the
@@ -151,15 +154,24 @@ func (st *State) GiveSpares(dst *State) {
 	if len(m.dataRoom) > len(d.dataRoom) {
 		m.dataRoom, d.dataRoom = d.dataRoom, m.dataRoom
 	}
+	if len(m.chunkRoom) > len(d.chunkRoom) {
+		m.chunkRoom, d.chunkRoom = d.chunkRoom, m.chunkRoom
+	}
+	if len(m.idRoom) > len(d.idRoom) {
+		m.idRoom, d.idRoom = d.idRoom, m.idRoom
+	}
 }
 
 // AllocateInBulk makes st, and the states CopyInto copies from it (and
 // from them), allocate memory chunks and small blocks' byte buffers many
 // at a time (16 chunks; buffers carved from 16 KiB blocks), as process
-// records are: for explicit search, which recycles its states' buffers
-// and would otherwise allocate them one by one while its queue grows. A
-// state that is cloned, not recycled, would hold the unused rest of each
-// batch.
+// records are, and carve the lists a copy needs longer than it has (its
+// processes, its chunk table, its dead stack blocks) from shared blocks
+// with room to spare: for explicit search, which recycles its states'
+// buffers and would otherwise allocate them one by one while its queue
+// grows (every new state it queues needs lists), and which then recycles
+// states that never had a list of dead stack blocks. A state that is
+// cloned, not recycled, would hold the unused rest of each batch.
 func (st *State) AllocateInBulk() { st.Mem.bulk = true }
 
 // giveAll moves the elements of from to to, up to limit elements in to in
@@ -189,6 +201,9 @@ type recordRoom struct {
 	f []Frame
 	r []uint64
 	a []uint32
+	// t: the states' lists of processes (CopyInto, in a memory marked
+	// AllocateInBulk).
+	t []*Thread
 }
 
 // Room to spare a carved buffer gets beyond the length it is carved for,
@@ -198,6 +213,7 @@ const (
 	roomFrames, roomFramesBlock   = 2, 256
 	roomRegs, roomRegsBlock       = 8, 4096
 	roomAllocas, roomAllocasBlock = 4, 1024
+	roomThreads, roomThreadsBlock = 2, 2048
 )
 
 // giveTo hands r's blocks to dst where dst has less room left.
@@ -211,6 +227,9 @@ func (r *recordRoom) giveTo(dst *recordRoom) {
 	if len(r.a) > len(dst.a) {
 		r.a, dst.a = dst.a, r.a
 	}
+	if len(r.t) > len(dst.t) {
+		r.t, dst.t = dst.t, r.t
+	}
 }
 
 // fit returns s emptied if it can hold n elements, else an empty buffer
@@ -221,7 +240,15 @@ func fit[E any](s []E, n, spare, size int, block *[]E) []E {
 	if n <= cap(s) {
 		return s[:0]
 	}
-	c := n + spare
+	return carve(n+spare, size, block)
+}
+
+// carve returns an empty buffer with room for c elements carved from
+// *block (refilled with a new block of size elements when short), or
+// allocated alone if block is nil or the buffer is over a quarter of a
+// block. Its capacity is c exactly: appending past it reallocates rather
+// than writing into the next buffer carved from the block.
+func carve[E any](c, size int, block *[]E) []E {
 	if block == nil || c > size/4 {
 		return make([]E, 0, c)
 	}
@@ -231,4 +258,22 @@ func fit[E any](s []E, n, spare, size int, block *[]E) []E {
 	b := (*block)[:0:c]
 	*block = (*block)[c:]
 	return b
+}
+
+// lengthen returns s lengthened to n elements (n > len(s)), the new ones
+// zero, in place when its capacity allows. Otherwise with block the
+// result is carved from *block (see carve) with spare elements to spare
+// and s's array is cleared (if carved from a block too, it would keep
+// what its pointers point to reachable for as long as the block lives);
+// without block it grows as slices.Grow grows it.
+func lengthen[E any](s []E, n, spare, size int, block *[]E) []E {
+	k := len(s)
+	if n > cap(s) && block != nil {
+		t := append(carve(n+spare, size, block), s...)
+		clear(s)
+		s = t
+	}
+	s = slices.Grow(s, n-k)[:n]
+	clear(s[k:])
+	return s
 }
