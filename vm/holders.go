@@ -232,11 +232,10 @@ func (m *Memory) shareFrom(src *Memory) {
 	if len(src.freeStack)|len(m.freeStack) != 0 {
 		// (with room to spare, since freeStackBlock appends to it: a
 		// recycled memory seldom grows it again)
-		var block *[]uint32
-		if src.bulk {
-			block = &m.idRoom
+		if len(src.freeStack) > cap(m.freeStack) {
+			m.freeStack = m.freeStackRoom(len(src.freeStack), src.bulk)
 		}
-		m.freeStack = append(fit(m.freeStack, len(src.freeStack), roomFreeStack, roomFreeStackBlock, block), src.freeStack...)
+		m.freeStack = append(m.freeStack[:0], src.freeStack...)
 	}
 	m.live = src.live
 }

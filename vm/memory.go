@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -287,14 +288,14 @@ const roomFreeStack = 8
 // and the size of the blocks that chunk tables and lists of dead stack
 // blocks are carved from in bulk (see carve).
 const (
-	roomChunks         = 2
+	roomChunks         = 0
 	roomChunksBlock    = 2048
-	roomFreeStackBlock = 1024
+	roomFreeStackBlock = 4096
 )
 
-// chunkSlab is the number of chunks spareChunk allocates at once (at most
-// maxSpareChunks).
-const chunkSlab = 16
+// chunkSlab is the number of chunks spareChunk allocates at once: as many
+// as fit in SlabBytes (at most maxSpareChunks).
+const chunkSlab = int(SlabBytes / unsafe.Sizeof(chunk{}))
 
 // dataBlock is the size of the blocks that small blocks' byte buffers are
 // carved from in bulk (Memory.buffer); a buffer over a quarter of it is
@@ -456,13 +457,19 @@ func (m *Memory) freeStackBlock(id uint32) {
 	}
 	b.kind = blkDead
 	if len(m.freeStack) == cap(m.freeStack) {
-		var block *[]uint32
-		if m.bulk {
-			block = &m.idRoom
-		}
-		m.freeStack = append(carve(len(m.freeStack)+roomFreeStack, roomFreeStackBlock, block), m.freeStack...)
+		m.freeStack = append(m.freeStackRoom(len(m.freeStack), m.bulk), m.freeStack...)
 	}
 	m.freeStack = append(m.freeStack, id)
+}
+
+// freeStackRoom returns an empty list of dead stack blocks with room for
+// n ids and roomFreeStack more, carved from m.idRoom in bulk.
+func (m *Memory) freeStackRoom(n int, bulk bool) []uint32 {
+	var block *[]uint32
+	if bulk {
+		block = &m.idRoom
+	}
+	return carve(n+roomFreeStack, roomFreeStackBlock, block)
 }
 
 // check validates an access of size bytes at p.

@@ -391,13 +391,13 @@ func TestCarvedLists(t *testing.T) {
 		// A list of dead stack blocks that fills up grows with room to
 		// spare, carved in bulk.
 		mem := &dsts[0].Mem
-		mem.idRoom = nil
 		id, k := src.Mem.freeStack[0], len(src.Mem.freeStack)
 		want = 1
 		if !bulk {
 			want = n
 		}
 		if a := testing.AllocsPerRun(1, func() {
+			mem.idRoom = nil
 			for range n {
 				mem.freeStack = mem.freeStack[:k:k]
 				mem.freeStackBlock(id)
