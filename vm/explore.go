@@ -42,7 +42,7 @@ func (m *Machine) CopyInto(dst, src *State) {
 	}
 	held := dst.Threads[:min(k, n)]
 	if k < n {
-		// (a longer list: carved with room to spare in bulk, see
+		// (a longer list: carved from a block in bulk, see
 		// AllocateInBulk, since every new state the search queues needs one)
 		var block *[]*Thread
 		if src.Mem.bulk && cap(held) < n {

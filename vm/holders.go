@@ -203,7 +203,7 @@ func (m *Memory) shareFrom(src *Memory) {
 	}
 	old := m.chunks[:min(k, n)]
 	if k < n {
-		// (carved with room to spare in bulk, as processes' lists are in
+		// (carved from a block in bulk, as processes' lists are in
 		// CopyInto)
 		var block *[]*chunk
 		if src.bulk {

@@ -193,12 +193,13 @@ func TestGiveSpares(t *testing.T) {
 		}
 		room := new(recordRoom)
 		st.room = room
+		st.Mem.chunkRoom, st.Mem.idRoom = make([]*chunk, 5), make([]uint32, 7)
 		st.GiveSpares(dst)
 		if len(st.spare)+len(st.Mem.spareChunks)+len(st.Mem.spareData) != 0 || st.room != nil {
 			t.Errorf("%+v: the giver kept spares", tc)
 		}
-		if dst.room != room {
-			t.Errorf("%+v: the room did not move", tc)
+		if dst.room != room || len(dst.Mem.chunkRoom) != 5 || len(dst.Mem.idRoom) != 7 || st.Mem.chunkRoom != nil || st.Mem.idRoom != nil {
+			t.Errorf("%+v: the rooms did not move", tc)
 		}
 		if got, want := len(dst.Mem.spareChunks), min(tc.dstChunks+tc.chunks, maxSpareChunks); len(dst.spare) != tc.threads ||
 			got != want || len(dst.Mem.spareData) != tc.data {
