@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"errors"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -69,8 +70,9 @@ func (g *gen) take() *vm.State {
 	return st
 }
 
-// stateSlab is the number of states take allocates at once.
-const stateSlab = 16
+// stateSlab is the number of states take allocates at once: as many as
+// fit in vm.SlabBytes.
+const stateSlab = int(vm.SlabBytes / unsafe.Sizeof(vm.State{}))
 
 // recycle gives a state the caller no longer needs (an expanded one) to
 // the generator, which reuses its buffers for the successors it builds.

@@ -67,6 +67,12 @@ const (
 	mapEntry     = 16 // bytes counted for a map entry
 )
 
+// recPlain is a chunk of records without delta coding.
+type recPlain struct {
+	tid    [recChunk]uint8
+	parent [recChunk]uint32
+}
+
 func newRecords(delta bool) records {
 	return records{delta: delta, far: map[uint32]uint32{}, bigTid: map[uint32]int32{}}
 }
@@ -74,12 +80,18 @@ func newRecords(delta bool) records {
 func (r *records) add(parent uint32, tid int32) {
 	c, i := r.n>>recChunkBits, r.n&(recChunk-1)
 	if i == 0 {
-		r.tid = append(r.tid, make([]uint8, recChunk))
+		// (a chunk's arrays in as few allocations as leave no slack: the
+		// processes' and steps' bytes together; without delta, the
+		// parents too)
 		if r.delta {
+			b := make([]uint8, 2*recChunk)
+			r.tid = append(r.tid, b[:recChunk:recChunk])
+			r.step = append(r.step, b[recChunk:])
 			r.parent = append(r.parent, make([]uint32, recChunk/deltaSpan))
-			r.step = append(r.step, make([]uint8, recChunk))
 		} else {
-			r.parent = append(r.parent, make([]uint32, recChunk))
+			b := new(recPlain)
+			r.tid = append(r.tid, b.tid[:])
+			r.parent = append(r.parent, b.parent[:])
 		}
 	}
 	switch {

@@ -153,6 +153,32 @@ func TestRecords(t *testing.T) {
 	}
 }
 
+// TestRecordsAllocs: a chunk of records is allocated in one piece, or with
+// delta coding in two (the processes' and steps' bytes, the parents), so
+// that a search's records cost few allocations a state.
+func TestRecordsAllocs(t *testing.T) {
+	for _, delta := range []bool{false, true} {
+		r := newRecords(delta)
+		r.tid, r.parent, r.step = make([][]uint8, 0, 4), make([][]uint32, 0, 4), make([][]uint8, 0, 4)
+		want := 1.0
+		if delta {
+			want = 2
+		}
+		if a := testing.AllocsPerRun(1, func() {
+			for range recChunk {
+				r.add(uint32(r.n/2), int32(r.n%3))
+			}
+		}); a != want {
+			t.Errorf("delta %v: %v allocations for a chunk of records, want %v", delta, a, want)
+		}
+		for i := range r.n {
+			if p, tid := r.at(uint32(i)); p != uint32(i/2) || tid != int32(i%3) {
+				t.Fatalf("delta %v: record %d = (%d, %d), want (%d, %d)", delta, i, p, tid, i/2, i%3)
+			}
+		}
+	}
+}
+
 // TestCompactFingerprint checks what hash compaction keeps of a parts
 // hash: its first lane and the second's top byte (states that differ only
 // in the rest of the second lane merge, which is what OmissionProbability's

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -43,8 +42,16 @@ func (m *Machine) CopyInto(dst, src *State) {
 	}
 	held := dst.Threads[:min(k, n)]
 	if k < n {
-		held = slices.Grow(held, n-k)[:n]
-		clear(held[k:])
+		// (a longer list: carved from a block in bulk, see
+		// AllocateInBulk, since every new state the search queues needs one)
+		var block *[]*Thread
+		if src.Mem.bulk && cap(held) < n {
+			if dst.room == nil {
+				dst.room = new(recordRoom)
+			}
+			block = &dst.room.t
+		}
+		held = lengthen(held, n, roomThreads, roomThreadsBlock, block)
 	}
 	for i, t := range src.Threads {
 		if o := held[i]; o != t {

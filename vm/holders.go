@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -204,8 +203,13 @@ func (m *Memory) shareFrom(src *Memory) {
 	}
 	old := m.chunks[:min(k, n)]
 	if k < n {
-		old = slices.Grow(old, n-k)[:n]
-		clear(old[k:])
+		// (carved from a block in bulk, as processes' lists are in
+		// CopyInto)
+		var block *[]*chunk
+		if src.bulk {
+			block = &m.chunkRoom
+		}
+		old = lengthen(old, n, roomChunks, roomChunksBlock, block)
 	}
 	// Only the entries that differ are written (each write of a pointer
 	// is a write barrier's while the garbage collector marks).
@@ -228,7 +232,10 @@ func (m *Memory) shareFrom(src *Memory) {
 	if len(src.freeStack)|len(m.freeStack) != 0 {
 		// (with room to spare, since freeStackBlock appends to it: a
 		// recycled memory seldom grows it again)
-		m.freeStack = append(fit(m.freeStack, len(src.freeStack), roomFreeStack, 0, nil), src.freeStack...)
+		if len(src.freeStack) > cap(m.freeStack) {
+			m.freeStack = m.freeStackRoom(len(src.freeStack), src.bulk)
+		}
+		m.freeStack = append(m.freeStack[:0], src.freeStack...)
 	}
 	m.live = src.live
 }

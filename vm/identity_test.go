@@ -260,6 +260,8 @@ var identityFields = map[string]string{
 	"Memory.spareData":   "not: recycled buffers",
 	"Memory.bulk":        "not: how buffers are allocated",
 	"Memory.dataRoom":    "not: a block buffers are carved from",
+	"Memory.chunkRoom":   "not: a block chunk tables are carved from",
+	"Memory.idRoom":      "not: a block lists of dead stack blocks are carved from",
 	"Memory.live":        "not: derived from the blocks",
 	"Memory.limit":       "not: the machine's setting",
 	"Memory.refused":     "not: set only in the step that ends the run",

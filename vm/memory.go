@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -47,6 +48,12 @@ type Memory struct {
 	// recycled, not freed, while explicit search runs).
 	bulk     bool
 	dataRoom []byte
+	// chunkRoom and idRoom are the unused rest of the blocks that, in
+	// bulk, chunk tables (shareFrom) and lists of dead stack blocks
+	// (freeStackBlock, shareFrom) are carved from: a search's new and
+	// recycled memories would otherwise allocate one of each.
+	chunkRoom []*chunk
+	idRoom    []uint32
 	// live is the bytes of the live heap and stack blocks; limit (0: none)
 	// bounds it: an allocation that would pass it gets no bytes and sets
 	// refused to its size, and the interpreter ends the run
@@ -277,9 +284,18 @@ func (m *Memory) spareChunk() *chunk {
 // longer one): memories are recycled, and seldom grow it again.
 const roomFreeStack = 8
 
-// chunkSlab is the number of chunks spareChunk allocates at once (at most
-// maxSpareChunks).
-const chunkSlab = 16
+// Room to spare a memory's chunk table gets when shareFrom lengthens it,
+// and the size of the blocks that chunk tables and lists of dead stack
+// blocks are carved from in bulk (see carve).
+const (
+	roomChunks         = 0
+	roomChunksBlock    = 2048
+	roomFreeStackBlock = 4096
+)
+
+// chunkSlab is the number of chunks spareChunk allocates at once: as many
+// as fit in SlabBytes (at most maxSpareChunks).
+const chunkSlab = int(SlabBytes / unsafe.Sizeof(chunk{}))
 
 // dataBlock is the size of the blocks that small blocks' byte buffers are
 // carved from in bulk (Memory.buffer); a buffer over a quarter of it is
@@ -441,9 +457,19 @@ func (m *Memory) freeStackBlock(id uint32) {
 	}
 	b.kind = blkDead
 	if len(m.freeStack) == cap(m.freeStack) {
-		m.freeStack = append(make([]uint32, 0, len(m.freeStack)+roomFreeStack), m.freeStack...)
+		m.freeStack = append(m.freeStackRoom(len(m.freeStack), m.bulk), m.freeStack...)
 	}
 	m.freeStack = append(m.freeStack, id)
+}
+
+// freeStackRoom returns an empty list of dead stack blocks with room for
+// n ids and roomFreeStack more, carved from m.idRoom in bulk.
+func (m *Memory) freeStackRoom(n int, bulk bool) []uint32 {
+	var block *[]uint32
+	if bulk {
+		block = &m.idRoom
+	}
+	return carve(n+roomFreeStack, roomFreeStackBlock, block)
 }
 
 // check validates an access of size bytes at p.

@@ -1,6 +1,10 @@
 package vm
 
-import "sync/atomic"
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+)
 
 // Sharing processes between states. Explicit-state search copies a state
 // for every successor it tries (CopyInto), and a step changes at most the
@@ -55,8 +59,16 @@ func (st *State) spareThread() *Thread {
 	return &slab[0]
 }
 
-// threadSlab is the number of records spareThread allocates at once.
-const threadSlab = 16
+// threadSlab is the number of records spareThread allocates at once: as
+// many as fit in SlabBytes.
+const threadSlab = int(SlabBytes / unsafe.Sizeof(Thread{}))
+
+// SlabBytes is the size of the slabs that records, chunks and (package
+// explicit's) states are allocated in: the largest size class of the Go
+// allocator's small objects, so that a slab wastes little of its class
+// (under 1.5 % for these types), where a larger object is rounded up to
+// whole 8 KiB pages (64 chunks would take 40 KiB for 37).
+const SlabBytes = 32 << 10
 
 // copyThread makes dst a copy of src's process (not of its sharing count
 // or cached parts hash), reusing dst's buffers. It reads src field by
@@ -151,15 +163,24 @@ func (st *State) GiveSpares(dst *State) {
 	if len(m.dataRoom) > len(d.dataRoom) {
 		m.dataRoom, d.dataRoom = d.dataRoom, m.dataRoom
 	}
+	if len(m.chunkRoom) > len(d.chunkRoom) {
+		m.chunkRoom, d.chunkRoom = d.chunkRoom, m.chunkRoom
+	}
+	if len(m.idRoom) > len(d.idRoom) {
+		m.idRoom, d.idRoom = d.idRoom, m.idRoom
+	}
 }
 
 // AllocateInBulk makes st, and the states CopyInto copies from it (and
 // from them), allocate memory chunks and small blocks' byte buffers many
-// at a time (16 chunks; buffers carved from 16 KiB blocks), as process
-// records are: for explicit search, which recycles its states' buffers
-// and would otherwise allocate them one by one while its queue grows. A
-// state that is cloned, not recycled, would hold the unused rest of each
-// batch.
+// at a time (55 chunks; buffers carved from 16 KiB blocks), as process
+// records are, and carve the lists a copy needs longer than it has (its
+// processes, its chunk table, its dead stack blocks, the last with room
+// to spare) from shared blocks: for explicit search, which recycles its states'
+// buffers and would otherwise allocate them one by one while its queue
+// grows (every new state it queues needs lists), and which then recycles
+// states that never had a list of dead stack blocks. A state that is
+// cloned, not recycled, would hold the unused rest of each batch.
 func (st *State) AllocateInBulk() { st.Mem.bulk = true }
 
 // giveAll moves the elements of from to to, up to limit elements in to in
@@ -189,15 +210,22 @@ type recordRoom struct {
 	f []Frame
 	r []uint64
 	a []uint32
+	// t: the states' lists of processes (CopyInto, in a memory marked
+	// AllocateInBulk).
+	t []*Thread
 }
 
 // Room to spare a carved buffer gets beyond the length it is carved for,
 // and the size of the blocks carved from (a buffer over a quarter of a
-// block is allocated alone).
+// block is allocated alone). A state's list of processes gets none (nor
+// does its chunk table, roomChunks): their lengths seldom change, and two
+// more pointers in every queued state's lists cost fib_8's full-storage
+// search 3.8 MB of heap at 2 M states and saved almost no allocations.
 const (
-	roomFrames, roomFramesBlock   = 2, 256
-	roomRegs, roomRegsBlock       = 8, 4096
-	roomAllocas, roomAllocasBlock = 4, 1024
+	roomFrames, roomFramesBlock   = 2, 1024
+	roomRegs, roomRegsBlock       = 8, 16384
+	roomAllocas, roomAllocasBlock = 4, 4096
+	roomThreads, roomThreadsBlock = 0, 2048
 )
 
 // giveTo hands r's blocks to dst where dst has less room left.
@@ -211,6 +239,9 @@ func (r *recordRoom) giveTo(dst *recordRoom) {
 	if len(r.a) > len(dst.a) {
 		r.a, dst.a = dst.a, r.a
 	}
+	if len(r.t) > len(dst.t) {
+		r.t, dst.t = dst.t, r.t
+	}
 }
 
 // fit returns s emptied if it can hold n elements, else an empty buffer
@@ -221,7 +252,15 @@ func fit[E any](s []E, n, spare, size int, block *[]E) []E {
 	if n <= cap(s) {
 		return s[:0]
 	}
-	c := n + spare
+	return carve(n+spare, size, block)
+}
+
+// carve returns an empty buffer with room for c elements carved from
+// *block (refilled with a new block of size elements when short), or
+// allocated alone if block is nil or the buffer is over a quarter of a
+// block. Its capacity is c exactly: appending past it reallocates rather
+// than writing into the next buffer carved from the block.
+func carve[E any](c, size int, block *[]E) []E {
 	if block == nil || c > size/4 {
 		return make([]E, 0, c)
 	}
@@ -231,4 +270,22 @@ func fit[E any](s []E, n, spare, size int, block *[]E) []E {
 	b := (*block)[:0:c]
 	*block = (*block)[c:]
 	return b
+}
+
+// lengthen returns s lengthened to n elements (n > len(s)), the new ones
+// zero, in place when its capacity allows. Otherwise with block the
+// result is carved from *block (see carve) with spare elements to spare
+// and s's array is cleared (if carved from a block too, it would keep
+// what its pointers point to reachable for as long as the block lives);
+// without block it grows as slices.Grow grows it.
+func lengthen[E any](s []E, n, spare, size int, block *[]E) []E {
+	k := len(s)
+	if n > cap(s) && block != nil {
+		t := append(carve(n+spare, size, block), s...)
+		clear(s)
+		s = t
+	}
+	s = slices.Grow(s, n-k)[:n]
+	clear(s[k:])
+	return s
 }

@@ -193,12 +193,13 @@ func TestGiveSpares(t *testing.T) {
 		}
 		room := new(recordRoom)
 		st.room = room
+		st.Mem.chunkRoom, st.Mem.idRoom = make([]*chunk, 5), make([]uint32, 7)
 		st.GiveSpares(dst)
 		if len(st.spare)+len(st.Mem.spareChunks)+len(st.Mem.spareData) != 0 || st.room != nil {
 			t.Errorf("%+v: the giver kept spares", tc)
 		}
-		if dst.room != room {
-			t.Errorf("%+v: the room did not move", tc)
+		if dst.room != room || len(dst.Mem.chunkRoom) != 5 || len(dst.Mem.idRoom) != 7 || st.Mem.chunkRoom != nil || st.Mem.idRoom != nil {
+			t.Errorf("%+v: the rooms did not move", tc)
 		}
 		if got, want := len(dst.Mem.spareChunks), min(tc.dstChunks+tc.chunks, maxSpareChunks); len(dst.spare) != tc.threads ||
 			got != want || len(dst.Mem.spareData) != tc.data {
@@ -330,5 +331,83 @@ func TestAllocateInBulk(t *testing.T) {
 	mm.freeStack = mm.freeStack[:2:2]
 	if mm.freeStack = append(fit(mm.freeStack, 3, roomFreeStack, 0, nil), 1, 2, 3); cap(mm.freeStack) != 3+roomFreeStack {
 		t.Errorf("dead stack list capacity %d, want %d", cap(mm.freeStack), 3+roomFreeStack)
+	}
+}
+
+// TestCarvedLists: in bulk (AllocateInBulk) a copy's lists that are too
+// short, its processes (CopyInto), its chunk table and its dead stack
+// blocks (shareFrom), and a list of dead stack blocks that fills up
+// (freeStackBlock), are carved with room to spare from blocks that go with
+// the spares (GiveSpares) to the state built next: copying into fresh
+// states allocates a block of each kind and the room's record, not three
+// lists a state. The copies equal their source, and a list filled past
+// its capacity leaves its neighbours alone. Without bulk each list is
+// allocated alone.
+func TestCarvedLists(t *testing.T) {
+	m := NewMachine(testutil.Program(t, "../testdata/smc/fib_4.c"))
+	for _, bulk := range []bool{true, false} {
+		src := m.NewState()
+		m.Run(src, 100_000, NewRand(1, 0)) // (ends with 3 processes, 3 chunks, 9 dead stack blocks)
+		if len(src.Threads) < 2 || len(src.Mem.chunks) < 2 || len(src.Mem.freeStack) < 2 {
+			t.Fatalf("%d processes, %d chunks, %d dead stack blocks: too few to test", len(src.Threads), len(src.Mem.chunks), len(src.Mem.freeStack))
+		}
+		src.Mem.bulk = bulk
+		const n = 40
+		dsts := make([]State, n)
+		a := testing.AllocsPerRun(1, func() {
+			clear(dsts)
+			for i := range dsts {
+				m.CopyInto(&dsts[i], src)
+				if i+1 < n {
+					dsts[i].GiveSpares(&dsts[i+1])
+				}
+			}
+		})
+		want := 4.0 // (a block of each kind, and the room's record)
+		if !bulk {
+			want = 3 * n
+		}
+		if a != want {
+			t.Errorf("bulk %v: %v allocations copying into %d fresh states, want %v", bulk, a, n, want)
+		}
+		for i := range dsts {
+			d := &dsts[i]
+			if !slices.Equal(d.Threads, src.Threads) || !slices.Equal(d.Mem.chunks, src.Mem.chunks) || !slices.Equal(d.Mem.freeStack, src.Mem.freeStack) {
+				t.Fatalf("bulk %v: copy %d's lists differ from its source's", bulk, i)
+			}
+			if bulk && (cap(d.Threads) != len(src.Threads)+roomThreads || cap(d.Mem.chunks) != len(src.Mem.chunks)+roomChunks ||
+				cap(d.Mem.freeStack) != len(src.Mem.freeStack)+roomFreeStack) {
+				t.Fatalf("bulk: copy %d's capacities %d, %d, %d", i, cap(d.Threads), cap(d.Mem.chunks), cap(d.Mem.freeStack))
+			}
+		}
+		d := &dsts[n/2]
+		d.Threads = append(d.Threads[:cap(d.Threads)], nil)
+		d.Mem.chunks = append(d.Mem.chunks[:cap(d.Mem.chunks)], nil)
+		d.Mem.freeStack = append(d.Mem.freeStack[:cap(d.Mem.freeStack)], 99)
+		for _, i := range []int{n/2 - 1, n/2 + 1} {
+			if o := &dsts[i]; !slices.Equal(o.Threads, src.Threads) || !slices.Equal(o.Mem.chunks, src.Mem.chunks) || !slices.Equal(o.Mem.freeStack, src.Mem.freeStack) {
+				t.Errorf("bulk %v: filling copy %d's lists changed copy %d's", bulk, n/2, i)
+			}
+		}
+		// A list of dead stack blocks that fills up grows with room to
+		// spare, carved in bulk.
+		mem := &dsts[0].Mem
+		id, k := src.Mem.freeStack[0], len(src.Mem.freeStack)
+		want = 1
+		if !bulk {
+			want = n
+		}
+		if a := testing.AllocsPerRun(1, func() {
+			mem.idRoom = nil
+			for range n {
+				mem.freeStack = mem.freeStack[:k:k]
+				mem.freeStackBlock(id)
+			}
+		}); a != want {
+			t.Errorf("bulk %v: %v allocations growing %d full lists of dead stack blocks, want %v", bulk, a, n, want)
+		}
+		if cap(mem.freeStack) != k+roomFreeStack || mem.freeStack[k] != id {
+			t.Errorf("bulk %v: a full list grew to capacity %d, want %d", bulk, cap(mem.freeStack), k+roomFreeStack)
+		}
 	}
 }
