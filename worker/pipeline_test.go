@@ -30,12 +30,7 @@ type queue struct {
 
 func newQueue(t *testing.T, maxDeliver int) *queue {
 	t.Helper()
-	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	emb, ctx := embedded(t)
 	nc, err := emb.Connect("test")
 	if err != nil {
 		t.Fatal(err)

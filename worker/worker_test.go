@@ -92,9 +92,9 @@ func (doubleRunner) Run(ctx context.Context, s *coordinator.Session) (*coordinat
 	return &coordinator.Result{Kind: kindDouble, Estimate: float64(sum)}, nil
 }
 
-// cluster starts an embedded NATS server, a coordinator running the
-// double kind and one worker that runs the given kinds.
-func cluster(t *testing.T, workerKinds ...string) *coordinator.Embedded {
+// embedded starts an embedded NATS server, shut down (after the context
+// returned is cancelled) when the test ends.
+func embedded(t *testing.T) (*coordinator.Embedded, context.Context) {
 	t.Helper()
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
 	if err != nil {
@@ -102,6 +102,14 @@ func cluster(t *testing.T, workerKinds ...string) *coordinator.Embedded {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	return emb, ctx
+}
+
+// cluster starts an embedded NATS server, a coordinator running the
+// double kind and one worker that runs the given kinds.
+func cluster(t *testing.T, workerKinds ...string) *coordinator.Embedded {
+	t.Helper()
+	emb, ctx := embedded(t)
 	cnc, err := emb.Connect("coordinator")
 	if err != nil {
 		t.Fatal(err)
