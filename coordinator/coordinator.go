@@ -114,7 +114,7 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 	// Jobs are published asynchronously (Session.PublishJobs): an ack that
 	// never comes (NATS restarted) resolves as an error after the time an
 	// attempt waits, instead of staying pending for ever.
-	js, err := jetstream.New(c.NC, jetstream.WithPublishAsyncTimeout(5*time.Second))
+	js, err := jetstream.New(c.NC, jetstream.WithPublishAsyncTimeout(attemptTime))
 	if err != nil {
 		return fmt.Errorf("coordinator: jetstream: %w", err)
 	}
@@ -401,11 +401,15 @@ func (c *Coordinator) retryFor() time.Duration {
 // ends or retryFor has passed, waiting 0.1 s, 0.2 s, ... up to 2 s between
 // attempts: while NATS restarts every JetStream request fails, and an
 // experiment must not fail with it. The first failure is logged.
+// attemptTime bounds one attempt of retry (and an asynchronous publish's
+// wait for its ack).
+const attemptTime = 5 * time.Second
+
 func (c *Coordinator) retry(ctx context.Context, what string, op func(context.Context) error) error {
 	deadline := time.Now().Add(c.retryFor())
 	wait := 100 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		actx, cancel := context.WithTimeout(ctx, attemptTime)
 		err := op(actx)
 		cancel()
 		if err == nil {

@@ -64,14 +64,12 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	// Jobs are published in batches (PublishJobs: one round trip a batch):
 	// plan adds a range to the batch, flush publishes it.
 	var batch []PlannedJob
-	var batchFirsts []uint64
 	plan := func(first uint64) {
 		n := jobSize
 		if limit > 0 && first+n > limit {
 			n = limit - first
 		}
 		batch = append(batch, PlannedJob{Part: strconv.FormatUint(first, 10), Payload: jobs.TraceRange{First: first, Count: n}})
-		batchFirsts = append(batchFirsts, first)
 	}
 	flush := func() error {
 		if len(batch) == 0 {
@@ -81,13 +79,13 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			return err
 		}
 		now := time.Now()
-		for _, first := range batchFirsts {
-			outstanding[first] = now
+		for _, p := range batch {
+			outstanding[p.Payload.(jobs.TraceRange).First] = now
 		}
 		if em != nil {
 			em.JobsPublished(len(batch))
 		}
-		batch, batchFirsts = batch[:0], batchFirsts[:0]
+		batch = batch[:0]
 		return nil
 	}
 	received := map[uint64]bool{} // ranges whose outcomes came, by first index
