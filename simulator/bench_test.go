@@ -67,11 +67,12 @@ func runTraces(b *testing.B, prog *ir.Program, q string) {
 // main alone (followed at its calls); 400, main with one and then two
 // protocol threads, then the two threads drawn at every step (until one
 // of them finishes, at 250 to 500 steps); 5000, the query's bound (one
-// thread alone, not watched).
+// thread alone, not watched). 150 and 300 lie inside the third phase: their
+// difference is 150 steps of the two threads drawn at every step alone.
 func BenchmarkTracePhases(b *testing.B) {
 	testutil.NeedClang(b)
 	prog := testutil.Program(b, "../testdata/smc/gossip_2.c")
-	for _, bound := range []string{"1", "100", "400", "5000"} {
+	for _, bound := range []string{"1", "100", "150", "300", "400", "5000"} {
 		b.Run(bound, func(b *testing.B) {
 			runTraces(b, prog, "Pr[<="+bound+"](<> [0.VERIFIER_finished])")
 		})
