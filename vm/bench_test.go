@@ -24,7 +24,8 @@ import (
 //   - x-native-min: best against best. Before each of the b.N interpreted
 //     runs the native binary runs once too, so both see the same machine,
 //     and the native time is less the best time of a program that returns
-//     at once (starting a process: ~1 ms, 7 % of bubble.c's native run).
+//     at once (starting a process: 2-3 ms on the 2-core VMs, about a fifth
+//     of bubble.c's native run).
 //     On a shared machine a run's time only ever grows with the load of
 //     others, so the best of several runs is the figure that compares.
 //
