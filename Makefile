@@ -49,7 +49,7 @@ soundness: setup
 # The figures of BENCHMARKS.md: interpreter (steps/s, allocations, ratio
 # to native), simulation against the bare interpreter, explicit search.
 bench: setup
-	{ $(GO) test -run '^$$' -bench 'Interpreter' -benchtime 3x -cpu 1 ./vm; \
+	{ $(GO) test -run '^$$' -bench 'Interpreter' -benchtime 5x -cpu 1 ./vm; \
 	  $(GO) test -run '^$$' -bench 'Step' -benchtime 100000000x -benchmem -cpu 1 ./vm; \
 	  $(GO) test -run '^$$' -bench 'Trace|SMCOverhead' -benchtime 5000x -benchmem -cpu 1 ./simulator; \
 	  $(GO) test -run '^$$' -bench 'Search' -benchmem -cpu 1 ./explicit; } | tee bench.out
