@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/jobs"
 )
 
 func freePort(t *testing.T) int {
@@ -108,20 +110,61 @@ func TestClusterKilledWorker(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		workers = append(workers, startProc(t, bin, "worker", "--nats", url, "--id", fmt.Sprintf("w%d", i)))
 	}
+	// The worker is killed at the experiment's first progress report that
+	// counts all three workers (reports come every 500 ms), not after a
+	// fixed time: an experiment of 51 k runs once ended in 0.6 s, before
+	// a kill 1.5 s after the submission, and the test passed without
+	// killing anything mid-run.
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	reports := make(chan jobs.Progress, 256)
+	if _, err := nc.Subscribe(jobs.ProgressSubject("*"), func(m *nats.Msg) {
+		var p jobs.Progress
+		if jobs.Decode(m.Data, &p) == nil {
+			select {
+			case reports <- p:
+			default:
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
 	const file = "../../testdata/mt/counter_race.c"
-	const q = "Pr[<=5000](<> counter == 10) {Rule=fixed, Epsilon=0.006}"
+	const q = "Pr[<=5000](<> counter == 10) {Rule=fixed, Epsilon=0.002}" // 461 165 runs
 	sub := exec.Command(bin, "submit", "--nats", url, file, q, "--seed", "5", "--json", "--job-size", "256")
 	var out, errb bytes.Buffer
 	sub.Stdout, sub.Stderr = &out, &errb
 	if err := sub.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	waited := make(chan error, 1)
+	go func() { waited <- sub.Wait() }()
+	var atKill uint64
+	for deadline := time.After(2 * time.Minute); atKill == 0; {
+		select {
+		case p := <-reports:
+			if p.Done {
+				t.Fatalf("the experiment ended (%d runs) before a report with three workers: make it longer", p.Runs)
+			}
+			if p.Runs > 0 && p.Workers >= 3 {
+				atKill = p.Runs
+			}
+		case err := <-waited:
+			t.Fatalf("submit ended before a worker was killed: %v\n%s", err, errb.String())
+		case <-deadline:
+			sub.Process.Kill()
+			t.Fatalf("no progress report with three workers within 2 minutes; stderr:\n%s", errb.String())
+		}
+	}
 	if err := workers[0].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- sub.Wait() }()
 	select {
 	case err := <-waited:
 		if err != nil {
@@ -141,10 +184,10 @@ func TestClusterKilledWorker(t *testing.T) {
 	}
 	var r coordinator.Result
 	json.Unmarshal(out.Bytes(), &r)
-	if r.Runs < 40000 {
-		t.Errorf("only %d runs: the experiment was too short to kill a worker in the middle", r.Runs)
+	if atKill >= r.Runs {
+		t.Errorf("the worker was killed at %d runs of %d: not in the middle of the experiment", atKill, r.Runs)
 	}
-	t.Logf("cluster: %d runs in %.1f s by %v (%d duplicate results dropped)", r.Runs, r.Stats.Seconds, r.Stats.Workers, r.Stats.Duplicates)
+	t.Logf("cluster: %d runs in %.1f s by %v (%d duplicate results dropped); w0 killed at %d runs", r.Runs, r.Stats.Seconds, r.Stats.Workers, r.Stats.Duplicates, atKill)
 }
 
 // TestCLIErrors checks fast, clear failures: an unreachable NATS server, a
