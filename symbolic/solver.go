@@ -544,6 +544,12 @@ func (s *session) checkProc(ctx context.Context, deadline time.Time, want []stri
 		why := reasonText(got[0])
 		return Answer{Status: Unknown, Reason: classify(why), Detail: why}, nil
 	}
+	if why := errorText(r); r.head() == "error" && classify(why) != ReasonSolver {
+		// z3 stopped by its time limit inside a tactic answers (error
+		// "tactic failed: canceled") instead of unknown: a limit reached,
+		// not a failure of the solver (the process is replaced anyway).
+		return s.lost(classify(why), s.name+": "+why, start), nil
+	}
 	s.kill()
 	return Answer{}, fmt.Errorf("symbolic: %s: check-sat answered %s", s.name, abbrev(errorText(r)))
 }

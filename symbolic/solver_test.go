@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"os"
 	"os/exec"
@@ -382,6 +383,48 @@ func TestCrash(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLimitAsError: a solver that reports its own time limit as an error
+// to check-sat (z3 stopped inside a tactic: (error "tactic failed:
+// canceled")) answers unknown (timeout), not an error; a solver error of
+// another kind is still an error.
+func TestLimitAsError(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, answer string) string {
+		p := filepath.Join(dir, name)
+		body := "#!/bin/sh\nwhile IFS= read -r line; do\n  case \"$line\" in\n" +
+			"    *check-sat*) echo '" + answer + "' ;;\n" +
+			"    '') ;;\n" +
+			"    *) echo success ;;\n  esac\ndone\n"
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		answer string
+		reason Reason // "" for an error
+	}{
+		{`(error "tactic failed: canceled")`, ReasonTimeout},
+		{`(error "timeout")`, ReasonTimeout},
+		{`(error "out of memory")`, ReasonResourceOut},
+		{`(error "invalid command")`, ""},
+	}
+	for i, c := range cases {
+		s := newSolver(t, "z3", Options{Path: script(fmt.Sprintf("s%d", i), c.answer), Timeout: 5 * time.Second})
+		q := NewQuery()
+		q.Assert(Eq(q.BitVec("x", 8), BV(1, 8)))
+		a, err := s.Check(context.Background(), q)
+		switch {
+		case c.reason == "" && err == nil:
+			t.Errorf("%s: %v, want an error", c.answer, a)
+		case c.reason == "" && !strings.Contains(err.Error(), "invalid command"):
+			t.Errorf("%s: error %v does not name the answer", c.answer, err)
+		case c.reason != "" && (err != nil || a.Status != Unknown || a.Reason != c.reason || !strings.Contains(a.Detail, "z3")):
+			t.Errorf("%s: %v, %v; want unknown (%s)", c.answer, a, err, c.reason)
+		}
+	}
 }
 
 func TestRejected(t *testing.T) {
