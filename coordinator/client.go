@@ -159,6 +159,11 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 			}
 		case e, ok := <-watch.Updates():
 			if !ok {
+				if err := ctx.Err(); err != nil {
+					// the watch closes when ctx ends: both cases may be
+					// ready, and select picks either
+					return nil, err
+				}
 				return nil, errors.New("experiment watch closed")
 			}
 			if e == nil {
