@@ -67,7 +67,10 @@ func forgedStates(exp, part string, first, count uint64, states jobs.Fingerprint
 // without the forger; every forgery is logged and counted by reason.
 func TestForgedMessages(t *testing.T) {
 	ll := frontend(t, "../testdata/mt/counter_race.c")
-	const q = "Pr[<=5000](<> counter == 10) {Epsilon=0.01}"
+	// Long enough (~240 k runs) for the forgeries made after the first
+	// genuine result (the last 200 ms later) to reach the experiment while
+	// it runs: with 22 k runs it once ended first, and two went uncounted.
+	const q = "Pr[<=5000](<> counter == 10) {Epsilon=0.003}"
 	m := metrics.New()
 	var logb lockedBuffer
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
