@@ -67,10 +67,7 @@ func forgedStates(exp, part string, first, count uint64, states jobs.Fingerprint
 // without the forger; every forgery is logged and counted by reason.
 func TestForgedMessages(t *testing.T) {
 	ll := frontend(t, "../testdata/mt/counter_race.c")
-	// Long enough (~240 k runs) for the forgeries made after the first
-	// genuine result (the last 200 ms later) to reach the experiment while
-	// it runs: with 22 k runs it once ended first, and two went uncounted.
-	const q = "Pr[<=5000](<> counter == 10) {Epsilon=0.003}"
+	const q = "Pr[<=5000](<> counter == 10) {Epsilon=0.01}"
 	m := metrics.New()
 	var logb lockedBuffer
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
@@ -132,29 +129,38 @@ func TestForgedMessages(t *testing.T) {
 			}
 			fnc.Publish(advisory, []byte(`{"type":"not an advisory"}`))
 			fnc.Publish(advisory, adv(maxDeliver, 999_999)) // no such job
-			// A copy of the first genuine result with every trace satisfied,
-			// and an advisory for its job once it is acknowledged.
-			if _, err := fnc.Subscribe(subj, func(r *nats.Msg) {
-				var res jobs.Result
-				if jobs.Decode(r.Data, &res) != nil || res.Worker == "forger" || res.Part != "0" {
-					return
-				}
-				dupOnce.Do(func() {
-					fnc.Publish(subj, forgedResult(id, "0", 0, 32))
-					fnc.Publish(subj, forgedResult(id, "32", 0, 32)) // planned part, another range
-					go func() {
-						time.Sleep(200 * time.Millisecond)
-						fnc.Publish(advisory, adv(maxDeliver, 1)) // job "0": done and acknowledged
-					}()
-				})
-			}); err != nil {
-				forged <- err
-				return
-			}
 			forged <- nil
 		})
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the first genuine result of job "0" with every trace
+	// satisfied, and an advisory for that job once it is acknowledged.
+	// (Subscribed before the experiment starts: a subscription made when
+	// the first job is seen can miss job "0"'s result, which a worker may
+	// publish at once; two CI runs failed so.) The first genuine result of
+	// a part "0" is the attacked experiment's: the clean one comes after.
+	resSub, err := fnc.Subscribe(jobs.ResultSubject("*"), func(r *nats.Msg) {
+		var res jobs.Result
+		if jobs.Decode(r.Data, &res) != nil || res.Worker == "forger" || res.Part != "0" {
+			return
+		}
+		dupOnce.Do(func() {
+			id, subj := res.Experiment, r.Subject
+			fnc.Publish(subj, forgedResult(id, "0", 0, 32))
+			fnc.Publish(subj, forgedResult(id, "32", 0, 32)) // planned part, another range
+			go func() {
+				time.Sleep(200 * time.Millisecond)
+				fnc.Publish(advisory, adv(maxDeliver, 1)) // job "0": done and acknowledged
+			}()
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resSub.Unsubscribe()
+	if err := fnc.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	attacked, err := c.submit(t, ll, "counter_race.c", q, 11)
