@@ -544,14 +544,15 @@ func (s *session) checkProc(ctx context.Context, deadline time.Time, want []stri
 		why := reasonText(got[0])
 		return Answer{Status: Unknown, Reason: classify(why), Detail: why}, nil
 	}
-	if why := errorText(r); r.head() == "error" && classify(why) != ReasonSolver {
+	why := errorText(r)
+	if reason := classify(why); r.head() == "error" && reason != ReasonSolver {
 		// z3 stopped by its time limit inside a tactic answers (error
 		// "tactic failed: canceled") instead of unknown: a limit reached,
 		// not a failure of the solver (the process is replaced anyway).
-		return s.lost(classify(why), s.name+": "+why, start), nil
+		return s.lost(reason, s.name+": "+why, start), nil
 	}
 	s.kill()
-	return Answer{}, fmt.Errorf("symbolic: %s: check-sat answered %s", s.name, abbrev(errorText(r)))
+	return Answer{}, fmt.Errorf("symbolic: %s: check-sat answered %s", s.name, abbrev(why))
 }
 
 // lostProc answers unknown for a failed exchange with p.
