@@ -193,3 +193,128 @@ func (m *Machine) NextChoice(st *State, t *Thread) (c Choice, ok bool) {
 	c, err := p.choice(args{cs: &fn.Calls[in.Imm], r: r})
 	return c, err == nil
 }
+
+// Behaviours are the choices among what POSIX allows that a platform
+// function makes other than its result value (docs/semantics.md,
+// "Behaviours POSIX allows"): which waiter pthread_cond_signal wakes, and
+// whether pthread_cond_wait returns without a signal (a spurious wakeup).
+// Each is a draw of the step's Chooser, announced by NextDraw, so
+// simulation samples it, explicit-state search enumerates it and a
+// recorded trace replays it. A Chooser states the behaviours of its runs
+// by a method Behaviours() Behaviours (BehaviourChooser); one without it
+// runs with the zero value, LODIN's platform: the longest waiter is
+// signalled and no wait returns without a signal (no draw at all).
+type Behaviours struct {
+	// SignalAny: pthread_cond_signal wakes the waiter a draw picks among
+	// the k >= 2 processes waiting on the condition variable (draw i: the
+	// i-th to arrive), uniformly in simulation; false: the one that
+	// arrived first, no draw.
+	SignalAny bool
+	// Spurious is the coin pthread_cond_wait tosses once it released the
+	// mutex: 1 wakes it at once, without a signal (it then only has to
+	// reacquire the mutex). A Coin that cannot succeed (Num 0, or Kind
+	// NoChoice) draws nothing. An early wakeup covers every later one: a
+	// woken process that has not yet reacquired the mutex differs from a
+	// waiting one only in that no signal can pick it, and a signal that
+	// picked it would have had to pick it (the docs give the argument).
+	Spurious Choice
+}
+
+// Simulation's default behaviours: a signal wakes a waiter drawn
+// uniformly, no spurious wakeups.
+var SimBehaviours = Behaviours{SignalAny: true}
+
+// PosixBehaviours are every behaviour POSIX allows, for exhaustive
+// engines: every waiter a signal may wake and a spurious wakeup at every
+// wait are enumerated (the coin's probability, 1/2, is only its
+// distribution in exact probabilities, which use SimBehaviours or the
+// query's instead).
+var PosixBehaviours = Behaviours{SignalAny: true, Spurious: CoinChoice(1, 2)}
+
+// SpuriousChoice is the coin of a spurious wakeup of probability p (0: no
+// coin), in 2^-32 steps.
+func SpuriousChoice(p float64) Choice {
+	if !(p > 0) {
+		return Choice{}
+	}
+	const den = 1 << 32
+	num := uint64(p*den + 0.5)
+	num = max(min(num, den), 1)
+	return CoinChoice(num, den)
+}
+
+// spurious reports whether the behaviours' spurious wakeup can happen.
+func (b Behaviours) spurious() bool { return b.Spurious.Kind == Coin && b.Spurious.Num > 0 }
+
+// ReplayBehaviours are the behaviours of a replay of one recorded step
+// (a process and the draws it made): with draws left to replay,
+// PosixBehaviours, so that a condition variable's call draws exactly when
+// the recorded step did; without, LODIN's. A pthread_cond_wait or
+// pthread_cond_signal makes at most one draw and no value choice, so its
+// recorded draws tell whether it drew. A spurious wakeup's recorded draw
+// replays as PosixBehaviours' coin reads it (0 wakes, 1 does not): the
+// draws an enumeration records (Choice.Outcome: 0 or Num) replay whatever
+// the coin's probability; a sampled coin of another probability does not.
+func ReplayBehaviours(drawsLeft bool) Behaviours {
+	if drawsLeft {
+		return PosixBehaviours
+	}
+	return Behaviours{}
+}
+
+// BehaviourChooser is a Chooser that states the behaviours of its runs.
+type BehaviourChooser interface {
+	Chooser
+	Behaviours() Behaviours
+}
+
+// BehavioursOf returns the behaviours ch states, the zero value (LODIN's
+// platform) when it states none.
+func BehavioursOf(ch Chooser) Behaviours {
+	if b, ok := ch.(BehaviourChooser); ok {
+		return b.Behaviours()
+	}
+	return Behaviours{}
+}
+
+// NextDraw is NextChoice extended to the behaviours b: besides a value
+// choice, it announces the draw of a pthread_cond_wait about to release
+// its mutex (b.Spurious, when it can succeed) and of a
+// pthread_cond_signal with k >= 2 waiters under b.SignalAny (uniform over
+// [0, k): the waiters in order of arrival). ok is false when the step
+// draws nothing.
+func (m *Machine) NextDraw(st *State, t *Thread, b Behaviours) (c Choice, ok bool) {
+	if c, ok = m.NextChoice(st, t); ok {
+		return c, ok
+	}
+	fn, in := m.Next(t)
+	if in == nil || in.Op != ir.OpCallB {
+		return Choice{}, false
+	}
+	switch ir.Builtin(in.B) {
+	case ir.BCondWait:
+		if t.Wait == waitNone && b.spurious() {
+			return b.Spurious, true
+		}
+	case ir.BCondSignal:
+		if b.SignalAny {
+			r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+			if k := waiters(st, arg(&fn.Calls[in.Imm], r, 0)); k >= 2 {
+				return UniformDraw(uint64(k)), true
+			}
+		}
+	}
+	return Choice{}, false
+}
+
+// waiters returns the number of processes of st waiting on condition
+// variable cv (not yet woken).
+func waiters(st *State, cv uint64) int {
+	k := 0
+	for _, o := range st.Threads {
+		if o.Wait == waitCond && o.WaitOn == cv {
+			k++
+		}
+	}
+	return k
+}

@@ -62,6 +62,11 @@ type platformFunc struct {
 	// call, like a choice's, is not a scheduling point (it leaves syncs as
 	// it is) and keeps exec's access cache.
 	pure bool
+	// draws, set instead of run for a function that makes a choice of the
+	// run's Behaviours (pthread_cond_wait, pthread_cond_signal): run with
+	// the step's Chooser, which it draws from as Machine.NextDraw
+	// announces.
+	draws func(c call, a args, ch Chooser) int
 }
 
 // quiet reports whether a call of p changes neither memory nor any process
@@ -109,6 +114,9 @@ func (m *Machine) builtin(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, r
 	if p.choice == nil {
 		if !p.pure {
 			st.syncs++
+		}
+		if p.draws != nil {
+			return p.draws(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r}, ch)
 		}
 		return p.run(call{m: m, st: st, t: t, b: b}, args{cs: cs, r: r})
 	}
@@ -282,10 +290,10 @@ var platform = [ir.NumBuiltins]platformFunc{
 			v, e := c.st.Mem.Load(a.arg(1), 4)
 			return e != ErrNone || v == 0
 		},
-		run: condWait,
+		draws: condWait,
 	},
-	ir.BCondSignal:    {yields: true, run: condWake},
-	ir.BCondBroadcast: {yields: true, run: condWake},
+	ir.BCondSignal:    {yields: true, draws: condWake},
+	ir.BCondBroadcast: {yields: true, draws: condWake},
 	ir.BRwlockInit:    {run: initWord},
 	ir.BRwlockDestroy: {run: destroyWord},
 	ir.BRwlockRdlock: {
@@ -597,8 +605,10 @@ func wrlock(c call, a args) int {
 
 // condWait is pthread_cond_wait, in two steps: the first releases the mutex
 // and waits (waitCond); once signalled (waitRelock) the second reacquires
-// the mutex and returns.
-func condWait(c call, a args) int {
+// the mutex and returns. With the behaviours' spurious wakeups the first
+// step tosses their coin after releasing the mutex: heads, the process is
+// woken at once (Behaviours.Spurious says why that covers later ones).
+func condWait(c call, a args, ch Chooser) int {
 	t := c.t
 	mp := a.arg(1)
 	switch t.Wait {
@@ -613,6 +623,9 @@ func condWait(c call, a args) int {
 		c.st.Mem.Store(mp, 4, 0)
 		c.st.condSeq++
 		t.Wait, t.WaitOn, t.WaitSeq = waitCond, a.arg(0), c.st.condSeq
+		if b := BehavioursOf(ch); b.spurious() && b.Spurious.Sample(ch) == 1 {
+			t.Wait = waitRelock
+		}
 		return bStay
 	case waitRelock:
 		v, e := c.st.Mem.Load(mp, 4)
@@ -630,23 +643,42 @@ func condWait(c call, a args) int {
 	return bBlock
 }
 
-// condWake is pthread_cond_signal (wakes the longest waiter) and
-// pthread_cond_broadcast (wakes all).
-func condWake(c call, a args) int {
-	cv, all := a.arg(0), c.b == ir.BCondBroadcast
-	var first *Thread
+// condWake is pthread_cond_signal and pthread_cond_broadcast (wakes all).
+// A signal wakes one waiter: with Behaviours.SignalAny and k >= 2 waiters
+// the one a draw in [0, k) picks, in order of arrival; otherwise the
+// longest waiter (LODIN). (Waking one is enough: POSIX lets a signal
+// wake several, which is the same as the others waking spuriously at
+// once.)
+func condWake(c call, a args, ch Chooser) int {
+	cv := a.arg(0)
+	if c.b == ir.BCondBroadcast {
+		for _, o := range c.st.Threads {
+			if o.Wait == waitCond && o.WaitOn == cv {
+				o.Wait = waitRelock
+			}
+		}
+		a.ret(0)
+		return bNext
+	}
+	pick := 0
+	if k := waiters(c.st, cv); k >= 2 && BehavioursOf(ch).SignalAny {
+		pick = int(ch.Choose(uint64(k)))
+	}
+	// the waiter of rank pick: the one with exactly pick earlier arrivals
 	for _, o := range c.st.Threads {
 		if o.Wait != waitCond || o.WaitOn != cv {
 			continue
 		}
-		if all {
-			o.Wait = waitRelock
-		} else if first == nil || o.WaitSeq < first.WaitSeq {
-			first = o
+		rank := 0
+		for _, p := range c.st.Threads {
+			if p.Wait == waitCond && p.WaitOn == cv && p.WaitSeq < o.WaitSeq {
+				rank++
+			}
 		}
-	}
-	if first != nil {
-		first.Wait = waitRelock
+		if rank == pick {
+			o.Wait = waitRelock
+			break
+		}
 	}
 	a.ret(0)
 	return bNext

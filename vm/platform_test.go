@@ -8,13 +8,14 @@ import (
 )
 
 // TestPlatformTable checks that every platform function has one complete
-// entry: either an implementation or a choice (not both), and that blocking
-// functions are scheduling points.
+// entry: exactly one of an implementation, an implementation that draws a
+// behaviour, or a choice, and that blocking functions are scheduling
+// points.
 func TestPlatformTable(t *testing.T) {
 	for b := ir.Builtin(0); b < ir.NumBuiltins; b++ {
 		p := &platform[b]
-		if (p.run == nil) == (p.choice == nil) {
-			t.Errorf("%s (%d): want exactly one of run and choice", b, b)
+		if n := b2u(p.run != nil) + b2u(p.draws != nil) + b2u(p.choice != nil); n != 1 {
+			t.Errorf("%s (%d): want exactly one of run, draws and choice, not %d", b, b, n)
 		}
 		if p.enabled != nil && !p.yields {
 			t.Errorf("%s: blocks but does not yield", b)

@@ -13,7 +13,15 @@ import (
 type Rand struct {
 	key uint64
 	ctr uint64
+	b   Behaviours // the runs' behaviours (Reset keeps them)
 }
+
+// Behaviours returns the behaviours of the generator's runs: the zero
+// value (LODIN's platform) until SetBehaviours.
+func (r *Rand) Behaviours() Behaviours { return r.b }
+
+// SetBehaviours sets the behaviours of the generator's runs.
+func (r *Rand) SetBehaviours(b Behaviours) { r.b = b }
 
 func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
