@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wyvernmc/wyvern/vm"
 )
 
 // OptionKind is what decides which `{Key=Value}` options a query takes:
@@ -161,6 +163,12 @@ var optionTable = []OptionSpec{
 	{Name: "Max", Type: Number, Kinds: kinds(OptSplitting),
 		Min: -maxScore, Max: maxScore, MinOpen: true, MaxOpen: true, Default: math.Inf(1), DefaultText: "the property (+Inf)",
 		Doc: "adaptive: stop when the level reaches this score"},
+	{Name: "Platform", Type: Enum, Kinds: kinds(OptProbability, OptHypothesis, OptSplitting, OptEstimate, OptEnumStatesSMC, OptReach, OptInvariant, OptEnumStates),
+		Values: []string{"posix", "lodin"}, DefaultValue: "posix", DefaultText: "posix",
+		Doc: "condition variables' behaviours: posix (pthread_cond_signal wakes any waiter, drawn uniformly in simulation and each one in exhaustive search, which also takes a spurious wakeup at every pthread_cond_wait) or lodin (the longest waiter, never a spurious wakeup: LODIN's platform)"},
+	{Name: "Spurious", Type: Number, Kinds: kinds(OptProbability, OptHypothesis, OptSplitting, OptEstimate, OptEnumStatesSMC),
+		Min: 0, Max: 1, Default: 0, DefaultText: "0",
+		Doc: "Platform=posix: the probability that a pthread_cond_wait returns without a signal (a spurious wakeup), tossed as it releases its mutex"},
 	{Name: "Interval", Type: Enum, Kinds: kinds(OptSplitting),
 		Values: []string{"log", "t"}, DefaultValue: "log", DefaultText: "log",
 		Doc: "confidence interval over the M replications: log (log-scale delta method, the default) or t (Student-t)"},
@@ -258,6 +266,24 @@ func (q *Query) Enum(name string) string {
 	return s.DefaultValue
 }
 
+// Behaviours returns the platform behaviours q's runs have (its Platform
+// and Spurious options): LODIN's platform, none of the draws; POSIX's,
+// for an exhaustive query (E<>, A[], EnumStates) every behaviour
+// (vm.PosixBehaviours), for a statistical one a waiter drawn uniformly by
+// each signal and spurious wakeups of probability Spurious.
+func (q *Query) Behaviours() vm.Behaviours {
+	if q.Enum("Platform") == "lodin" {
+		return vm.Behaviours{}
+	}
+	switch q.OptionKind() {
+	case OptReach, OptInvariant, OptEnumStates:
+		return vm.PosixBehaviours
+	}
+	b := vm.SimBehaviours
+	b.Spurious = vm.SpuriousChoice(q.Num("Spurious"))
+	return b
+}
+
 // ---- checking ----
 
 // checkOptions checks q's options against the schema of its kind, in the
@@ -282,6 +308,9 @@ func (q *Query) checkOptions(thetaCol int) error {
 		if err := q.checkValue(s, o); err != nil {
 			return err
 		}
+	}
+	if o, ok := q.Options["spurious"]; ok && q.Enum("Platform") == "lodin" && q.Num("Spurious") > 0 {
+		return q.errAt(o.KeyCol, "Spurious=%v needs Platform=posix: LODIN's platform has no spurious wakeups", q.Num("Spurious"))
 	}
 	if kind == OptHypothesis {
 		delta := q.Num("Delta")

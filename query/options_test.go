@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/wyvernmc/wyvern/vm"
+
 	"errors"
 	"io/fs"
 	"math"
@@ -30,10 +32,10 @@ func TestOptionErrors(t *testing.T) {
 		{"prefix", pr + "{eps=0.1}", 22, []string{"unknown option eps; did you mean Epsilon?"}},
 		{"case", pr + "{alfa=0.1}", 22, []string{"did you mean Alpha?"}},
 		{"splitting misspelt", pr + "{Split=fixed, Score=x, Levels=[1], Lvels=[2]}", 56, []string{"unknown option Lvels", "did you mean Levels?",
-			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxIter, Max, Interval"}},
+			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxIter, Max, Platform, Spurious, Interval"}},
 		{"hypothesis unknown", "Pr[<=100](<> x > 1) >= 0.3 {Detla=0.1}", 29, []string{"did you mean Delta?",
 			"valid options for hypothesis tests Pr[<=N](<> P) >= θ: Alpha, MaxRuns, Beta, Delta"}},
-		{"no options", "E<> x > 1 {Foo=2}", 12, []string{"unknown option Foo; E<> P queries take no options"}},
+		{"no options", "E<> x > 1 {Foo=2}", 12, []string{"unknown option Foo; valid options for E<> P queries: Platform"}},
 		// wrong type
 		{"not a number", pr + "{Alpha=abc}", 28, []string{`option Alpha: "abc" is not a number`}},
 		{"two numbers", pr + "{Alpha=0.0 1}", 28, []string{`option Alpha: "0.0 1" is not a number`}},
@@ -69,12 +71,12 @@ func TestOptionErrors(t *testing.T) {
 		{"N without split", pr + "{N=100, M=3}", 22, []string{"option N needs Split=fixed or Split=adaptive"}},
 		{"split on hypothesis", "Pr[<=10](<> x > 1) >= 0.5 {Split=fixed, Score=x, Levels=[1]}", 28, []string{
 			"option Split does not apply to hypothesis tests Pr[<=N](<> P) >= θ: importance splitting estimates Pr[<=N](<> P) queries"}},
-		{"split on E<>", "E<> x > 1 {Split=fixed}", 12, []string{"option Split does not apply to E<> P queries", "E<> P queries take no options"}},
+		{"split on E<>", "E<> x > 1 {Split=fixed}", 12, []string{"option Split does not apply to E<> P queries", "valid options for E<> P queries: Platform"}},
 		{"score on A[]", "A[] x > 1 {Score=x}", 12, []string{"option Score does not apply to A[] P queries (it is for splitting queries"}},
 		{"epsilon on splitting", pr + "{Split=fixed, Score=x, Levels=[1], Epsilon=0.01}", 56, []string{"option Epsilon does not apply to splitting queries Pr[<=N](<> P) {Split=...} (it is for Pr[<=N](<> P) queries)"}},
 		{"epsilon on Estimate", "Estimate[<=10,5]{max x} {Epsilon=0.1}", 26, []string{"option Epsilon does not apply to Estimate[<=N,R]{...} queries", "valid options for Estimate[<=N,R]{...} queries: Alpha"}},
-		{"alpha on EnumStatesSMC", "EnumStatesSMC <=10 5 {Alpha=0.1}", 23, []string{"option Alpha does not apply to EnumStatesSMC <=N R queries", "EnumStatesSMC <=N R queries take no options"}},
-		{"alpha on EnumStates", "EnumStates {Alpha=0.1}", 13, []string{"EnumStates queries take no options"}},
+		{"alpha on EnumStatesSMC", "EnumStatesSMC <=10 5 {Alpha=0.1}", 23, []string{"option Alpha does not apply to EnumStatesSMC <=N R queries", "valid options for EnumStatesSMC <=N R queries: Platform, Spurious"}},
+		{"alpha on EnumStates", "EnumStates {Alpha=0.1}", 13, []string{"valid options for EnumStates queries: Platform"}},
 		// constraints between options
 		{"theta+delta", "Pr[<=100](<> x > 1) >= 0.95 {Delta=0.06}", 36, []string{"θ ± δ = 0.95 ± 0.06", "must lie strictly inside (0, 1)"}},
 		{"theta+default delta", "Pr[<=100](<> x > 1) >= 0.995", 24, []string{"θ ± δ = 0.995 ± 0.01"}},
@@ -178,7 +180,7 @@ func TestSchemaTable(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"alpha", "epsilon", "rule", "minruns", "maxruns", "beta", "delta",
-		"split", "score", "levels", "n", "k", "m", "maxiter", "max", "interval"} {
+		"split", "score", "levels", "n", "k", "m", "maxiter", "max", "interval", "platform", "spurious"} {
 		if _, ok := LookupOption(name); !ok {
 			t.Errorf("option %s read by coordinator or splitting is not in the table", name)
 		}
@@ -188,8 +190,8 @@ func TestSchemaTable(t *testing.T) {
 			t.Errorf("kind %d has no title", k)
 		}
 	}
-	if got := len(Schema(OptSplitting)); got != 10 {
-		t.Errorf("splitting takes %d options, want 10", got)
+	if got := len(Schema(OptSplitting)); got != 12 {
+		t.Errorf("splitting takes %d options, want 12", got)
 	}
 }
 
@@ -266,4 +268,43 @@ func TestOptionsInUseParse(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries with options found", len(found))
+}
+
+// TestBehaviours checks the platform behaviours each kind of query gives
+// its runs: every POSIX behaviour for exhaustive queries, a uniformly
+// drawn waiter and Spurious's coin for statistical ones, none of the draws
+// with Platform=lodin; and that LODIN's platform refuses spurious wakeups.
+func TestBehaviours(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want vm.Behaviours
+	}{
+		{"E<> x > 1", vm.PosixBehaviours},
+		{"A[] x > 1", vm.PosixBehaviours},
+		{"EnumStates", vm.PosixBehaviours},
+		{"E<> x > 1 {Platform=lodin}", vm.Behaviours{}},
+		{"Pr[<=10](<> x > 1)", vm.SimBehaviours},
+		{"Pr[<=10](<> x > 1) {Platform=LODIN}", vm.Behaviours{}},
+		{"Pr[<=10](<> x > 1) {Spurious=0.25}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<30, 1<<32)}},
+		{"Pr[<=10](<> x > 1) {Spurious=1}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<32, 1<<32)}},
+		{"Estimate[<=10,5]{max x} {Spurious=0}", vm.SimBehaviours},
+	} {
+		q, err := Parse(tc.q)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tc.q, err)
+		}
+		if got := q.Behaviours(); got != tc.want {
+			t.Errorf("%s: Behaviours() = %+v, want %+v", tc.q, got, tc.want)
+		}
+	}
+	for _, bad := range []string{
+		"Pr[<=10](<> x > 1) {Platform=lodin, Spurious=0.1}",
+		"Pr[<=10](<> x > 1) {Spurious=1.5}",
+		"E<> x > 1 {Spurious=0.1}",
+		"E<> x > 1 {Platform=glibc}",
+	} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
 }
