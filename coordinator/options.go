@@ -43,8 +43,10 @@ func Options(q *query.Query, exp *jobs.Experiment) (map[string]any, []string) {
 		}
 	}
 	exact := exp.Kind == jobs.KindExplicit && exp.Explicit != nil && exp.Explicit.Exact
-	if !exact { // an exact computation has no statistical options
-		for _, s := range q.Settings() {
+	for _, s := range q.Settings() {
+		// an exact computation has no statistical options, but its runs
+		// have the query's platform behaviours
+		if !exact || s.Name == "Platform" || s.Name == "Spurious" {
 			set(s.Name, s.Value, s.Default)
 		}
 	}

@@ -60,7 +60,7 @@ func (c *scripted) inspect() {
 	}
 	h := &c.h
 	c.in = inspection{done: true}
-	if ch, ok := h.m.NextChoice(h.st, h.t); ok {
+	if ch, ok := h.m.NextDraw(h.st, h.t, c.b); ok {
 		c.in.fn, c.in.choice, c.in.loc = h.m.NextCallee(h.t), ch, h.m.Loc(h.t)
 	}
 }
@@ -113,8 +113,10 @@ func (e *BranchError) Error() string {
 		f, e.Process, e.Loc, e.Outcomes, e.Max)
 }
 
-// scripted is the enumerating chooser.
+// scripted is the enumerating chooser. b are the behaviours of its runs:
+// their draws are enumerated as the value choices' are.
 type scripted struct {
+	b    vm.Behaviours
 	pts  []point
 	pos  int
 	h    hint
@@ -123,6 +125,9 @@ type scripted struct {
 	err  error
 	vals []uint64
 }
+
+// Behaviours implements vm.BehaviourChooser.
+func (c *scripted) Behaviours() vm.Behaviours { return c.b }
 
 // start prepares the enumeration of the choices of one step.
 func (c *scripted) start(h hint, max uint64) {
@@ -201,6 +206,12 @@ type replayChooser struct {
 	vals []uint64
 	pos  int
 	over bool
+}
+
+// Behaviours implements vm.BehaviourChooser: a recorded step replays the
+// behaviours its draws show (vm.ReplayBehaviours).
+func (c *replayChooser) Behaviours() vm.Behaviours {
+	return vm.ReplayBehaviours(c.pos < len(c.vals))
 }
 
 func (c *replayChooser) Choose(uint64) uint64 {

@@ -122,7 +122,7 @@ func Exact(ctx context.Context, c *query.Compiled, opts Options) (*ExactResult, 
 	m := c.M
 	start := time.Now()
 	res := &ExactResult{Query: q.Text, Bound: q.Bound, Compact: opts.Compact, Ends: map[string]float64{}}
-	g := newGen(m, None, opts.maxBranching())
+	g := newGen(m, None, opts.maxBranching(), opts.behaviours(q))
 	maxBytes := opts.maxBytes()
 	mem := newMemGuard(maxBytes)
 	defer mem.stop()

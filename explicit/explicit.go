@@ -18,6 +18,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
 )
 
 // Order is the search order.
@@ -120,6 +123,10 @@ type Options struct {
 	// MaxBranching is the most outcomes one choice may have
 	// (default DefaultMaxBranching); larger choices are an error.
 	MaxBranching uint64
+	// Behaviours, when set, are the platform behaviours the steps have
+	// instead of the query's (query.Query.Behaviours: its Platform
+	// option).
+	Behaviours *vm.Behaviours
 	// Workers is the number of goroutines that expand states in a
 	// breadth-first Search (parallel.go), beside the one that merges
 	// their successors; 0 or 1: one goroutine does both. The answer, counts
@@ -130,6 +137,14 @@ type Options struct {
 	// from the searching goroutine.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+}
+
+// behaviours returns the platform behaviours of q's steps under o.
+func (o *Options) behaviours(q *query.Query) vm.Behaviours {
+	if o.Behaviours != nil {
+		return *o.Behaviours
+	}
+	return q.Behaviours()
 }
 
 func (o *Options) maxBytes() int64 {

@@ -33,8 +33,10 @@ type gen struct {
 	solo bool
 }
 
-func newGen(m *vm.Machine, red Reduction, maxBranch uint64) *gen {
-	g := &gen{m: m, red: red, maxBranch: maxBranch, scr: m.NewState()}
+// newGen returns a generator whose steps have the platform behaviours b
+// (each behaviour's draws enumerated as value choices are).
+func newGen(m *vm.Machine, red Reduction, maxBranch uint64, b vm.Behaviours) *gen {
+	g := &gen{m: m, red: red, maxBranch: maxBranch, scr: m.NewState(), sc: scripted{b: b}}
 	if red != None {
 		g.vis = newVisibility(m.Prog)
 	}

@@ -162,7 +162,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		res.Notes = append(res.Notes, fmt.Sprintf("%d workers not used: the depth-first search is sequential", workers))
 		workers = 1
 	}
-	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching()),
+	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching(), opts.behaviours(c.Q)),
 		s: newStore(opts.Compact, opts.Order == BFS), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}

@@ -22,6 +22,7 @@ type Tracer struct {
 // NewTracer returns a tracer for a compiled query.
 func NewTracer(c *query.Compiled) *Tracer {
 	t := &Tracer{C: c}
+	t.rng.SetBehaviours(c.Q.Behaviours())
 	if c.Q.Kind == query.EnumStatesSMC {
 		t.States = new(StateSet)
 	}

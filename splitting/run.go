@@ -57,7 +57,9 @@ func NewRunner(c *query.Compiled) (*Runner, error) {
 	if c.Score == nil && len(c.Levels) == 0 {
 		return nil, errors.New("splitting needs a score expression or proposition levels")
 	}
-	return &Runner{c: c, m: c.M}, nil
+	r := &Runner{c: c, m: c.M}
+	r.rng.SetBehaviours(c.Q.Behaviours())
+	return r, nil
 }
 
 // score is the splitting score of st: Sat when the property holds, else
