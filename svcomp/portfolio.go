@@ -311,6 +311,9 @@ type recChooser struct {
 	draws []uint64
 }
 
+// Behaviours implements vm.BehaviourChooser: the generator's.
+func (c *recChooser) Behaviours() vm.Behaviours { return c.r.Behaviours() }
+
 func (c *recChooser) Choose(n uint64) uint64 {
 	v := c.r.Choose(n)
 	c.draws = append(c.draws, v)
@@ -333,6 +336,8 @@ func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
 	}
 	st := r.m.NewState()
 	ch := &recChooser{r: vm.NewRand(seed, index)}
+	beh := q.Behaviours() // the simulation's (simulate's query has no Platform option either)
+	ch.r.SetBehaviours(beh)
 	var steps []explicit.Step
 	prevDraws := false // the previous step draws a value: the first draw since
 	found := false
@@ -349,7 +354,7 @@ func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
 		}
 		if t != nil {
 			steps = append(steps, explicit.Step{Thread: t.ID})
-			_, prevDraws = r.m.NextChoice(st, t)
+			_, prevDraws = r.m.NextDraw(st, t, beh)
 		}
 		return false
 	})

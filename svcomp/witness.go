@@ -88,6 +88,12 @@ type wLocation struct {
 // other readers ignore and `wyvern replay --witness` follows.
 const scheduleTag = "# wyvern-schedule:"
 
+// platformTag starts the comment lines that carry the draws of the
+// platform's behaviours (vm.Behaviours: the waiter a pthread_cond_signal
+// wakes, a spurious wakeup of a pthread_cond_wait), which format 2.0
+// cannot say either: "step:draw" pairs, steps counted from 1.
+const platformTag = "# wyvern-platform:"
+
 // WitnessMeta is what a witness says about its task.
 type WitnessMeta struct {
 	InputFile string // the program file
@@ -106,6 +112,9 @@ type stepInfo struct {
 	value  uint64 // its result
 	width  int    // the result's bits (0: no draw)
 	signed bool
+	// platform: the step draws a platform behaviour (its Choices[0]),
+	// written under platformTag
+	platform bool
 }
 
 // fixedChooser hands out recorded draws in order.
@@ -114,6 +123,10 @@ type fixedChooser struct {
 	pos  int
 	over bool
 }
+
+// Behaviours implements vm.BehaviourChooser: a recorded step replays the
+// behaviours its draws show.
+func (c *fixedChooser) Behaviours() vm.Behaviours { return vm.ReplayBehaviours(c.pos < len(c.vals)) }
 
 func (c *fixedChooser) Choose(n uint64) uint64 {
 	if c.pos >= len(c.vals) {
@@ -177,6 +190,7 @@ func replaySteps(m *vm.Machine, steps []explicit.Step) ([]stepInfo, *vm.State, e
 			return nil, st, fmt.Errorf("witness step %d: process %d cannot step (%s)", i+1, s.Thread, st.Describe())
 		}
 		si, c, draws := nextInfo(m, st, t)
+		_, behaves := m.NextDraw(st, t, vm.PosixBehaviours)
 		ch := &fixedChooser{vals: s.Choices}
 		if !m.StepOnly(st, s.Thread, ch) {
 			return nil, st, fmt.Errorf("witness step %d: process %d is not enabled", i+1, s.Thread)
@@ -187,6 +201,8 @@ func replaySteps(m *vm.Machine, steps []explicit.Step) ([]stepInfo, *vm.State, e
 		switch {
 		case draws && len(s.Choices) == 1:
 			si.value = c.Result(s.Choices[0])
+		case !draws && behaves && len(s.Choices) == 1:
+			si.platform = true // a behaviour's draw (platformTag)
 		case draws || len(s.Choices) > 0:
 			return nil, st, fmt.Errorf("witness step %d: a step of process %d at %s with %d draws", i+1, s.Thread, si.loc, len(s.Choices))
 		}
@@ -329,6 +345,7 @@ func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, me
 	fmt.Fprintf(&buf, "# Violation witness (format 2.0) by Wyvern %s, engine %s: %d steps.\n", meta.Producer, meta.Engine, len(steps))
 	fmt.Fprintf(&buf, "# Replay: wyvern replay %s --witness THIS_FILE\n", file)
 	writeSchedule(&buf, steps)
+	writePlatform(&buf, steps, infos)
 	buf.Write(body.Bytes())
 	_, err = w.Write(buf.Bytes())
 	return err
@@ -357,17 +374,41 @@ func writeSchedule(w io.Writer, steps []explicit.Step) {
 	fmt.Fprintln(w, line)
 }
 
+// writePlatform writes the draws of the steps that draw a platform
+// behaviour (platformTag), nothing when none does.
+func writePlatform(w io.Writer, steps []explicit.Step, infos []stepInfo) {
+	line := ""
+	for i, si := range infos {
+		if !si.platform {
+			continue
+		}
+		p := fmt.Sprintf("%d:%d", i+1, steps[i].Choices[0])
+		if line != "" && len(line)+1+len(p) > 100 {
+			fmt.Fprintln(w, line)
+			line = ""
+		}
+		if line == "" {
+			line = platformTag
+		}
+		line += " " + p
+	}
+	if line != "" {
+		fmt.Fprintln(w, line)
+	}
+}
+
 // ReadWitness reads a violation witness: the values of its function_return
-// waypoints, in order, and the schedule Wyvern writes as comments (nil when
-// there is none).
-func ReadWitness(data []byte) (values []WitnessValue, schedule []int32, err error) {
+// waypoints, in order, the schedule Wyvern writes as comments (nil when
+// there is none) and the draws of platform behaviours it writes, by step
+// index from 0 (nil when there are none).
+func ReadWitness(data []byte) (values []WitnessValue, schedule []int32, platform map[int]uint64, err error) {
 	d, err := violationEntry(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	{
 		if d.Metadata.FormatVersion != "2.0" {
-			return nil, nil, fmt.Errorf("witness: format_version %q (want 2.0)", d.Metadata.FormatVersion)
+			return nil, nil, nil, fmt.Errorf("witness: format_version %q (want 2.0)", d.Metadata.FormatVersion)
 		}
 		for _, s := range d.Content {
 			for _, it := range s.Segment {
@@ -377,7 +418,7 @@ func ReadWitness(data []byte) (values []WitnessValue, schedule []int32, err erro
 				}
 				v, err := parseResult(wp.Constraint.Value)
 				if err != nil {
-					return nil, nil, fmt.Errorf("witness: waypoint at line %d: %w", wp.Location.Line, err)
+					return nil, nil, nil, fmt.Errorf("witness: waypoint at line %d: %w", wp.Location.Line, err)
 				}
 				values = append(values, WitnessValue{Line: wp.Location.Line, Value: v})
 			}
@@ -387,6 +428,21 @@ func ReadWitness(data []byte) (values []WitnessValue, schedule []int32, err erro
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	for sc.Scan() {
 		line := sc.Text()
+		if rest, ok := strings.CutPrefix(line, platformTag); ok {
+			for _, p := range strings.Fields(rest) {
+				a, b, ok := strings.Cut(p, ":")
+				i, err1 := strconv.Atoi(a)
+				d, err2 := strconv.ParseUint(b, 10, 64)
+				if !ok || err1 != nil || err2 != nil || i <= 0 {
+					return nil, nil, nil, fmt.Errorf("witness: bad platform draw %q (want step:draw)", p)
+				}
+				if platform == nil {
+					platform = map[int]uint64{}
+				}
+				platform[i-1] = d
+			}
+			continue
+		}
 		if !strings.HasPrefix(line, scheduleTag) {
 			continue
 		}
@@ -395,14 +451,14 @@ func ReadWitness(data []byte) (values []WitnessValue, schedule []int32, err erro
 			t, err1 := strconv.ParseInt(tid, 10, 32)
 			c, err2 := strconv.Atoi(n)
 			if !ok || err1 != nil || err2 != nil || c <= 0 {
-				return nil, nil, fmt.Errorf("witness: bad schedule run %q (want process*count)", r)
+				return nil, nil, nil, fmt.Errorf("witness: bad schedule run %q (want process*count)", r)
 			}
 			for range c {
 				schedule = append(schedule, int32(t))
 			}
 		}
 	}
-	return values, schedule, nil
+	return values, schedule, platform, nil
 }
 
 // WitnessValue is the value a nondeterministic call returns, from a
@@ -427,10 +483,11 @@ func parseResult(s string) (uint64, error) {
 }
 
 // Replay runs program m along a witness: the recorded schedule (or, with
-// none, the only enabled process at each step) and the witness's values
-// for its nondeterministic calls, in order. It returns the trace and its
-// last state; maxSteps bounds a run without a schedule.
-func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, maxSteps uint64) ([]explicit.Step, *vm.State, error) {
+// none, the only enabled process at each step), the witness's values for
+// its nondeterministic calls, in order, and its platform behaviours' draws
+// (by step index). It returns the trace and its last state; maxSteps
+// bounds a run without a schedule.
+func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, platform map[int]uint64, maxSteps uint64) ([]explicit.Step, *vm.State, error) {
 	st := m.NewState()
 	en := m.Settle(st, nil)
 	var steps []explicit.Step
@@ -468,6 +525,12 @@ func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, maxSteps uin
 			}
 			s.Choices = []uint64{d}
 			next++
+		}
+		if d, ok := platform[i]; ok {
+			if _, ok := m.NextDraw(st, t, vm.PosixBehaviours); !ok || len(s.Choices) > 0 {
+				return steps, st, fmt.Errorf("witness replay: step %d (%s) draws no platform behaviour, but the witness gives it one", i+1, m.Loc(t))
+			}
+			s.Choices = []uint64{d}
 		}
 		ch := &fixedChooser{vals: s.Choices}
 		if !m.StepOnly(st, tid, ch) {

@@ -66,7 +66,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 					t.Errorf("witness lacks %q:\n%s", want, text)
 				}
 			}
-			values, schedule, err := ReadWitness(buf.Bytes())
+			values, schedule, platform, err := ReadWitness(buf.Bytes())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 			if err != nil || spec != g.Prop.Spec {
 				t.Fatalf("spec %q, %v", spec, err)
 			}
-			got, final, err := Replay(m, values, schedule, 1_000_000)
+			got, final, err := Replay(m, values, schedule, platform, 1_000_000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,13 +90,13 @@ func TestWitnessRoundTrip(t *testing.T) {
 			if !tc.threads {
 				// Without the schedule comment a single-threaded witness
 				// replays too (the only process steps).
-				got, _, err := Replay(m, values, nil, 1_000_000)
+				got, _, err := Replay(m, values, nil, platform, 1_000_000)
 				if err != nil || !sameSchedule(got, steps) {
 					t.Errorf("replay without schedule: %v", err)
 				}
 				// The other value takes the other branch: no violation.
 				values[0].Value++
-				_, final, err := Replay(m, values, schedule, 1_000_000)
+				_, final, err := Replay(m, values, schedule, platform, 1_000_000)
 				if err == nil {
 					if _, ok, _ := g.Classify(m, final); ok {
 						t.Errorf("a witness with value %d still ends in the violation", values[0].Value)
@@ -131,7 +131,7 @@ func TestReadWitnessErrors(t *testing.T) {
 		{"schedule", "# wyvern-schedule: 0*2 x\n- entry_type: violation_sequence\n  metadata:\n    format_version: '2.0'\n", "bad schedule run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := ReadWitness([]byte(tc.text))
+			_, _, _, err := ReadWitness([]byte(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want one containing %q", err, tc.err)
 			}

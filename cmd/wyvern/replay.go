@@ -31,6 +31,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	maxSteps := fs.Uint64("max-steps", 0, "step bound (default: the query's bound, else 10^9)")
 	cex := fs.String("counterexample", "", "print the counterexample (or witness) of an explicit-state result saved with check --json")
 	witness := fs.String("witness", "", "replay an SV-COMP violation witness (format 2.0, as verify writes it) and check that it reproduces the violation")
+	var pf platformFlags
+	pf.register(fs)
 	mode := fs.String("trace", traceSource, "the view: source (a line per C statement and process, with the values loaded and stored, and the final state) or ir (a line per LLVM instruction)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q] [--trace source|ir]")
@@ -77,6 +79,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	bound := *maxSteps
 	var prop func(*vm.State) bool
+	rng := vm.NewRand(*seed, *index)
+	beh, err := pf.behaviours() // without a query, as run has them
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
+	rng.SetBehaviours(beh)
 	if *qtext != "" {
 		q, err := query.Parse(*qtext)
 		if err != nil {
@@ -89,6 +98,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		prop = c.Prop
+		rng.SetBehaviours(q.Behaviours()) // the query's options, not the flags
 		if bound == 0 {
 			bound = q.Bound
 		}
@@ -106,7 +116,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	rec := srctrace.NewRecorder(m)
-	m.Observe(st, bound, vm.NewRand(*seed, *index), func(st *vm.State, t *vm.Thread) bool {
+	m.Observe(st, bound, rng, func(st *vm.State, t *vm.Thread) bool {
 		if *mode == traceIR {
 			flush()
 		}

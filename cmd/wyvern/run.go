@@ -35,6 +35,35 @@ func (l *loadFlags) options() ir.Options {
 	return ir.Options{OptLevel: l.opt, ClangFlags: l.clang}
 }
 
+// platformFlags are a simulated run's platform behaviours (the Platform
+// and Spurious options of a query, for the commands that run without one).
+type platformFlags struct {
+	platform string
+	spurious float64
+}
+
+func (p *platformFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.platform, "platform", "posix", "condition variables: posix (a signal wakes a waiter drawn uniformly) or lodin (the longest waiter)")
+	fs.Float64Var(&p.spurious, "spurious", 0, "with --platform posix: the probability that a pthread_cond_wait returns without a signal")
+}
+
+// behaviours returns the run's behaviours, or an error naming the flag.
+func (p *platformFlags) behaviours() (vm.Behaviours, error) {
+	switch {
+	case !(p.spurious >= 0 && p.spurious <= 1):
+		return vm.Behaviours{}, fmt.Errorf("--spurious %v: want a probability in [0, 1]", p.spurious)
+	case p.platform == "lodin" && p.spurious > 0:
+		return vm.Behaviours{}, fmt.Errorf("--spurious %v needs --platform posix: LODIN's platform has no spurious wakeups", p.spurious)
+	case p.platform == "lodin":
+		return vm.Behaviours{}, nil
+	case p.platform != "posix":
+		return vm.Behaviours{}, fmt.Errorf("--platform %q: want posix or lodin", p.platform)
+	}
+	b := vm.SimBehaviours
+	b.Spurious = vm.SpuriousChoice(p.spurious)
+	return b, nil
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -47,8 +76,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	maxSteps := fs.Uint64("max-steps", 1_000_000_000, "step bound")
 	trace := fs.Bool("trace", false, "print the interleaving step by step")
 	asJSON := fs.Bool("json", false, "print a JSON summary instead of the status line")
+	var pf platformFlags
+	pf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [-O 0|1] [--clang-flag F] [--arg A]...")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--clang-flag F] [--arg A]...")
 		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc). The program's output goes to stdout, the reason the run")
 		fmt.Fprintln(stderr, "ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
@@ -66,6 +97,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
 	}
+	beh, err := pf.behaviours()
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
 	prog, err := ir.Load(pos[0], lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
@@ -75,6 +111,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	lim.limits().Apply(m)
 	st := m.NewState()
 	rng := vm.NewRand(*seed, *index)
+	rng.SetBehaviours(beh)
 	if *trace {
 		printed := 0
 		m.Observe(st, *maxSteps, rng, func(st *vm.State, t *vm.Thread) bool {

@@ -341,7 +341,7 @@ func replayWitness(file string, opts ir.Options, path string, stdout, stderr io.
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
 	}
-	values, schedule, err := svcomp.ReadWitness(data)
+	values, schedule, platform, err := svcomp.ReadWitness(data)
 	var spec string
 	if err == nil {
 		spec, err = svcomp.WitnessSpec(data)
@@ -355,7 +355,7 @@ func replayWitness(file string, opts ir.Options, path string, stdout, stderr io.
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return exitUsage
 	}
-	steps, final, err := svcomp.Replay(m, values, schedule, 1_000_000_000)
+	steps, final, err := svcomp.Replay(m, values, schedule, platform, 1_000_000_000)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1

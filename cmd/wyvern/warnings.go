@@ -63,7 +63,9 @@ func processWarning(p *prepared, r *coordinator.Result) string {
 	most := 0
 	for i := uint64(0); i < processRuns; i++ {
 		st := m.NewState()
-		m.Observe(st, bound, vm.NewRand(r.Seed, i), func(st *vm.State, _ *vm.Thread) bool {
+		rng := vm.NewRand(r.Seed, i)
+		rng.SetBehaviours(p.q.Behaviours())
+		m.Observe(st, bound, rng, func(st *vm.State, _ *vm.Thread) bool {
 			most = max(most, len(st.Threads))
 			return most > int(named)
 		})
