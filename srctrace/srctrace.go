@@ -91,9 +91,9 @@ func (r *Recorder) values(st *vm.State, t *vm.Thread, fr *vm.Frame, in *ir.Inst)
 		if e != vm.ErrNone {
 			return []Value{val("load", r.Name(st, regs[in.A]), "error: "+e.String())}
 		}
-		return []Value{val("load", r.Name(st, regs[in.A]), r.format(st, v, in.W))}
+		return []Value{val("load", r.name(st, regs[in.A], uint32(in.W)), r.typedValue(st, regs[in.A], v, in.W))}
 	case ir.OpStore:
-		return []Value{val("store", r.Name(st, regs[in.A]), r.format(st, regs[in.B]&ir.Mask(8*in.W), in.W))}
+		return []Value{val("store", r.name(st, regs[in.A], uint32(in.W)), r.typedValue(st, regs[in.A], regs[in.B]&ir.Mask(8*in.W), in.W))}
 	case ir.OpAtomicRMW, ir.OpCmpXchg:
 		v, _ := st.Mem.Load(regs[in.A], uint32(in.W))
 		return []Value{val("rmw", r.Name(st, regs[in.A]), r.format(st, v, in.W))}
@@ -119,6 +119,9 @@ func (r *Recorder) values(st *vm.State, t *vm.Thread, fr *vm.Frame, in *ir.Inst)
 				size = cs.ArgSizes[i]
 			}
 			args[i] = r.format(st, regs[a]&ir.Mask(8*size), size)
+			if strings.HasPrefix(f.Name, "pthread_") && size == 8 && r.globalAt(regs[a]) != nil {
+				args[i] = "&" + r.syncName(st, regs[a]) // &acc[1].m, not &acc[1]
+			}
 		}
 		r.notePthread(f.Name, cs, regs)
 		return []Value{val("call", f.Name, strings.Join(args, ", "))}
@@ -152,10 +155,17 @@ func (r *Recorder) notePthread(name string, cs *ir.CallSite, regs []uint64) {
 	}
 }
 
-// Name names the memory at pointer p in state st: a global's C name, a
-// local as function::name, with "+off" for a byte offset into it; a
-// function as &f; other memory as mem#block+off.
-func (r *Recorder) Name(st *vm.State, p uint64) string {
+// Name names the memory at pointer p in state st: a global's C name, with
+// the C path to the offset when the debug information describes its type
+// (acc[1].balance, big[2]), a local as function::name, with "+off" for a
+// byte offset into it (or past the path); a function as &f; other memory
+// as mem#block+off.
+func (r *Recorder) Name(st *vm.State, p uint64) string { return r.name(st, p, 0) }
+
+// name is Name for an access of size bytes at p (0: a pointer's target,
+// not an access): the C path goes down to the member or element of that
+// size.
+func (r *Recorder) name(st *vm.State, p uint64, size uint32) string {
 	prog := r.m.Prog
 	block, off := ir.PtrBlock(p), ir.PtrOff(p)
 	suffix := ""
@@ -170,6 +180,14 @@ func (r *Recorder) Name(st *vm.State, p uint64) string {
 		name := g.CName
 		if name == "" {
 			name = "@" + g.Name
+		}
+		if g.CType != nil && (off != 0 || size != 0 && size != syncObject || size == syncObject && g.CType.Kind != ir.CScalar) {
+			// acc[1].m, big[1], pt.y: the C path to the offset
+			path, _, rest := cpath(g.CType, off, size)
+			if rest != 0 {
+				return fmt.Sprintf("%s%s+%d", name, path, rest)
+			}
+			return name + path
 		}
 		return name + suffix
 	case block >= prog.FirstFuncBlock && block < prog.FirstDynBlock:

@@ -61,3 +61,37 @@ func TestRecorder(t *testing.T) {
 		}
 	}
 }
+
+// TestCPath: the C path of an offset into a typed value, for accesses of a
+// given size and for pthread objects.
+func TestCPath(t *testing.T) {
+	i32 := &ir.CType{Kind: ir.CScalar, Size: 4, Signed: true}
+	i64 := &ir.CType{Kind: ir.CScalar, Size: 8, Signed: true}
+	mutex := &ir.CType{Kind: ir.CStruct, Name: "pthread_mutex_t", Size: 40, Fields: []ir.CField{
+		{Name: "__data", Type: &ir.CType{Kind: ir.CStruct, Size: 40, Fields: []ir.CField{{Name: "__lock", Type: i32}}}},
+		{Name: "__size", Type: &ir.CType{Kind: ir.CArray, Size: 40, Count: 40, Elem: &ir.CType{Kind: ir.CScalar, Size: 1}}}}}
+	account := &ir.CType{Kind: ir.CStruct, Name: "account", Size: 48, Fields: []ir.CField{{Name: "m", Type: mutex}, {Name: "balance", Offset: 40, Type: i64}}}
+	acc := &ir.CType{Kind: ir.CArray, Size: 96, Count: 2, Elem: account}
+	point := &ir.CType{Kind: ir.CStruct, Size: 8, Fields: []ir.CField{{Name: "x", Type: i32}, {Name: "y", Offset: 4, Type: i32}}}
+	for _, tc := range []struct {
+		t         *ir.CType
+		off, size uint32
+		path      string
+		leaf      *ir.CType
+		rest      uint32
+	}{
+		{acc, 88, 8, "[1].balance", i64, 0},
+		{acc, 48, 0, "[1]", nil, 0},
+		{acc, 48, syncObject, "[1].m", nil, 0},
+		{acc, 48, 4, "[1].m", nil, 0}, // a pthread object is named whole
+		{acc, 100, 4, "", nil, 100},
+		{point, 0, 4, ".x", i32, 0},
+		{point, 0, 8, "", nil, 0},
+		{point, 6, 1, ".y", i32, 2},
+	} {
+		path, leaf, rest := cpath(tc.t, tc.off, tc.size)
+		if path != tc.path || leaf != tc.leaf || rest != tc.rest {
+			t.Errorf("cpath(%s, %d, %d) = %q, %v, %d; want %q, %v, %d", tc.t.Name, tc.off, tc.size, path, leaf, rest, tc.path, tc.leaf, tc.rest)
+		}
+	}
+}

@@ -105,11 +105,11 @@ func (r *Recorder) WriteSummary(w io.Writer, st *vm.State) error {
 			v, e := st.Mem.Load(p, 4)
 			switch {
 			case e != vm.ErrNone:
-				fmt.Fprintf(w, "    %s: freed or invalid\n", r.Name(st, p))
+				fmt.Fprintf(w, "    %s: freed or invalid\n", r.syncName(st, p))
 			case v == 0:
-				fmt.Fprintf(w, "    %s: free\n", r.Name(st, p))
+				fmt.Fprintf(w, "    %s: free\n", r.syncName(st, p))
 			default:
-				fmt.Fprintf(w, "    %s: held by p%d\n", r.Name(st, p), v-1)
+				fmt.Fprintf(w, "    %s: held by p%d\n", r.syncName(st, p), v-1)
 			}
 		}
 	}
@@ -125,7 +125,7 @@ func (r *Recorder) WriteSummary(w io.Writer, st *vm.State) error {
 			if len(waiters) == 0 {
 				waiters = []string{"none"}
 			}
-			fmt.Fprintf(w, "    %s: waiters %s\n", r.Name(st, c), strings.Join(waiters, ", "))
+			fmt.Fprintf(w, "    %s: waiters %s\n", r.syncName(st, c), strings.Join(waiters, ", "))
 		}
 	}
 	changed := r.changedGlobals(st)
@@ -149,9 +149,9 @@ func (r *Recorder) process(st *vm.State, t *vm.Thread) string {
 	at := fmt.Sprintf("in %s at %s", fr.Fn.Name, r.m.Loc(t))
 	switch t.Wait {
 	case vm.WaitCond:
-		return fmt.Sprintf("%s, waits for a signal on %s", at, r.Name(st, t.WaitOn))
+		return fmt.Sprintf("%s, waits for a signal on %s", at, r.syncName(st, t.WaitOn))
 	case vm.WaitBarrier:
-		return fmt.Sprintf("%s, waits at barrier %s", at, r.Name(st, t.WaitOn))
+		return fmt.Sprintf("%s, waits at barrier %s", at, r.syncName(st, t.WaitOn))
 	}
 	_, in := r.m.Next(t)
 	if in == nil || in.Op != ir.OpCall && in.Op != ir.OpCallB {
@@ -165,14 +165,14 @@ func (r *Recorder) process(st *vm.State, t *vm.Thread) string {
 	switch name := r.m.Prog.Funcs[cs.Callee].Name; name {
 	case "pthread_mutex_lock":
 		if v, e := st.Mem.Load(arg, 4); e == vm.ErrNone && v != 0 {
-			return fmt.Sprintf("%s, waits for mutex %s held by p%d", at, r.Name(st, arg), v-1)
+			return fmt.Sprintf("%s, waits for mutex %s held by p%d", at, r.syncName(st, arg), v-1)
 		}
-		return fmt.Sprintf("%s, about to lock %s", at, r.Name(st, arg))
+		return fmt.Sprintf("%s, about to lock %s", at, r.syncName(st, arg))
 	case "pthread_cond_wait", "pthread_cond_timedwait":
 		if t.Wait == vm.WaitRelock && len(cs.Args) > 1 {
 			mp := t.Regs[fr.Base+cs.Args[1]]
 			if v, e := st.Mem.Load(mp, 4); e == vm.ErrNone && v != 0 {
-				return fmt.Sprintf("%s, signalled, waits to relock %s held by p%d", at, r.Name(st, mp), v-1)
+				return fmt.Sprintf("%s, signalled, waits to relock %s held by p%d", at, r.syncName(st, mp), v-1)
 			}
 		}
 	case "pthread_join":
@@ -184,18 +184,27 @@ func (r *Recorder) process(st *vm.State, t *vm.Thread) string {
 }
 
 // changedGlobals lists the globals whose bytes differ from the initial
-// state, as "name = new (was old)" for scalars and per changed 4-byte word
-// of larger ones (at most 8 words each).
+// state: by their C types when the debug information gives them
+// (changedTyped: "name.f[i] = new (was old)"), else as "name = new (was
+// old)" for scalars and per changed 4-byte word of larger ones, at most 8
+// words each and then how many more.
 func (r *Recorder) changedGlobals(st *vm.State) []string {
 	var out []string
 	for _, g := range r.m.Prog.Globals {
 		p := ir.MakePtr(g.Block, 0)
-		if g.Const || r.seen[p] { // a mutex's or condition variable's word is in the summary above
+		if g.Const {
 			continue
 		}
 		name := g.CName
 		if name == "" {
 			name = "@" + g.Name
+		}
+		if g.CType != nil && g.CType.Size == g.Size {
+			out = append(out, r.changedTyped(st, g, name)...)
+			continue
+		}
+		if r.seen[p] { // a mutex's or condition variable's word is in the summary above
+			continue
 		}
 		switch g.Size {
 		case 1, 2, 4, 8:
@@ -206,14 +215,21 @@ func (r *Recorder) changedGlobals(st *vm.State) []string {
 			}
 			continue
 		}
-		shown := 0
-		for off := uint32(0); off+4 <= g.Size && shown < 8; off += 4 {
+		shown, more := 0, 0
+		for off := uint32(0); off+4 <= g.Size && off/4 < maxComparedLeaves; off += 4 {
 			nv, e1 := st.Mem.Load(p+uint64(off), 4)
 			ov, e2 := r.init.Mem.Load(p+uint64(off), 4)
 			if e1 == vm.ErrNone && e2 == vm.ErrNone && nv != ov {
+				if shown == 8 {
+					more++
+					continue
+				}
 				out = append(out, fmt.Sprintf("%s+%d = %d (was %d)", name, off, int32(nv), int32(ov)))
 				shown++
 			}
+		}
+		if more > 0 {
+			out = append(out, fmt.Sprintf("... and %d more changed words in %s", more, name))
 		}
 	}
 	return out

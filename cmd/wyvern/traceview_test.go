@@ -11,8 +11,9 @@ import (
 )
 
 // TestSourceTraces pins the source-level view of a lost update (a run of
-// examples/race.c) and of a deadlock (the counterexample of E<> Deadlock on
-// testdata/mt/deadlock.c) in testdata/srctrace (-update-golden rewrites
+// examples/race.c), of a deadlock (the counterexample of E<> Deadlock on
+// testdata/mt/deadlock.c) and of a run changing globals of several C types
+// (testdata/srctrace/ctypes.c) in testdata/srctrace (-update-golden rewrites
 // them): one line per statement and process with the values, the switches
 // marked, the program's output, and the final state with what each
 // process waits for, the mutexes' holders and the globals that changed.
@@ -38,6 +39,12 @@ func TestSourceTraces(t *testing.T) {
 			[]string{"load counter = 1", "| counter = 6 (expected 10)", "counter = 6 (was 0)", "--- process 2 (worker) ---"}},
 		{"deadlock", []string{"replay", "../../testdata/mt/deadlock.c", "--counterexample", saved},
 			[]string{"waits for mutex mb held by p2", "waits for mutex ma held by p1", "ma: held by p1", "waits for p1 to finish (pthread_join)"}},
+		// values in C terms: members, elements and pthread objects by
+		// their C paths, each scalar by its type, nothing cut unsaid
+		{"ctypes", []string{"replay", "../../testdata/srctrace/ctypes.c", "--seed", "1", "--index", "0"},
+			[]string{"pthread_mutex_lock(&acc[1].m)", "store pt.x = 5", "store arr[0] = 1", "acc[1].m: free",
+				"acc[1].balance = 25 (was 20)", "big[1] = -3 (was 0)", "pt.y = 7 (was 0)", "u = 4000000000 (was 0)", "d = 2.5 (was 0)",
+				"arr[15] = 16 (was 0)", "... and 4 more changed in arr", "ptr = &arr[3] (was NULL)"}},
 	} {
 		out.Reset()
 		errb.Reset()
