@@ -99,6 +99,11 @@ func (r *Recorder) WriteSummary(w io.Writer, st *vm.State) error {
 	for _, t := range st.Threads {
 		fmt.Fprintf(w, "    p%d  %s\n", t.ID, r.process(st, t))
 	}
+	if p, q, a, b, ok := r.m.RacingPair(st); ok {
+		// DataRace holds: which two accesses race
+		fmt.Fprintf(w, "  Data race: p%d %s at %s, p%d %s at %s\n",
+			p.ID, r.access(st, a), r.m.Loc(p), q.ID, r.access(st, b), r.m.Loc(q))
+	}
 	if len(r.Mutexes) > 0 {
 		fmt.Fprintln(w, "  Mutexes:")
 		for _, p := range r.Mutexes {
@@ -138,6 +143,20 @@ func (r *Recorder) WriteSummary(w io.Writer, st *vm.State) error {
 		fmt.Fprintln(w, "  Globals changed: none")
 	}
 	return nil
+}
+
+// access describes a process's next memory access: "writes counter (4
+// bytes)", "reads acc[1].balance atomically".
+func (r *Recorder) access(st *vm.State, a vm.Access) string {
+	verb := "reads"
+	if a.Write {
+		verb = "writes"
+	}
+	s := fmt.Sprintf("%s %s (%d bytes)", verb, r.name(st, a.Addr, a.Size), a.Size)
+	if a.Atomic {
+		s += " atomically"
+	}
+	return s
 }
 
 // process says where process t is and what it waits for.

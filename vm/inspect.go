@@ -146,6 +146,34 @@ func (m *Machine) DataRace(st *State) bool {
 	return racing(acc)
 }
 
+// RacingPair returns the first two enabled processes of st (in id order)
+// whose next accesses race — overlap, at least one writing, not both
+// atomic — and those accesses: what makes DataRace hold. ok is false when
+// DataRace does not hold.
+func (m *Machine) RacingPair(st *State) (p, q *Thread, a, b Access, ok bool) {
+	type next struct {
+		t *Thread
+		a Access
+	}
+	var acc []next
+	for _, t := range st.Threads {
+		if !m.Enabled(st, t) {
+			continue
+		}
+		if a, ok := m.NextAccess(t); ok {
+			acc = append(acc, next{t, a})
+		}
+	}
+	for i := range acc {
+		for j := i + 1; j < len(acc); j++ {
+			if racing([]Access{acc[i].a, acc[j].a}) {
+				return acc[i].t, acc[j].t, acc[i].a, acc[j].a, true
+			}
+		}
+	}
+	return nil, nil, Access{}, Access{}, false
+}
+
 // EnabledRace is EnabledThreads and DataRace at once, looking at each
 // process's next instruction once (Enabled and NextAccess): it appends the
 // ids of the processes EnabledThreads lists to en[:0] and reports whether

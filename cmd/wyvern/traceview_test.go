@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,5 +89,14 @@ func TestSourceTraces(t *testing.T) {
 	if s := out.String(); strings.Contains(s, "deadlock.c:12    pthread_mutex_lock") || !strings.Contains(s, "left out by --quiet") ||
 		!strings.Contains(s, "waits for mutex ma held by p1") {
 		t.Errorf("check --quiet:\n%s", s)
+	}
+	// A data race's final state names the two racing accesses.
+	out.Reset()
+	if rc := dispatch([]string{"check", "--workers", "1", "--quiet", "../../examples/race.c", "E<> DataRace"}, &out, &errb); rc != coordinator.ExitViolated {
+		t.Fatalf("check E<> DataRace: exit %d", rc)
+	}
+	if s := out.String(); !regexp.MustCompile(`Data race: p1 (writes|reads) counter \(4 bytes\) at \S*race.c:15:\d+, p2 (writes|reads) counter \(4 bytes\) at \S*race.c:15:`).MatchString(s) ||
+		!strings.Contains(s, "writes counter") {
+		t.Errorf("check E<> DataRace: no racing pair named:\n%s", s)
 	}
 }
