@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
@@ -80,6 +81,40 @@ func TestCondOutcomes(t *testing.T) {
 					t.Errorf("%s, %s, %s: the counterexample replays to a state that does not satisfy %s: %s", tc.name, b.name, red, tc.query, final.Describe())
 				}
 			}
+		}
+	}
+}
+
+// TestLimitHints: a search a limit stops says what would let it finish —
+// the global reduction where the query allows it and the search ran
+// without, hash compaction where it stored whole states — and reports
+// the queue's peak beside the visited set.
+func TestLimitHints(t *testing.T) {
+	testutil.NeedClang(t)
+	const path = "../testdata/mt/cond_outcomes.c"
+	for _, tc := range []struct {
+		query      string
+		opts       Options
+		global     bool // the global reduction suggested
+		compaction bool
+	}{
+		{"E<> got1 == 1 && got2 == 1", Options{MaxStates: 50}, true, true},
+		{"E<> got1 == 1 && got2 == 1", Options{MaxStates: 20, Reduction: Global, Compact: true}, false, false},
+		{"E<> waiter::me == 2", Options{MaxStates: 50}, false, true}, // reads a local: no reduction allowed
+	} {
+		res := search(t, path, tc.query, tc.opts)
+		if res.Verdict != Incomplete {
+			t.Fatalf("%s %+v: %s, want incomplete", tc.query, tc.opts, res.Verdict)
+		}
+		notes := strings.Join(res.Notes, "\n")
+		if got := strings.Contains(notes, "--reduction global"); got != tc.global {
+			t.Errorf("%s %+v: global reduction suggested %v, want %v:\n%s", tc.query, tc.opts, got, tc.global, notes)
+		}
+		if got := strings.Contains(notes, "--compact"); got != tc.compaction {
+			t.Errorf("%s %+v: compaction suggested %v, want %v:\n%s", tc.query, tc.opts, got, tc.compaction, notes)
+		}
+		if res.QueuePeakBytes <= 0 {
+			t.Errorf("%s %+v: queue peak %d bytes", tc.query, tc.opts, res.QueuePeakBytes)
 		}
 	}
 }

@@ -242,12 +242,15 @@ type Result struct {
 	// HashCollisions counts the distinct states whose 64-bit hashes
 	// matched a stored state's (full storage, where they are told apart).
 	HashCollisions int64 `json:"hash_collisions"`
-	// Bytes estimates the memory of the visited set, BytesPerState per state.
-	Bytes         int64    `json:"bytes"`
-	BytesPerState float64  `json:"bytes_per_state"`
-	ElapsedSec    float64  `json:"elapsed_s"`
-	StatesPerSec  float64  `json:"states_per_s"`
-	Notes         []string `json:"notes,omitempty"`
+	// Bytes estimates the memory of the visited set, BytesPerState per
+	// state; QueuePeakBytes is the most the queue (or stack) of states to
+	// expand held, which the memory limit counts too.
+	Bytes          int64    `json:"bytes"`
+	BytesPerState  float64  `json:"bytes_per_state"`
+	QueuePeakBytes int64    `json:"queue_peak_bytes"`
+	ElapsedSec     float64  `json:"elapsed_s"`
+	StatesPerSec   float64  `json:"states_per_s"`
+	Notes          []string `json:"notes,omitempty"`
 }
 
 // String summarises the result in a few lines.
@@ -261,7 +264,7 @@ func (r *Result) String() string {
 	if r.Compact {
 		fmt.Fprintf(&b, ", hash compaction (omission probability <= %.3g)", r.OmissionProbability)
 	}
-	fmt.Fprintf(&b, "\n  %.2f s, %.0f states/s, %.0f bytes/state\n", r.ElapsedSec, r.StatesPerSec, r.BytesPerState)
+	fmt.Fprintf(&b, "\n  %.2f s, %.0f states/s, %.0f bytes/state in the visited set, queue peak %.1f MiB\n", r.ElapsedSec, r.StatesPerSec, r.BytesPerState, float64(r.QueuePeakBytes)/(1<<20))
 	if r.Deadlocks+r.Errors > 0 {
 		fmt.Fprintf(&b, "  terminal states: %d exited, %d deadlocks, %d errors, %d assume-failed\n", r.Exited, r.Deadlocks, r.Errors, r.AssumeFailed)
 	}

@@ -110,6 +110,7 @@ type searcher struct {
 	queue     []item
 	head      int // BFS: first live element of queue
 	qBytes    int64
+	qPeak     int64 // the most qBytes has been
 	maxBytes  int64
 	key       []uint64
 	en        []int32 // processes of the state being expanded
@@ -174,6 +175,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	}
 	res.HashCollisions = sr.s.collisions
 	res.Bytes = sr.s.bytes()
+	res.QueuePeakBytes = sr.qPeak
 	if res.States > 0 {
 		res.BytesPerState = float64(res.Bytes) / float64(res.States)
 	}
@@ -447,6 +449,7 @@ func verifySuccessor(ph *vm.PartsHasher, parent *vm.State, hp vm.Hash128, st *vm
 func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int, en uint32) {
 	q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
 	sr.qBytes += 4 * int64(q)
+	sr.qPeak = max(sr.qPeak, sr.qBytes)
 	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
@@ -521,6 +524,7 @@ func (sr *searcher) finish() error {
 		}
 	case sr.stopReason != "":
 		res.Verdict, res.Reason = Incomplete, sr.stopReason
+		res.Notes = append(res.Notes, sr.limitHints()...)
 	case kind == query.Reach:
 		res.Verdict, res.Reason = NotSatisfied, fmt.Sprintf("no reachable state satisfies the proposition (%d states)", res.States)
 	case kind == query.Invariant:
@@ -535,6 +539,20 @@ func (sr *searcher) finish() error {
 		res.Notes = append(res.Notes, fmt.Sprintf("the search reached %d deadlock states", res.Deadlocks))
 	}
 	return nil
+}
+
+// limitHints suggest, for a search a limit stopped, what would let it
+// finish: the strongest reduction the query allows, hash compaction.
+func (sr *searcher) limitHints() []string {
+	var out []string
+	q := sr.c.Q
+	if red := sr.g.red; red != Global && (q.Kind == query.EnumStates || localObserver(sr.c.Reads) == "") {
+		out = append(out, fmt.Sprintf("the search ran under reduction %s; this query allows --reduction global (LODIN's: the invisible steps of all processes merged), which keeps its answer and often visits far fewer states", red))
+	}
+	if !sr.opts.Compact {
+		out = append(out, "--compact stores a 72-bit fingerprint a state instead of the state (a few bytes a state; the result states the probability of a missed state)")
+	}
+	return out
 }
 
 // witness rebuilds the trace to record idx by replaying the transitions of

@@ -79,7 +79,10 @@ func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
 func (p *prepared) newMachine() *vm.Machine { return vm.NewMachineArgs(p.prog, p.args) }
 
 type experimentFlags struct {
-	queries    string // -q: a file of queries
+	queries string // -q: a file of queries
+	// several: the queries are a file's, of kinds that may differ: the
+	// explicit-state flags apply to those of them they fit (check)
+	several    bool
 	seed       uint64
 	jobSize    int
 	asJSON     bool
@@ -186,6 +189,10 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 			continue
 		}
 		switch {
+		case !search && !e.exact && e.several:
+			// a query file's simulation query: the flag is for the
+			// file's explicit-state queries (prepareArgs checks that
+			// there is one)
 		case !search && !e.exact:
 			return fmt.Errorf("--%s applies to explicit-state queries (E<> P, A[] P, EnumStates) and to Pr[<=N](<> P) with --exact; "+
 				"this %s query is answered by simulation", name, q.Kind)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -92,6 +93,30 @@ func queryArgs(pos []string, queryFile string) (string, []fileQuery, error) {
 	return "", nil, fmt.Errorf("%d queries given; use -q QUERIES.q for several (one a line), and quote a query that has spaces", len(pos)-1)
 }
 
+// explicitFlagsFit checks that explicit-state flags given for a file of
+// several queries fit at least one of them (each query takes those that fit
+// it: experimentFlags.check).
+func explicitFlagsFit(fs *flag.FlagSet, ef *experimentFlags, qs []fileQuery) error {
+	if !ef.several || ef.exact {
+		return nil
+	}
+	given := ""
+	fs.Visit(func(f *flag.Flag) {
+		if given == "" && slices.Contains(explicitFlags, f.Name) {
+			given = f.Name
+		}
+	})
+	if given == "" {
+		return nil
+	}
+	for _, fq := range qs {
+		if q, err := query.Parse(fq.text); err != nil || q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates {
+			return nil // (a query that does not parse fails with its line later)
+		}
+	}
+	return fmt.Errorf("--%s applies to explicit-state queries (E<> P, A[] P, EnumStates) and to Pr[<=N](<> P) with --exact; none of the %d queries of %s is one", given, len(qs), ef.queries)
+}
+
 // prepareArgs parses the flags and the arguments of check and submit and
 // prepares every query: parsed (its options checked against its kind),
 // the flags checked against it, the program loaded once and the query
@@ -108,6 +133,11 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n(wyvern %s -h for help)\n", err, fs.Name())
+		return nil, false
+	}
+	ef.several = len(qs) > 1
+	if err := explicitFlagsFit(fs, ef, qs); err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return nil, false
 	}
 	var out []*prepared

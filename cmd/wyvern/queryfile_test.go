@@ -175,3 +175,30 @@ func TestWorseStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryFileExplicitFlags: in a query file of several kinds, the
+// explicit-state flags apply to its explicit-state queries and leave its
+// simulation queries alone; a file with no query they fit is a usage error.
+func TestQueryFileExplicitFlags(t *testing.T) {
+	requireClang(t)
+	dir := t.TempDir()
+	mixed := filepath.Join(dir, "mixed.q")
+	if err := os.WriteFile(mixed, []byte("Pr[<=5000](<> counter < 10)\nE<> DataRace\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"check", "--workers", "1", "--quiet", "--reduction", "global", "-q", mixed, "../../examples/race.c"}, &out, &errb)
+	if rc == exitUsage || !strings.Contains(out.String(), "reduction=global") || !strings.Contains(out.String(), "E<> DataRace: satisfied") {
+		t.Errorf("mixed file with --reduction global: exit %d\n%s%s", rc, out.String(), errb.String())
+	}
+	sim := filepath.Join(dir, "sim.q")
+	if err := os.WriteFile(sim, []byte("Pr[<=5000](<> counter < 10)\nPr[<=50](<> counter < 10)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	rc = dispatch([]string{"check", "--reduction", "global", "-q", sim, "../../examples/race.c"}, &out, &errb)
+	if rc != exitUsage || !strings.Contains(errb.String(), "none of the 2 queries of "+sim+" is one") {
+		t.Errorf("simulation-only file with --reduction global: exit %d: %s", rc, errb.String())
+	}
+}
