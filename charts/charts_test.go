@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -340,6 +341,34 @@ func TestAutoBins(t *testing.T) {
 	for _, b := range autoBins([]float64{3, 17, 40, 41, 99}, 0) {
 		if b.Lo != math.Trunc(b.Lo) {
 			t.Errorf("integer data got a bin edge at %g", b.Lo)
+		}
+	}
+}
+
+// TestConvergenceRange: a probability's axis never passes 1 (the legend
+// then goes below the band); a mean's keeps room above the band.
+func TestConvergenceRange(t *testing.T) {
+	xy := func(ys ...float64) plotter.XYs {
+		out := make(plotter.XYs, len(ys))
+		for i, y := range ys {
+			out[i] = plotter.XY{X: float64(i + 1), Y: y}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		lo, hi     plotter.XYs
+		ylabel     string
+		ymin, ymax float64
+		top        bool
+	}{
+		{xy(0.5, 0.9), xy(0.9, 1), "probability", 0.5, 1, false},
+		{xy(0.1, 0.2), xy(0.3, 0.4), "probability", 0.1, 0.4 + 0.22*0.3, true},
+		{xy(0.5, 0.9), xy(0.9, 1), "mean of the runs' values", 0.5, 1 + 0.22*0.5, true},
+		{xy(0.5, 0.9), xy(0.9, 1), "observed frequency", 0.5, 1, false},
+	} {
+		ymin, ymax, top, ok := convergenceRange(tc.lo, tc.hi, tc.ylabel)
+		if !ok || math.Abs(ymin-tc.ymin) > 1e-12 || math.Abs(ymax-tc.ymax) > 1e-12 || top != tc.top {
+			t.Errorf("%s %v-%v: [%g, %g] legend top %v, want [%g, %g] %v", tc.ylabel, tc.lo, tc.hi, ymin, ymax, top, tc.ymin, tc.ymax, tc.top)
 		}
 	}
 }

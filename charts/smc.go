@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,6 +28,31 @@ type ConvPoint struct {
 // when the points span more than two decades (e.g. checkpoints at n0·2^j).
 func Convergence(path, title string, pts []ConvPoint) error {
 	return ConvergenceOf(path, title, "probability", pts)
+}
+
+// convergenceRange is the value axis of a convergence chart: the band,
+// with room above it for the legend so that it covers nothing; a
+// probability's axis ends at 1, and its legend then goes below the band
+// (top false). ok is false for a band of no height (the default range).
+func convergenceRange(lo, hi plotter.XYs, ylabel string) (ymin, ymax float64, top, ok bool) {
+	ymin, ymax = lo[0].Y, hi[0].Y
+	for i := range lo {
+		ymin, ymax = math.Min(ymin, lo[i].Y), math.Max(ymax, hi[i].Y)
+	}
+	if !(ymax > ymin) {
+		return 0, 0, true, false
+	}
+	ymax, top = ymax+0.22*(ymax-ymin), true
+	if probability(ylabel) && ymax > 1 {
+		ymax, top = 1, false
+	}
+	return ymin, ymax, top, true
+}
+
+// probability reports whether an axis labelled ylabel shows a probability
+// or a frequency, which stay in [0, 1].
+func probability(ylabel string) bool {
+	return strings.Contains(ylabel, "probability") || strings.Contains(ylabel, "frequency")
 }
 
 // ConvergenceOf is Convergence with ylabel naming what is estimated (a
@@ -97,13 +123,8 @@ func ConvergenceOf(path, title, ylabel string, pts []ConvPoint) error {
 	if useLog(est[0].X, est[len(est)-1].X) {
 		setLog(&p.X)
 	}
-	// Room above the data for the legend, so that it covers nothing.
-	ymin, ymax := lo[0].Y, hi[0].Y
-	for i := range pts {
-		ymin, ymax = math.Min(ymin, lo[i].Y), math.Max(ymax, hi[i].Y)
-	}
-	if ymax > ymin {
-		p.Y.Min, p.Y.Max = ymin, ymax+0.22*(ymax-ymin)
+	if ymin, ymax, top, ok := convergenceRange(lo, hi, ylabel); ok {
+		p.Y.Min, p.Y.Max, p.Legend.Top = ymin, ymax, top
 	}
 	last := pts[len(pts)-1]
 	p.Title.Text = fmt.Sprintf("%s\n%d runs: %.4g in [%.4g, %.4g]", title, last.Runs, last.Estimate, last.Lo, last.Hi)

@@ -72,3 +72,26 @@ func TestAlways(t *testing.T) {
 		t.Errorf("never violated: %g, warnings %q", never.Estimate, never.Warnings)
 	}
 }
+
+// TestIndifferenceRegionText: the region θ ± δ is written from the
+// query's numbers, not with the floating-point noise of their sum
+// ([0.19, 0.21], not 0.21000000000000002), in the text and in the warning
+// of an undecided test, which says it is undecided (not "undecideds").
+func TestIndifferenceRegionText(t *testing.T) {
+	q, err := query.Parse("Pr[<=100](<> x < 3) >= 0.2 {Delta=0.01, MaxRuns=50}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// every fifth run satisfies: the test cannot decide in 50 runs
+	r, err := coordinator.Fold(q, 1, func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%5 == 0, Steps: 3} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	text := b.String()
+	if strings.Count(text, "indifference region [0.19, 0.21]") != 2 || strings.Contains(text, "0000000") ||
+		!strings.Contains(text, "SPRT undecided on H0: P >= 0.2,") {
+		t.Errorf("text:\n%s", text)
+	}
+}

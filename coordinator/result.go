@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -483,8 +484,8 @@ func (f *folder) result() Result {
 		switch {
 		case sr.Decision == estimator.DecisionUndecided:
 			d.Verdict = "undecided"
-			r.Warnings = append(r.Warnings, fmt.Sprintf("MaxRuns = %d reached without a decision: P is probably inside the indifference region [%g, %g]; raise MaxRuns or Delta",
-				f.sprt.MaxRuns(), q.Theta-f.delta, q.Theta+f.delta))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("MaxRuns = %d reached without a decision: P is probably inside the indifference region [%s, %s]; raise MaxRuns or Delta",
+				f.sprt.MaxRuns(), fmtBound(q.Theta-f.delta), fmtBound(q.Theta+f.delta)))
 		case (sr.Decision == estimator.DecisionAccept) == (f.cmp == ">="):
 			d.Verdict = "holds"
 		default:
@@ -594,10 +595,14 @@ func (d *TraceDetail) WriteText(w io.Writer, r *Result) {
 		if d.Always {
 			h0 = fmt.Sprintf("Pr(<> !P) >= %g", 1-d.Theta)
 		}
-		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; SPRT %ss H0: %s, log-likelihood ratio %.4g)\n",
-			d.Cmp, d.Theta, strings.ToUpper(d.Verdict), r.Runs, d.Satisfied, d.Decision, h0, d.LLR)
-		fmt.Fprintf(w, "Test: indifference region [%g, %g], error bounds alpha %g, beta %g; observed frequency %s (not a confidence interval: the test stops on the data)\n",
-			d.Theta-d.Delta, d.Theta+d.Delta, d.Alpha, d.Beta, fmtP(r.Estimate))
+		sprt := fmt.Sprintf("SPRT %ss H0: %s", d.Decision, h0) // accepts, rejects
+		if d.Decision == estimator.DecisionUndecided {
+			sprt = fmt.Sprintf("SPRT undecided on H0: %s", h0)
+		}
+		fmt.Fprintf(w, "Hypothesis P %s %g: %s after %d runs (%d satisfying; %s, log-likelihood ratio %.4g)\n",
+			d.Cmp, d.Theta, strings.ToUpper(d.Verdict), r.Runs, d.Satisfied, sprt, d.LLR)
+		fmt.Fprintf(w, "Test: indifference region [%s, %s], error bounds alpha %g, beta %g; observed frequency %s (not a confidence interval: the test stops on the data)\n",
+			fmtBound(d.Theta-d.Delta), fmtBound(d.Theta+d.Delta), d.Alpha, d.Beta, fmtP(r.Estimate))
 	case "estimate":
 		fmt.Fprintf(w, "Estimate: %.6g in [%.6g, %.6g] with confidence %g (std dev %.6g, %d runs)\n",
 			r.Estimate, r.Lo, r.Hi, r.Confidence, d.StdDev, r.Runs)
@@ -713,6 +718,10 @@ func scoreText(v int64) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// fmtBound writes a bound computed from the query's numbers (θ ± δ) with
+// 12 significant digits: 0.2 + 0.01 is 0.21, not 0.21000000000000002.
+func fmtBound(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
 
 func fmtP(p float64) string {
 	if p != 0 && p < 1e-3 {

@@ -897,13 +897,35 @@ func (p *parser) procRef() (procRef, error) {
 	return procRef{}, p.errAt(t, "expected a process number or variable, found %q", t.text)
 }
 
+// propNames are the propositions written as a bare name.
+var propNames = []string{"DataRace", "DivZero", "OverFlows", "Deadlock", "Error", "Exited", "true", "false"}
+
+// suggestProp returns the proposition name closest to name (at most 2
+// edits, and fewer than half its length), "" when none is.
+func suggestProp(name string) string {
+	best, bestD := "", 3
+	for _, c := range propNames {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if d < bestD && d <= len(name)/2 {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
 func (p *parser) comparison() (Prop, error) {
-	start := p.peek()
+	start, at := p.peek(), p.pos
 	l, err := p.arith()
 	if err != nil {
 		return nil, err
 	}
 	op := p.peek()
+	if !cmpOps[op.text] && start.kind == tIdent && p.pos == at+1 {
+		// a lone name that is no proposition: a misspelt one?
+		if s := suggestProp(start.text); s != "" {
+			return nil, p.errAt(start, "unknown proposition %s; did you mean %s?", start.text, s)
+		}
+	}
 	if !cmpOps[op.text] || op.kind == tEOF {
 		if op.kind == tEOF {
 			return nil, p.errAt(op, "expected a comparison operator, found end of query")

@@ -149,3 +149,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestMisspeltProposition: a lone name close to a proposition is reported
+// as a misspelling of it, not as a comparison without its operator; a
+// name far from every proposition keeps the comparison's error.
+func TestMisspeltProposition(t *testing.T) {
+	for _, tc := range []struct{ q, want string }{
+		{"E<> Deadlok", "unknown proposition Deadlok; did you mean Deadlock?"},
+		{"E<> DataRcae", "did you mean DataRace?"},
+		{"Pr[<=10](<> Eror)", "did you mean Error?"},
+		{"E<> counter", "expected a comparison operator"},
+		{"E<> x + Deadlok", "expected a comparison operator"},
+	} {
+		_, err := Parse(tc.q)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want an error with %q", tc.q, err, tc.want)
+		}
+	}
+}

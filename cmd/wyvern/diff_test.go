@@ -232,8 +232,39 @@ func TestRunBitcodeAndJSON(t *testing.T) {
 	if err := json.Unmarshal(errb.Bytes(), &j); err != nil {
 		t.Fatalf("bad JSON %q: %v", errb.String(), err)
 	}
-	if j.Status != "error" || j.Seed != 5 || j.Index != 7 || j.Error == nil || j.Error.Kind != "OutOfBounds" ||
+	if j.Status != "error" || j.Seed != 5 || j.Index != 7 || j.ExitCode != nil || j.ExitStatus != exitRunError || j.Error == nil || j.Error.Kind != "OutOfBounds" ||
 		!strings.HasSuffix(j.Error.Loc, "e.c:6:10") || j.Error.Process != 0 || j.Error.Func != "main" {
 		t.Errorf("unexpected summary %+v (error %+v)", j, j.Error)
+	}
+}
+
+// TestRunJSONExit: run --json gives the program's exit code only when it
+// exited (a deadlocked run has none, not 0) and wyvern run's exit status.
+func TestRunJSONExit(t *testing.T) {
+	requireClang(t)
+	dead := filepath.Join(t.TempDir(), "dead.c")
+	os.WriteFile(dead, []byte("#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  pthread_mutex_lock(&m);\n  pthread_mutex_lock(&m);\n  return 0;\n}\n"), 0o644)
+	for _, tc := range []struct {
+		file   string
+		status int
+	}{
+		{dead, exitRunDeadlock},
+		{"../../examples/race.c", -1}, // exits with the program's status
+	} {
+		var out, errb bytes.Buffer
+		rc := dispatch([]string{"run", tc.file, "--json", "--seed", "3"}, &out, &errb)
+		var j runJSON
+		if err := json.Unmarshal(errb.Bytes(), &j); err != nil {
+			t.Fatalf("%s: bad JSON %q: %v", tc.file, errb.String(), err)
+		}
+		if j.ExitStatus != rc {
+			t.Errorf("%s: exit_status %d, exit %d", tc.file, j.ExitStatus, rc)
+		}
+		switch {
+		case tc.status >= 0 && (rc != tc.status || j.ExitCode != nil):
+			t.Errorf("%s: exit %d, exit_code %v; want %d, null", tc.file, rc, j.ExitCode, tc.status)
+		case tc.status < 0 && (j.Status != "exited" || j.ExitCode == nil || int(uint8(*j.ExitCode)) != rc):
+			t.Errorf("%s: status %s, exit_code %v, exit %d", tc.file, j.Status, j.ExitCode, rc)
+		}
 	}
 }

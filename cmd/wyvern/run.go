@@ -169,7 +169,10 @@ func exitStatus(st *vm.State) int {
 type runJSON struct {
 	Status   string `json:"status"`
 	Reason   string `json:"reason"`
-	ExitCode int32  `json:"exit_code"`
+	// ExitCode is the program's exit code, null unless it exited;
+	// ExitStatus is wyvern run's own (the program's, or 10-13).
+	ExitCode   *int32 `json:"exit_code"`
+	ExitStatus int    `json:"exit_status"`
 	Steps    uint64 `json:"steps"`
 	Seed     uint64 `json:"seed"`
 	Index    uint64 `json:"index"`
@@ -183,7 +186,11 @@ type runJSON struct {
 }
 
 func runSummary(st *vm.State, seed, index uint64) runJSON {
-	j := runJSON{Status: st.Status.String(), Reason: st.Describe(), ExitCode: st.ExitCode, Steps: st.Steps, Seed: seed, Index: index}
+	j := runJSON{Status: st.Status.String(), Reason: st.Describe(), ExitStatus: exitStatus(st), Steps: st.Steps, Seed: seed, Index: index}
+	if st.Status == vm.Exited {
+		code := st.ExitCode
+		j.ExitCode = &code
+	}
 	if st.Err != nil {
 		j.Error = &struct {
 			Kind    string `json:"kind"`
