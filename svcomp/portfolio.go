@@ -366,15 +366,30 @@ func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
 
 // search runs the explicit-state search: E<> Primary (its unreachability
 // proves the property), then, when it finds a state that is no violation
-// of the property (another error), E<> Focus.
+// of the property (another error), E<> Focus. Searches take every
+// behaviour POSIX allows (query.Query.Behaviours); when one a limit stops
+// in a program that uses condition variables, the same query under
+// LODIN's platform (a signal wakes the longest waiter, no spurious
+// wake-ups: fewer states, and behaviours POSIX allows, so a violation
+// found there is one) looks for a violation, never a proof.
 func (r *runner) search(ctx context.Context) engineResult {
 	var res engineResult
 	maxBytes := r.opts.ExplicitMaxBytes
 	if maxBytes <= 0 {
 		maxBytes = 1 << 30
 	}
-	for i, prop := range []string{r.g.Primary, r.g.Focus} {
-		q := "E<> " + prop
+	type step struct {
+		prop           string
+		primary, lodin bool
+	}
+	steps := []step{{r.g.Primary, true, false}, {r.g.Focus, false, false}}
+	for len(steps) > 0 {
+		st := steps[0]
+		steps = steps[1:]
+		q := "E<> " + st.prop
+		if st.lodin {
+			q += " {Platform=lodin}"
+		}
 		res.Query = q
 		rem := r.remaining() - engineMargin
 		if rem <= 0 {
@@ -397,10 +412,14 @@ func (r *runner) search(ctx context.Context) engineResult {
 		}
 		switch ex.Verdict {
 		case explicit.NotSatisfied:
-			if i == 0 {
+			switch {
+			case st.lodin:
+				res.Outcome = OutNone
+				res.Detail = fmt.Sprintf("incomplete under POSIX's behaviours; no violation in %d states under LODIN's platform, which is no proof", ex.States)
+			case st.primary:
 				res.Outcome = OutProof
 				res.Detail = fmt.Sprintf("complete search, %d states, no violation and no error state", ex.States)
-			} else {
+			default:
 				res.Outcome = OutNone
 				res.Detail = fmt.Sprintf("no violation in %d states, but an error of another kind is reachable", ex.States)
 			}
@@ -418,9 +437,20 @@ func (r *runner) search(ctx context.Context) engineResult {
 			if ok {
 				res.Outcome, res.steps, res.sub = OutViolation, ex.Trace.Steps, sub
 				res.Detail = fmt.Sprintf("trace of %d steps, %d states searched", len(ex.Trace.Steps), ex.States)
+				if st.lodin {
+					res.Detail += " (under LODIN's platform, after the search with every POSIX behaviour reached its limit)"
+				}
 				return res
 			}
 			res.Detail = ex.Reason
+		case explicit.Incomplete:
+			if !st.lodin && usesCondVars(r.p.Prog) {
+				steps = append([]step{{st.prop, st.primary, true}}, steps...)
+				res.Detail = fmt.Sprintf("%s: %s", ex.Verdict, ex.Reason)
+				continue
+			}
+			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", ex.Verdict, ex.Reason)
+			return res
 		default:
 			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", ex.Verdict, ex.Reason)
 			return res
@@ -428,6 +458,17 @@ func (r *runner) search(ctx context.Context) engineResult {
 	}
 	res.Outcome = OutNone
 	return res
+}
+
+// usesCondVars reports whether prog calls pthread_cond_wait or
+// pthread_cond_signal, whose POSIX behaviours LODIN's platform lacks.
+func usesCondVars(prog *ir.Program) bool {
+	for _, f := range prog.Funcs {
+		if f.External && (f.Name == "pthread_cond_wait" || f.Name == "pthread_cond_signal") {
+			return true
+		}
+	}
+	return false
 }
 
 // createsThreads reports whether prog can start a thread.
