@@ -20,8 +20,11 @@ import (
 // 3: EnumStatesSMC fingerprints packed as bytes, see Fingerprints; 4: a
 // fingerprint is the sum of its parts' hashes, vm.State.Hash, so workers of
 // version 3 compute other values for the same states; 5: a trace result's
-// outcomes packed as bytes, see Outcomes).
-const Version = 5
+// outcomes packed as bytes, see Outcomes; 6: the platform's behaviours,
+// vm.Behaviours: a pthread_cond_signal with several waiters draws the one
+// it wakes, so workers of version 5 run other traces for the same (seed,
+// index)).
+const Version = 6
 
 // NATS names.
 const (
