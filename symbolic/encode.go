@@ -107,6 +107,9 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if opts.Unwind < 0 {
 		return nil, fmt.Errorf("symbolic: encode: negative unwind bound %d", opts.Unwind)
 	}
+	if why := ILP32Unsupported(p); why != "" {
+		return nil, fmt.Errorf("symbolic: encode: %s", why)
+	}
 	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
 		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}}
 	e.maxTerms = opts.MaxTerms
@@ -602,4 +605,38 @@ func (e *encoder) where(fn *ir.Func, pc int32) string {
 
 func (e *encoder) unsupported(fn *ir.Func, pc int32, what string) error {
 	return fmt.Errorf("%s: %s: not supported by the BMC encoder yet", e.where(fn, pc), what)
+}
+
+// ILP32Unsupported says why the encoder cannot encode program p ("": it
+// can). The encoder follows the vm's semantics of each instruction, with
+// the sizes, offsets and integer widths the loader computed for the
+// program's data model; under ILP32 the vm differs from those semantics
+// only where a pointer meets memory or an integer (its 32-bit form:
+// ir.AggAccess.Ptr32, ir.AuxPtr32) and in the platform functions that
+// write a pthread_t or a thread's result, which the encoder does not
+// follow yet: an ILP32 program with any of them is refused, by name,
+// rather than encoded with 64-bit pointers.
+func ILP32Unsupported(p *ir.Program) string {
+	if p.DataModel != ir.ILP32 {
+		return ""
+	}
+	for _, fn := range p.Funcs {
+		if fn.External {
+			if fn.Builtin == ir.BPthreadCreate || fn.Builtin == ir.BPthreadJoin {
+				return fmt.Sprintf("the ILP32 data model: %s (a 32-bit pthread_t) is not supported by the BMC encoder yet", fn.Name)
+			}
+			continue
+		}
+		for _, acc := range fn.Aggs {
+			if len(acc.Ptr32) > 0 {
+				return fmt.Sprintf("the ILP32 data model: function %s stores or loads a pointer (32-bit in memory), which the BMC encoder does not support yet", fn.Name)
+			}
+		}
+		for _, in := range fn.Code {
+			if (in.Op == ir.OpPtrToInt || in.Op == ir.OpIntToPtr) && in.Aux == ir.AuxPtr32 {
+				return fmt.Sprintf("the ILP32 data model: function %s converts between pointers and integers (32-bit), which the BMC encoder does not support yet", fn.Name)
+			}
+		}
+	}
+	return ""
 }
