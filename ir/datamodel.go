@@ -115,6 +115,12 @@ var ilp32Builtins = map[Builtin]bool{
 	BStrcat: true, BStrncat: true, BStrstr: true, BStrrchr: true, BMemchr: true,
 	BPrintf: true, BPuts: true, BPutchar: true,
 	BCoin: true, BUniform: true, BYield: true, BAbs: true,
+	BSemInit: true, BSemWait: true, BSemTrywait: true, BSemPost: true, BSemDestroy: true, BSemGetvalue: true,
+	BBarrierInit: true, BBarrierWait: true, BBarrierDestroy: true,
+	BAttrInitDetach: true, BAttrSetDetach: true, BAttrGetDetach: true, BDetach: true,
+	BStrdup: true, BStrnlen: true, BStrspn: true, BStrcspn: true, BStrpbrk: true, BStrcasecmp: true, BStpcpy: true,
+	BSprintf: true, BSnprintf: true, BFprintf: true, BFputs: true, BFputc: true, BFflush: true, BFwrite: true,
+	BQsort: true, BRand: true, BSrand: true,
 	// libm: doubles and floats are the same in both data models
 	BSqrt: true, BPow: true, BFloor: true, BCeil: true, BTrunc: true, BRound: true, BFabs: true,
 	BFmod: true, BExp: true, BExp2: true, BLog: true, BLog2: true, BLog10: true, BSin: true,
