@@ -610,32 +610,18 @@ func (e *encoder) unsupported(fn *ir.Func, pc int32, what string) error {
 // ILP32Unsupported says why the encoder cannot encode program p ("": it
 // can). The encoder follows the vm's semantics of each instruction, with
 // the sizes, offsets and integer widths the loader computed for the
-// program's data model; under ILP32 the vm differs from those semantics
-// only where a pointer meets memory or an integer (its 32-bit form:
-// ir.AggAccess.Ptr32, ir.AuxPtr32) and in the platform functions that
-// write a pthread_t or a thread's result, which the encoder does not
-// follow yet: an ILP32 program with any of them is refused, by name,
-// rather than encoded with 64-bit pointers.
+// program's data model, and the 32-bit form of ILP32 pointers in memory
+// and as integers (toPtr32, fromPtr32); the platform functions that write
+// a pthread_t or a thread's result (32-bit under ILP32) it does not follow
+// yet: an ILP32 program calling them is refused, by name, rather than
+// encoded with 64-bit ones.
 func ILP32Unsupported(p *ir.Program) string {
 	if p.DataModel != ir.ILP32 {
 		return ""
 	}
 	for _, fn := range p.Funcs {
-		if fn.External {
-			if fn.Builtin == ir.BPthreadCreate || fn.Builtin == ir.BPthreadJoin {
-				return fmt.Sprintf("the ILP32 data model: %s (a 32-bit pthread_t) is not supported by the BMC encoder yet", fn.Name)
-			}
-			continue
-		}
-		for _, acc := range fn.Aggs {
-			if len(acc.Ptr32) > 0 {
-				return fmt.Sprintf("the ILP32 data model: function %s stores or loads a pointer (32-bit in memory), which the BMC encoder does not support yet", fn.Name)
-			}
-		}
-		for _, in := range fn.Code {
-			if (in.Op == ir.OpPtrToInt || in.Op == ir.OpIntToPtr) && in.Aux == ir.AuxPtr32 {
-				return fmt.Sprintf("the ILP32 data model: function %s converts between pointers and integers (32-bit), which the BMC encoder does not support yet", fn.Name)
-			}
+		if fn.External && (fn.Builtin == ir.BPthreadCreate || fn.Builtin == ir.BPthreadJoin) {
+			return fmt.Sprintf("the ILP32 data model: %s (a 32-bit pthread_t) is not supported by the BMC encoder yet", fn.Name)
 		}
 	}
 	return ""
