@@ -444,10 +444,6 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 		res.Outcome, res.Detail = OutRefused, "data races are not expressible for bounded model checking"
 		return res
 	}
-	if why := symbolic.ILP32Unsupported(r.p.Prog); why != "" {
-		res.Outcome, res.Detail = OutRefused, why
-		return res
-	}
 	solver := r.opts.Solver
 	if solver == "" {
 		solver = "z3"

@@ -107,9 +107,6 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if opts.Unwind < 0 {
 		return nil, fmt.Errorf("symbolic: encode: negative unwind bound %d", opts.Unwind)
 	}
-	if why := ILP32Unsupported(p); why != "" {
-		return nil, fmt.Errorf("symbolic: encode: %s", why)
-	}
 	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
 		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}}
 	e.maxTerms = opts.MaxTerms
@@ -605,24 +602,4 @@ func (e *encoder) where(fn *ir.Func, pc int32) string {
 
 func (e *encoder) unsupported(fn *ir.Func, pc int32, what string) error {
 	return fmt.Errorf("%s: %s: not supported by the BMC encoder yet", e.where(fn, pc), what)
-}
-
-// ILP32Unsupported says why the encoder cannot encode program p ("": it
-// can). The encoder follows the vm's semantics of each instruction, with
-// the sizes, offsets and integer widths the loader computed for the
-// program's data model, and the 32-bit form of ILP32 pointers in memory
-// and as integers (toPtr32, fromPtr32); the platform functions that write
-// a pthread_t or a thread's result (32-bit under ILP32) it does not follow
-// yet: an ILP32 program calling them is refused, by name, rather than
-// encoded with 64-bit ones.
-func ILP32Unsupported(p *ir.Program) string {
-	if p.DataModel != ir.ILP32 {
-		return ""
-	}
-	for _, fn := range p.Funcs {
-		if fn.External && (fn.Builtin == ir.BPthreadCreate || fn.Builtin == ir.BPthreadJoin) {
-			return fmt.Sprintf("the ILP32 data model: %s (a 32-bit pthread_t) is not supported by the BMC encoder yet", fn.Name)
-		}
-	}
-	return ""
 }

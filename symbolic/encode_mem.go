@@ -777,11 +777,14 @@ func (e *encoder) assertUnder(s *pstate, c Term) {
 
 // toPtr32 is pointer p's 32-bit form under ILP32 (ir.Ptr32); where p has
 // none the run fails with ResourceLimit, as the vm's does.
-func (e *encoder) toPtr32(s *pstate, p val) val {
+func (e *encoder) toPtr32(s *pstate, p val) val { return e.toPtr32If(s, "true", p) }
+
+// toPtr32If is toPtr32 for a conversion the vm makes only where when holds.
+func (e *encoder) toPtr32If(s *pstate, when Term, p val) val {
 	if p.isConst() {
 		x, ok := ir.Ptr32(p.c)
 		if !ok {
-			e.check(s, errCond{vm.ErrResourceLimit, "true"})
+			e.check(s, errCond{vm.ErrResourceLimit, when})
 			return cst(0, 32)
 		}
 		return cst(uint64(x), 32)
@@ -792,7 +795,7 @@ func (e *encoder) toPtr32(s *pstate, p val) val {
 	limit := BV(1<<ir.Ptr32BlockShift, 32)
 	bad := ite(null, not(BVULT(off, limit)),
 		or(BVULT(BV(ir.Ptr32MaxBlock, 32), id), not(BVULT(biased, limit))))
-	e.check(s, errCond{vm.ErrResourceLimit, e.defBool(bad)})
+	e.check(s, errCond{vm.ErrResourceLimit, e.defBool(and2(when, bad))})
 	return e.term(ite(null, off, BVAdd(BVShl(id, BV(ir.Ptr32BlockShift, 32)), biased)), 32)
 }
 

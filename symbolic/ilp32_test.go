@@ -36,8 +36,8 @@ extern void *malloc(unsigned int);
 // computed from a nondeterministic integer, stored and loaded back
 // designates the element it should (no violation: a proof); comparing
 // its integer with another element's finds the input that makes them
-// equal; a pointer with no 32-bit form stored is ResourceLimit. An ILP32
-// program that creates threads is refused by name.
+// equal; a pointer with no 32-bit form stored is ResourceLimit; a thread's
+// pthread_t and result are 32-bit.
 func TestILP32Pointers(t *testing.T) {
 	body := `int main(void) {
   int a[4] = {0, 0, 0, 0};
@@ -79,11 +79,31 @@ func TestILP32Pointers(t *testing.T) {
 	if viol, _, _, _ := bmcCheck(t, p, EncodeOptions{Unwind: 1}); viol != Sat {
 		t.Errorf("a pointer with no 32-bit form stored: violation %s, want sat (ResourceLimit)", viol)
 	}
-	p = ilp32Program(t, "threads", `typedef unsigned long pthread_t;
+	// threads: pthread_t and the thread's result (a pointer) are 32-bit
+	threads := `typedef unsigned long pthread_t;
 extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);
-void *f(void *a) { return a; }
-int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); return 0; }`)
-	if _, err := Encode(p, EncodeOptions{Unwind: 1}); err == nil || !strings.Contains(err.Error(), "pthread_create") || !strings.Contains(err.Error(), "ILP32") {
-		t.Errorf("threads under ILP32: %v, want a refusal naming pthread_create and ILP32", err)
+extern int pthread_join(pthread_t, void **);
+int g[2] = {5, 6};
+void *f(void *a) { return (int *)a + 1; }
+int main(void) {
+  pthread_t t[2];
+  void *r[1];
+  pthread_create(&t[1], 0, f, g);
+  pthread_join(t[1], &r[0]);
+  if (sizeof(pthread_t) != 4 || sizeof r != 4) reach_error();
+  %s
+  return 0;
+}`
+	for _, tc := range []struct {
+		name, check string
+		want        Status
+	}{
+		{"threads_proof", "if (r[0] != (void *)&g[1]) reach_error();", Unsat},
+		{"threads_found", "if (r[0] == (void *)&g[1]) reach_error();", Sat},
+	} {
+		p := ilp32Program(t, tc.name, ilp32Prelude+strings.Replace(threads, "%s", tc.check, 1))
+		if viol, _, _, _ := bmcCheck(t, p, EncodeOptions{Unwind: 2}); viol != tc.want {
+			t.Errorf("%s: violation %s, want %s", tc.name, viol, tc.want)
+		}
 	}
 }

@@ -88,12 +88,13 @@ func TestILP32Corpus(t *testing.T) {
 				t.Fatalf("verdict %q, want %q\n%s", got, want, out)
 			}
 			// BMC alone (it encodes ILP32 pointers' 32-bit forms): right,
-			// or UNKNOWN where it refuses something by name
+			// or UNKNOWN where it refuses something by name or its bounds
+			// leave the answer open (threads: context bounding)
 			switch got, out := verify(t, task, "--engines", "bmc"); {
 			case got == want:
 				bmcRight.Add(1)
-			case got == "UNKNOWN" && strings.Contains(out, "bmc        refused"):
-				t.Logf("BMC refused:\n%s", out)
+			case got == "UNKNOWN" && (strings.Contains(out, "bmc        refused") || strings.Contains(out, "bmc        no-verdict")):
+				t.Logf("BMC: no verdict:\n%s", out)
 			default:
 				t.Errorf("BMC alone: verdict %q, want %q\n%s", got, want, out)
 			}
