@@ -2,7 +2,9 @@
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__((__noreturn__));
 void reach_error() { __assert_fail("0", __FILE__, __LINE__, "reach_error"); }
-#include <pthread.h>
+typedef unsigned long pthread_t;
+extern int pthread_create(pthread_t *, const void *, void *(*)(void *), void *);
+extern int pthread_join(pthread_t, void **);
 
 int g[2] = {5, 6};
 void *f(void *a) { return (int *)a + 1; }
