@@ -121,6 +121,12 @@ var ilp32Builtins = map[Builtin]bool{
 	BStrdup: true, BStrnlen: true, BStrspn: true, BStrcspn: true, BStrpbrk: true, BStrcasecmp: true, BStpcpy: true,
 	BSprintf: true, BSnprintf: true, BFprintf: true, BFputs: true, BFputc: true, BFflush: true, BFwrite: true,
 	BQsort: true, BRand: true, BSrand: true,
+	BErrnoLocation: true, BPerror: true, BStrtod: true, BStrtok: true,
+	BTime: true, BClock: true, BGettimeofday: true, BClockGettime: true,
+	BKeyCreate: true, BKeyDelete: true, BGetspecific: true, BSetspecific: true,
+	BIsalnum: true, BIsalpha: true, BIsblank: true, BIscntrl: true, BIsdigit: true, BIsgraph: true,
+	BIslower: true, BIsprint: true, BIspunct: true, BIsspace: true, BIsupper: true, BIsxdigit: true,
+	BToupper: true, BTolower: true, BCtypeBLoc: true, BCtypeToupperLoc: true, BCtypeTolowerLoc: true,
 	// libm: doubles and floats are the same in both data models
 	BSqrt: true, BPow: true, BFloor: true, BCeil: true, BTrunc: true, BRound: true, BFabs: true,
 	BFmod: true, BExp: true, BExp2: true, BLog: true, BLog2: true, BLog10: true, BSin: true,

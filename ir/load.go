@@ -170,10 +170,10 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 		if len(l.prog.Funcs[main].Params) > 0 {
 			return nil, &LoadError{File: name, Func: "main", Msg: "main with parameters (argc, argv) is not supported under the ILP32 data model yet"}
 		}
-		for _, g := range l.prog.Globals {
-			if g.ThreadLocal {
-				return nil, &LoadError{File: name, Msg: fmt.Sprintf("global @%s: thread-local variables are not supported under the ILP32 data model yet", g.Name)}
-			}
+		if l.prog.FirstDynBlock > Ptr32MaxBlock-64 {
+			// the image's blocks (and the platform's, after them) need
+			// 32-bit addresses
+			return nil, &LoadError{File: name, Msg: fmt.Sprintf("%d globals and functions: more than the ILP32 data model's %d blocks leave room for", l.prog.FirstDynBlock-1, Ptr32MaxBlock-64)}
 		}
 	}
 	return l.prog, nil

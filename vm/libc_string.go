@@ -349,7 +349,7 @@ func strtod(c call, a args) int {
 	a.ret(floatSlot(x, w))
 	if len(a.cs.Args) >= 2 {
 		if endp := a.arg(1); endp != 0 {
-			if e := c.st.Mem.Store(endp, 8, end); e != ErrNone {
+			if e := c.m.StorePtr(c.st, endp, end); e != ErrNone {
 				return c.fail(e, "%s: end pointer", c.b)
 			}
 		}
@@ -495,7 +495,7 @@ func strtok(c call, a args) int {
 	}
 	s := a.arg(0)
 	if s == 0 {
-		v, e := c.st.Mem.Load(save, 8)
+		v, e := c.m.LoadPtr(c.st, save)
 		if e != ErrNone {
 			return c.fail(e, "%s: saved position", c.b)
 		}
@@ -518,7 +518,7 @@ func strtok(c call, a args) int {
 		i++
 	}
 	if i == len(str) {
-		c.st.Mem.Store(save, 8, s+uint64(i))
+		c.m.StorePtr(c.st, save, s+uint64(i))
 		a.ret(0)
 		return bNext
 	}
@@ -533,7 +533,7 @@ func strtok(c call, a args) int {
 		}
 		next++
 	}
-	if e := c.st.Mem.Store(save, 8, next); e != ErrNone {
+	if e := c.m.StorePtr(c.st, save, next); e != ErrNone {
 		return c.fail(e, "%s: saved position", c.b)
 	}
 	a.ret(s + uint64(i))
