@@ -19,8 +19,9 @@ command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 # 32-bit C headers and crt files: ILP32 programs (--data-model ILP32, SV-COMP
 # tasks with data_model: ILP32) are compiled with clang -m32
 [ -e /usr/include/gnu/stubs-32.h ] || need+=(libc6-dev-i386)
-# and 32-bit libgcc to link them natively (cmd/wyvern TestDifferentialILP32)
-compgen -G "/usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a" >/dev/null || need+=(gcc-multilib)
+# and gcc-multilib: the asm/ headers -m32 needs (errno.h includes them) and
+# 32-bit libgcc to link natively (cmd/wyvern TestDifferentialILP32)
+{ [ -e /usr/include/asm ] && compgen -G "/usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a" >/dev/null; } || need+=(gcc-multilib)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "install-deps: installing ${need[*]}"

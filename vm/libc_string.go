@@ -287,19 +287,27 @@ func strtol(c call, a args) int {
 		}
 	}
 	mag, neg, overflow, n := parseInt(s, base, 0)
+	bits := uint(64)
+	if c.m.ilp32 && a.cs.RetBits == 32 {
+		bits = 32 // a 32-bit long: strtol, strtoul, atol (and atoi, which is (int)strtol)
+	}
 	if c.b == ir.BStrtoul {
-		a.ret(clampUnsigned(mag, neg, overflow))
+		if bits == 32 && mag > math.MaxUint32 {
+			overflow = true
+		}
+		a.ret(clampUnsigned(mag, neg, overflow)) // (ULONG_MAX: masked to the result's width)
 		if overflow {
 			c.setErrno(eRange)
 		}
 	} else {
-		a.ret(uint64(clampSigned(mag, neg, overflow, 64)))
-		if overflow || !neg && mag > math.MaxInt64 || neg && mag > 1<<63 {
+		maxv := uint64(1)<<(bits-1) - 1
+		a.ret(uint64(clampSigned(mag, neg, overflow, bits)))
+		if overflow || !neg && mag > maxv || neg && mag > maxv+1 {
 			c.setErrno(eRange)
 		}
 	}
 	if endp != 0 {
-		if e := c.st.Mem.Store(endp, 8, p+uint64(n)); e != ErrNone {
+		if e := c.m.StorePtr(c.st, endp, p+uint64(n)); e != ErrNone {
 			return c.fail(e, "%s: end pointer", c.b)
 		}
 	}
