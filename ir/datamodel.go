@@ -121,7 +121,7 @@ var ilp32Builtins = map[Builtin]bool{
 	BStrdup: true, BStrnlen: true, BStrspn: true, BStrcspn: true, BStrpbrk: true, BStrcasecmp: true, BStpcpy: true,
 	BSprintf: true, BSnprintf: true, BFprintf: true, BFputs: true, BFputc: true, BFflush: true, BFwrite: true,
 	BQsort: true, BRand: true, BSrand: true,
-	BErrnoLocation: true, BPerror: true, BStrtod: true, BStrtok: true, BStrtol: true, BStrtoul: true,
+	BErrnoLocation: true, BPerror: true, BStrtod: true, BStrtok: true, BStrtol: true, BStrtoul: true, BSscanf: true,
 	BTime: true, BClock: true, BGettimeofday: true, BClockGettime: true,
 	BKeyCreate: true, BKeyDelete: true, BGetspecific: true, BSetspecific: true,
 	BIsalnum: true, BIsalpha: true, BIsblank: true, BIscntrl: true, BIsdigit: true, BIsgraph: true,

@@ -94,13 +94,11 @@ func TestILP32Program(t *testing.T) {
 }
 
 // TestILP32Refused: what the vm does not follow under ILP32 is refused by
-// name, at load time (platform functions, main's arguments) or as the end
+// name, at load time (main's arguments) or as the end
 // of the run (ResourceLimit: a pointer with no 32-bit form), never run
 // with 64-bit assumptions.
 func TestILP32Refused(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"sscanf", `extern int sscanf(const char *, const char *, ...);
-int main(void) { long x; return sscanf("12", "%ld", &x); }`, "not supported under the ILP32 data model yet: sscanf"},
 		{"argv", `int main(int argc, char **argv) { return argc; }`, "main with parameters"},
 	} {
 		_, err := loadILP32(t, tc.name, tc.src, 0)
@@ -118,5 +116,74 @@ int main(void) { char *p = malloc(1 << 21); char **q = malloc(sizeof *q); *q = p
 	m.Run(st, 1_000_000, vm.NewRand(1, 0))
 	if st.Err == nil || st.Err.Kind != vm.ErrResourceLimit || !strings.Contains(st.Err.Detail, "no 32-bit form") {
 		t.Fatalf("%s, want ResourceLimit: no 32-bit form", st.Describe())
+	}
+}
+
+// TestILP32Conversions: strtol, strtoul, atoi, atol (saturated at a
+// 32-bit long, errno ERANGE) and sscanf's l, ll, z and h conversions
+// under ILP32 print what the programs print compiled natively with
+// clang-14 -m32 (the expected outputs below).
+func TestILP32Conversions(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"strto", `#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+int main(void) {
+  const char *v[] = {"2147483647", "2147483648", "-2147483648", "-2147483649", "4294967295", "4294967296", "-1", "-4294967296", "99999999999999999999", "12abc"};
+  for (int i = 0; i < 10; i++) {
+    char *end; errno = 0;
+    long l = strtol(v[i], &end, 10); int e1 = errno; errno = 0;
+    unsigned long u = strtoul(v[i], 0, 10); int e2 = errno; errno = 0;
+    long long ll = strtoll(v[i], 0, 10); int e3 = errno;
+    printf("%s: %ld %d %lu %d %lld %d atoi=%d atol=%ld end=%d\n", v[i], l, e1, u, e2, ll, e3, atoi(v[i]), atol(v[i]), (int)(end - v[i]));
+  }
+  return 0;
+}
+`, `2147483647: 2147483647 0 2147483647 0 2147483647 0 atoi=2147483647 atol=2147483647 end=10
+2147483648: 2147483647 34 2147483648 0 2147483648 0 atoi=2147483647 atol=2147483647 end=10
+-2147483648: -2147483648 0 2147483648 0 -2147483648 0 atoi=-2147483648 atol=-2147483648 end=11
+-2147483649: -2147483648 34 2147483647 0 -2147483649 0 atoi=-2147483648 atol=-2147483648 end=11
+4294967295: 2147483647 34 4294967295 0 4294967295 0 atoi=2147483647 atol=2147483647 end=10
+4294967296: 2147483647 34 4294967295 34 4294967296 0 atoi=2147483647 atol=2147483647 end=10
+-1: -1 0 4294967295 0 -1 0 atoi=-1 atol=-1 end=2
+-4294967296: -2147483648 34 4294967295 34 -4294967296 0 atoi=-2147483648 atol=-2147483648 end=11
+99999999999999999999: 2147483647 34 4294967295 34 9223372036854775807 34 atoi=2147483647 atol=2147483647 end=20
+12abc: 12 0 12 0 12 0 atoi=12 atol=12 end=2
+`},
+		{"sscanf", `#include <stdio.h>
+int main(void) {
+  const char *v[] = {"2147483647", "2147483648", "-2147483649", "4294967296", "-1", "99999999999999999999", "70000"};
+  for (int i = 0; i < 7; i++) {
+    long l = 7; unsigned long u = 7; long long ll = 7; int d = 7; unsigned int ud = 7; short h = 7; __SIZE_TYPE__ z = 7; long pair[2] = {9, 9};
+    int n = sscanf(v[i], "%ld", &l); sscanf(v[i], "%lu", &u); sscanf(v[i], "%lld", &ll); sscanf(v[i], "%d", &d);
+    sscanf(v[i], "%u", &ud); sscanf(v[i], "%hd", &h); sscanf(v[i], "%zu", &z); sscanf(v[i], "%ld", &pair[0]);
+    printf("%s: %d %ld %lu %lld %d %u %hd %zu %ld %ld\n", v[i], n, l, u, ll, d, ud, h, z, pair[0], pair[1]);
+  }
+  double f; sscanf("2.5", "%lf", &f); printf("%g\n", f);
+  return 0;
+}
+`, `2147483647: 1 2147483647 2147483647 2147483647 2147483647 2147483647 -1 2147483647 2147483647 9
+2147483648: 1 2147483647 2147483648 2147483648 2147483647 2147483648 -1 2147483648 2147483647 9
+-2147483649: 1 -2147483648 2147483647 -2147483649 -2147483648 2147483647 0 2147483647 -2147483648 9
+4294967296: 1 2147483647 4294967295 4294967296 2147483647 4294967295 -1 4294967295 2147483647 9
+-1: 1 -1 4294967295 -1 -1 4294967295 -1 4294967295 -1 9
+99999999999999999999: 1 2147483647 4294967295 9223372036854775807 2147483647 4294967295 -1 4294967295 2147483647 9
+70000: 1 70000 70000 70000 70000 70000 4464 70000 70000 9
+2.5
+`},
+	} {
+		p, err := loadILP32(t, tc.name, tc.src, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		m := vm.NewMachine(p)
+		st := m.NewState()
+		m.Run(st, 10_000_000, vm.NewRand(1, 0))
+		if st.Status != vm.Exited || st.ExitCode != 0 {
+			t.Fatalf("%s: %s", tc.name, st.Describe())
+		}
+		if got := string(st.Out); got != tc.want {
+			t.Errorf("%s: output\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
 	}
 }
