@@ -82,7 +82,7 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 						t = pt.ElemType
 					}
 				}
-				s, err := sizeOf(t)
+				s, err := c.l.dl.sizeOf(t)
 				if err != nil {
 					return nil, c.errf("byval parameter %%%s: %v", p.Name(), err)
 				}
@@ -519,7 +519,7 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		c.emit(Inst{Op: OpInsert, Dst: c.dst(in), A: a, B: b, C: int32(total), Imm: uint64(off) | uint64(n)<<32}, loc)
 		return nil
 	case *lir.InstAlloca:
-		size, err := sizeOf(in.ElemType)
+		size, err := c.l.dl.sizeOf(in.ElemType)
 		if err != nil {
 			return c.errf("%v", err)
 		}
@@ -546,7 +546,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 			return err
 		}
 		if in.Atomic {
-			c.out.Code[len(c.out.Code)-1].Aux = AuxAtomic
+			if err := c.atomicAccess(); err != nil {
+				return err
+			}
 		}
 		return nil
 	case *lir.InstStore:
@@ -558,7 +560,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 			return err
 		}
 		if in.Atomic {
-			c.out.Code[len(c.out.Code)-1].Aux = AuxAtomic
+			if err := c.atomicAccess(); err != nil {
+				return err
+			}
 		}
 		return nil
 	case *lir.InstGetElementPtr:
@@ -569,7 +573,10 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 			return err
 		}
 		p, v := o[0], o[1]
-		size, err := scalarSize(in.X.Type())
+		if err := c.notPtr32("atomicrmw", in.X.Type()); err != nil {
+			return err
+		}
+		size, err := c.l.dl.scalarSize(in.X.Type())
 		if err != nil {
 			return c.errf("%v", err)
 		}
@@ -584,7 +591,10 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if err != nil {
 			return err
 		}
-		size, err := scalarSize(in.Cmp.Type())
+		if err := c.notPtr32("cmpxchg", in.Cmp.Type()); err != nil {
+			return err
+		}
+		size, err := c.l.dl.scalarSize(in.Cmp.Type())
 		if err != nil {
 			return c.errf("%v", err)
 		}
@@ -603,11 +613,11 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 	return c.errf("instruction is not supported")
 }
 
-func scalarSize(t types.Type) (uint8, error) {
+func (dl layout) scalarSize(t types.Type) (uint8, error) {
 	if _, err := slotsOf(t); err != nil {
 		return 0, err
 	}
-	s, err := sizeOf(t)
+	s, err := dl.sizeOf(t)
 	if err != nil {
 		return 0, err
 	}
@@ -647,6 +657,9 @@ func (c *fnCompiler) conv(op Op, dst value.Value, from value.Value, to types.Typ
 		return c.errf("vector instructions are not supported")
 	}
 	in := Inst{Op: op, Dst: c.dst(dst), A: a}
+	if (op == OpPtrToInt || op == OpIntToPtr) && c.l.dl.ilp32 {
+		in.Aux = AuxPtr32
+	}
 	switch op {
 	case OpTrunc, OpPtrToInt:
 		w, ok := intWidth(to)
@@ -697,7 +710,7 @@ func (c *fnCompiler) memop(load bool, t types.Type, dst, ptr, val int32, loc int
 	switch t.(type) {
 	case *types.StructType, *types.ArrayType:
 		var acc AggAccess
-		if err := leaves(t, 0, &acc, nil); err != nil {
+		if err := c.l.dl.leaves(t, 0, &acc, nil); err != nil {
 			return c.errf("%v", err)
 		}
 		idx := uint64(len(c.out.Aggs))
@@ -709,7 +722,19 @@ func (c *fnCompiler) memop(load bool, t types.Type, dst, ptr, val int32, loc int
 		}
 		return nil
 	}
-	size, err := scalarSize(t)
+	if _, isPtr := t.(*types.PointerType); isPtr && c.l.dl.ilp32 {
+		// a 32-bit pointer in memory: a one-leaf aggregate access, whose
+		// leaf the vm converts (AggAccess.Ptr32)
+		idx := uint64(len(c.out.Aggs))
+		c.out.Aggs = append(c.out.Aggs, AggAccess{Offs: []uint32{0}, Sizes: []uint8{4}, Ptr32: []bool{true}})
+		if load {
+			c.emit(Inst{Op: OpLoadAgg, Dst: dst, A: ptr, Imm: idx}, loc)
+		} else {
+			c.emit(Inst{Op: OpStoreAgg, A: ptr, B: val, Imm: idx}, loc)
+		}
+		return nil
+	}
+	size, err := c.l.dl.scalarSize(t)
 	if err != nil {
 		return c.errf("%v", err)
 	}
@@ -721,6 +746,31 @@ func (c *fnCompiler) memop(load bool, t types.Type, dst, ptr, val int32, loc int
 		c.emit(in, loc)
 	} else {
 		c.emit(Inst{Op: OpStore, W: size, A: ptr, B: val}, loc)
+	}
+	return nil
+}
+
+// atomicAccess marks the load or store just emitted atomic. The
+// aggregate accesses (and ILP32 pointers, which are accessed as
+// aggregates) have no atomic form: such an access is refused, by name,
+// rather than seen as a plain access that races.
+func (c *fnCompiler) atomicAccess() error {
+	in := &c.out.Code[len(c.out.Code)-1]
+	if in.Op != OpLoad && in.Op != OpStore {
+		if c.l.dl.ilp32 {
+			return c.errf("atomic load or store of a pointer or aggregate is not supported under the ILP32 data model")
+		}
+		return c.errf("atomic load or store of an aggregate is not supported")
+	}
+	in.Aux = AuxAtomic
+	return nil
+}
+
+// notPtr32 refuses an atomic read-modify-write of a pointer in an ILP32
+// module (the vm's atomics access 64-bit register forms).
+func (c *fnCompiler) notPtr32(what string, t types.Type) error {
+	if _, ptr := t.(*types.PointerType); ptr && c.l.dl.ilp32 {
+		return c.errf("%s on a pointer is not supported under the ILP32 data model", what)
 	}
 	return nil
 }
@@ -739,7 +789,7 @@ func (c *fnCompiler) gep(in *lir.InstGetElementPtr, loc int32) error {
 	for i, ix := range in.Indices {
 		var scale int64
 		if i == 0 {
-			s, err := sizeOf(t)
+			s, err := c.l.dl.sizeOf(t)
 			if err != nil {
 				return c.errf("%v", err)
 			}
@@ -751,7 +801,7 @@ func (c *fnCompiler) gep(in *lir.InstGetElementPtr, loc int32) error {
 				if !ok {
 					return c.errf("non-constant struct index")
 				}
-				offs, _, err := structLayout(tt)
+				offs, _, err := c.l.dl.structLayout(tt)
 				if err != nil {
 					return c.errf("%v", err)
 				}
@@ -763,7 +813,7 @@ func (c *fnCompiler) gep(in *lir.InstGetElementPtr, loc int32) error {
 				t = tt.Fields[fi]
 				continue
 			case *types.ArrayType:
-				s, err := sizeOf(tt.ElemType)
+				s, err := c.l.dl.sizeOf(tt.ElemType)
 				if err != nil {
 					return c.errf("%v", err)
 				}
@@ -863,8 +913,7 @@ func (c *fnCompiler) call(in *lir.InstCall, loc int32) error {
 		}
 		var size uint8
 		if n == 1 {
-			ss, _ := sizeOf(a.Type())
-			size = uint8(ss)
+			size = c.l.dl.argSize(a.Type())
 		}
 		cs.Args = append(cs.Args, s)
 		cs.ArgSlots = append(cs.ArgSlots, int32(n))
@@ -911,6 +960,9 @@ func (c *fnCompiler) intrinsic(in *lir.InstCall, name string, loc int32) error {
 		return nil
 	}
 	if b, ok := LookupBuiltin(name); ok {
+		if c.l.dl.ilp32 && !b.ILP32Ready() {
+			return c.errf("intrinsic %s is not supported under the ILP32 data model yet", name)
+		}
 		args := make([]int32, 0, len(in.Args))
 		cs := CallSite{Callee: int32(c.l.funcIdx[in.Callee.(*lir.Func)]), FnSlot: -1, Ret: -1}
 		for _, a := range in.Args {
@@ -921,8 +973,7 @@ func (c *fnCompiler) intrinsic(in *lir.InstCall, name string, loc int32) error {
 			args = append(args, s)
 			cs.ArgSlots = append(cs.ArgSlots, 1)
 			cs.ArgKinds = append(cs.ArgKinds, kindOf(a.Type()))
-			ss, _ := sizeOf(a.Type())
-			cs.ArgSizes = append(cs.ArgSizes, uint8(ss))
+			cs.ArgSizes = append(cs.ArgSizes, c.l.dl.argSize(a.Type()))
 		}
 		cs.Args = args
 		cs.NFixed = int32(len(args))
@@ -1046,7 +1097,7 @@ func (c *fnCompiler) dbgDeclare(in *lir.InstCall) {
 	vr := Var{Name: v.Name, Slot: s, Kind: KindInt}
 	if pt, ok := val.Type().(*types.PointerType); ok {
 		vr.Kind = kindOf(pt.ElemType)
-		if sz, err := sizeOf(pt.ElemType); err == nil && sz <= 8 {
+		if sz, err := c.l.dl.sizeOf(pt.ElemType); err == nil && sz <= 8 {
 			vr.Size = uint8(sz)
 		}
 	}

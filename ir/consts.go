@@ -60,7 +60,7 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 			w, _ := intWidth(ix.Type())
 			idx[i] = sext(v, w)
 		}
-		off, err := constGEPOffset(c.ElemType, idx)
+		off, err := l.dl.constGEPOffset(c.ElemType, idx)
 		if err != nil {
 			return 0, err
 		}
@@ -71,10 +71,21 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 		return l.scalarConst(c.From)
 	case *constant.ExprPtrToInt:
 		v, err := l.scalarConst(c.From)
+		if err == nil && l.dl.ilp32 {
+			x, ok := Ptr32(v)
+			if !ok {
+				return 0, fmt.Errorf("constant %s: the pointer has no 32-bit form (ILP32: block ids up to %d, offsets from -64 KiB to 960 KiB)", c.Ident(), Ptr32MaxBlock)
+			}
+			v = uint64(x)
+		}
 		w, _ := intWidth(c.To)
 		return v & Mask(w), err
 	case *constant.ExprIntToPtr:
-		return l.scalarConst(c.From)
+		v, err := l.scalarConst(c.From)
+		if err == nil && l.dl.ilp32 {
+			v = FromPtr32(uint32(v))
+		}
+		return v, err
 	case *constant.ExprTrunc:
 		v, err := l.scalarConst(c.From)
 		w, _ := intWidth(c.To)
@@ -106,6 +117,15 @@ func (l *loader) scalarConst(c constant.Constant) (uint64, error) {
 		return l.divConst(c, c.X, c.Y, func(a, b uint64) uint64 { return a / b })
 	case *constant.ExprURem:
 		return l.divConst(c, c.X, c.Y, func(a, b uint64) uint64 { return a % b })
+	case *constant.ExprSDiv: // pointer differences of globals (&g[3] - &g[0]) fold to these
+		w, _ := intWidth(c.X.Type())
+		return l.divConst(c, c.X, c.Y, func(a, b uint64) uint64 {
+			x, y := sext(a, w), sext(b, w)
+			if y == -1 {
+				return uint64(-x) // (INT_MIN / -1 wraps: no trap in a constant)
+			}
+			return uint64(x / y)
+		})
 	case *constant.ExprICmp:
 		a, err := l.scalarConst(c.X)
 		if err != nil {
@@ -210,11 +230,11 @@ func floatBits(c *constant.Float) (uint64, error) {
 }
 
 // constGEPOffset computes the byte offset of a GEP with constant indices.
-func constGEPOffset(elem types.Type, idx []int64) (int64, error) {
+func (dl layout) constGEPOffset(elem types.Type, idx []int64) (int64, error) {
 	if len(idx) == 0 {
 		return 0, nil
 	}
-	es, err := sizeOf(elem)
+	es, err := dl.sizeOf(elem)
 	if err != nil {
 		return 0, err
 	}
@@ -223,7 +243,7 @@ func constGEPOffset(elem types.Type, idx []int64) (int64, error) {
 	for _, ix := range idx[1:] {
 		switch tt := t.(type) {
 		case *types.StructType:
-			offs, _, err := structLayout(tt)
+			offs, _, err := dl.structLayout(tt)
 			if err != nil {
 				return 0, err
 			}
@@ -233,7 +253,7 @@ func constGEPOffset(elem types.Type, idx []int64) (int64, error) {
 			off += int64(offs[ix])
 			t = tt.Fields[ix]
 		case *types.ArrayType:
-			s, err := sizeOf(tt.ElemType)
+			s, err := dl.sizeOf(tt.ElemType)
 			if err != nil {
 				return 0, err
 			}
@@ -306,7 +326,7 @@ func (l *loader) constBytes(c constant.Constant, buf []byte) error {
 		if len(c.Elems) == 0 {
 			return nil
 		}
-		es, err := sizeOf(c.Elems[0].Type())
+		es, err := l.dl.sizeOf(c.Elems[0].Type())
 		if err != nil {
 			return err
 		}
@@ -324,12 +344,12 @@ func (l *loader) constBytes(c constant.Constant, buf []byte) error {
 				st.Fields = append(st.Fields, f.Type())
 			}
 		}
-		offs, _, err := structLayout(st)
+		offs, _, err := l.dl.structLayout(st)
 		if err != nil {
 			return err
 		}
 		for i, f := range c.Fields {
-			fs, err := sizeOf(f.Type())
+			fs, err := l.dl.sizeOf(f.Type())
 			if err != nil {
 				return err
 			}
@@ -342,6 +362,13 @@ func (l *loader) constBytes(c constant.Constant, buf []byte) error {
 	v, err := l.scalarConst(c)
 	if err != nil {
 		return err
+	}
+	if _, ptr := c.Type().(*types.PointerType); ptr && l.dl.ilp32 {
+		x, ok := Ptr32(v)
+		if !ok {
+			return fmt.Errorf("constant %s: the pointer has no 32-bit form (ILP32: block ids up to %d, offsets from -64 KiB to 960 KiB)", c.Ident(), Ptr32MaxBlock)
+		}
+		v = uint64(x)
 	}
 	var tmp [8]byte
 	binary.LittleEndian.PutUint64(tmp[:], v)

@@ -21,6 +21,19 @@ var wyvernH []byte
 type Options struct {
 	OptLevel   int      // clang optimisation level for C input (0 or 1; default 0)
 	ClangFlags []string // extra flags passed to clang
+	// DataModel: C input is compiled for x86-64 (LP64) or i386 (ILP32,
+	// clang -m32); a .ll or .bc module must have been compiled for it
+	// (CheckDataModel).
+	DataModel DataModel
+}
+
+// CheckDataModel reports an error when p was compiled for another data
+// model than want.
+func CheckDataModel(p *Program, want DataModel) error {
+	if p.DataModel != want {
+		return fmt.Errorf("%s: the module was compiled for the %s data model, not %s", p.Name, p.DataModel, want)
+	}
+	return nil
 }
 
 // Source is a program's LLVM assembly with where it came from.
@@ -35,7 +48,14 @@ func Load(path string, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseLL(src.Name, src.LL)
+	p, err := ParseLL(src.Name, src.LL)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckDataModel(p, opts.DataModel); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Frontend turns a file into LLVM assembly: .c through clang-14, .bc through
@@ -81,6 +101,10 @@ func Frontend(path string, opts Options) (*Source, error) {
 		if opts.OptLevel > 0 {
 			// keep the program scalar: the vm rejects vector instructions
 			args = append(args, "-fno-vectorize", "-fno-slp-vectorize")
+		}
+		if opts.DataModel == ILP32 {
+			// i386: needs the 32-bit C headers (libc6-dev-i386) for .c
+			args = append(args, "-m32")
 		}
 		args = append(args, opts.ClangFlags...)
 		args = append(args, "-o", "-", path)

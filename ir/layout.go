@@ -6,15 +6,39 @@ import (
 	"github.com/llir/llvm/ir/types"
 )
 
-// The data layout is x86-64 SysV (what clang-14 emits for the host).
+// layout is a module's data layout: x86-64 SysV (LP64, what clang-14
+// emits for the host) or i386 System V (ILP32, clang -m32): 4-byte
+// pointers, and 8-byte integers and doubles aligned to 4 bytes in memory
+// and in structs.
+type layout struct {
+	ilp32 bool
+}
+
+// ptrBytes is the size and alignment of a pointer in memory.
+func (dl layout) ptrBytes() uint64 {
+	if dl.ilp32 {
+		return 4
+	}
+	return 8
+}
+
+// argSize is the size recorded for a scalar call argument (CallSite.ArgSizes):
+// a pointer's is its register form's, 8 bytes, in both data models.
+func (dl layout) argSize(t types.Type) uint8 {
+	if _, ok := t.(*types.PointerType); ok {
+		return 8
+	}
+	s, _ := dl.sizeOf(t)
+	return uint8(s)
+}
 
 // sizeOf returns the allocation size of a type in bytes.
-func sizeOf(t types.Type) (uint64, error) {
+func (dl layout) sizeOf(t types.Type) (uint64, error) {
 	switch t := t.(type) {
 	case *types.IntType:
 		return intAllocSize(t.BitSize), nil
 	case *types.PointerType:
-		return 8, nil
+		return dl.ptrBytes(), nil
 	case *types.FloatType:
 		switch t.Kind {
 		case types.FloatKindFloat:
@@ -24,7 +48,7 @@ func sizeOf(t types.Type) (uint64, error) {
 		}
 		return 0, fmt.Errorf("floating-point type %s is not supported", t)
 	case *types.ArrayType:
-		es, err := sizeOf(t.ElemType)
+		es, err := dl.sizeOf(t.ElemType)
 		if err != nil {
 			return 0, err
 		}
@@ -33,7 +57,7 @@ func sizeOf(t types.Type) (uint64, error) {
 		if t.Opaque {
 			return 0, fmt.Errorf("opaque struct %s has no size", t)
 		}
-		offs, size, err := structLayout(t)
+		offs, size, err := dl.structLayout(t)
 		_ = offs
 		return size, err
 	case *types.VectorType:
@@ -54,7 +78,7 @@ func intAllocSize(bits uint64) uint64 {
 }
 
 // alignOf returns the ABI alignment of a type.
-func alignOf(t types.Type) uint64 {
+func (dl layout) alignOf(t types.Type) uint64 {
 	switch t := t.(type) {
 	case *types.IntType:
 		switch {
@@ -65,25 +89,28 @@ func alignOf(t types.Type) uint64 {
 		case t.BitSize <= 32:
 			return 4
 		case t.BitSize <= 64:
+			if dl.ilp32 {
+				return 4
+			}
 			return 8
 		}
 		return 16
 	case *types.PointerType:
-		return 8
+		return dl.ptrBytes()
 	case *types.FloatType:
-		if t.Kind == types.FloatKindFloat {
+		if t.Kind == types.FloatKindFloat || dl.ilp32 {
 			return 4
 		}
 		return 8
 	case *types.ArrayType:
-		return alignOf(t.ElemType)
+		return dl.alignOf(t.ElemType)
 	case *types.StructType:
 		if t.Packed {
 			return 1
 		}
 		a := uint64(1)
 		for _, f := range t.Fields {
-			if fa := alignOf(f); fa > a {
+			if fa := dl.alignOf(f); fa > a {
 				a = fa
 			}
 		}
@@ -92,23 +119,23 @@ func alignOf(t types.Type) uint64 {
 	return 8
 }
 
-func structLayout(t *types.StructType) ([]uint64, uint64, error) {
+func (dl layout) structLayout(t *types.StructType) ([]uint64, uint64, error) {
 	offs := make([]uint64, len(t.Fields))
 	var off uint64
 	for i, f := range t.Fields {
 		a := uint64(1)
 		if !t.Packed {
-			a = alignOf(f)
+			a = dl.alignOf(f)
 		}
 		off = (off + a - 1) / a * a
 		offs[i] = off
-		s, err := sizeOf(f)
+		s, err := dl.sizeOf(f)
 		if err != nil {
 			return nil, 0, err
 		}
 		off += s
 	}
-	a := alignOf(t)
+	a := dl.alignOf(t)
 	off = (off + a - 1) / a * a
 	return offs, off, nil
 }
@@ -186,32 +213,32 @@ func slotOffset(t types.Type, indices []uint64) (int, types.Type, error) {
 
 // leaves lists the scalar leaves of a type with their byte offsets, sizes and
 // kinds, in slot order.
-func leaves(t types.Type, base uint64, acc *AggAccess, kinds *[]ValueKind) error {
+func (dl layout) leaves(t types.Type, base uint64, acc *AggAccess, kinds *[]ValueKind) error {
 	switch tt := t.(type) {
 	case *types.StructType:
-		offs, _, err := structLayout(tt)
+		offs, _, err := dl.structLayout(tt)
 		if err != nil {
 			return err
 		}
 		for i, f := range tt.Fields {
-			if err := leaves(f, base+offs[i], acc, kinds); err != nil {
+			if err := dl.leaves(f, base+offs[i], acc, kinds); err != nil {
 				return err
 			}
 		}
 		return nil
 	case *types.ArrayType:
-		es, err := sizeOf(tt.ElemType)
+		es, err := dl.sizeOf(tt.ElemType)
 		if err != nil {
 			return err
 		}
 		for i := uint64(0); i < tt.Len; i++ {
-			if err := leaves(tt.ElemType, base+i*es, acc, kinds); err != nil {
+			if err := dl.leaves(tt.ElemType, base+i*es, acc, kinds); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	s, err := sizeOf(t)
+	s, err := dl.sizeOf(t)
 	if err != nil {
 		return err
 	}
@@ -220,6 +247,14 @@ func leaves(t types.Type, base uint64, acc *AggAccess, kinds *[]ValueKind) error
 	}
 	acc.Offs = append(acc.Offs, uint32(base))
 	acc.Sizes = append(acc.Sizes, uint8(s))
+	if _, ptr := t.(*types.PointerType); ptr && dl.ilp32 {
+		// a 32-bit pointer in memory: the vm converts it from and to
+		// the register form (Ptr32, FromPtr32)
+		for len(acc.Ptr32) < len(acc.Offs)-1 {
+			acc.Ptr32 = append(acc.Ptr32, false)
+		}
+		acc.Ptr32 = append(acc.Ptr32, true)
+	}
 	if kinds != nil {
 		*kinds = append(*kinds, kindOf(t))
 	}

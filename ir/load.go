@@ -55,29 +55,7 @@ func ParseLL(name string, src []byte) (prog *Program, err error) {
 	if err := checkTypeDefs(mod.TypeDefs); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := checkDataLayout(mod.DataLayout); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	return Compile(name, mod)
-}
-
-// checkDataLayout rejects modules compiled for pointers other than 64 bits
-// wide (clang -m32: "p:32:32"). Type sizes and offsets are x86-64's
-// (layout.go) and the vm's pointers are 64-bit block/offset pairs, so such
-// a module would be laid out against its own sizeof constants: a malloc of
-// sizeof(struct{int *p; int x;}) = 8 bytes whose x the vm puts at offset 8
-// is an out-of-bounds store that the program does not make.
-func checkDataLayout(dl string) error {
-	for _, part := range strings.Split(dl, "-") {
-		if !strings.HasPrefix(part, "p:") && !strings.HasPrefix(part, "p0:") {
-			continue
-		}
-		f := strings.Split(part, ":")
-		if len(f) >= 2 && f[1] != "64" {
-			return fmt.Errorf("target datalayout %q has %s-bit pointers: Wyvern runs 64-bit (x86-64) modules only; compile without -m32", dl, f[1])
-		}
-	}
-	return nil
 }
 
 // checkTypeDefs rejects types that contain themselves by value (a struct
@@ -141,6 +119,7 @@ type loader struct {
 	globalIdx map[*lir.Global]int
 	funcIdx   map[*lir.Func]int
 	locIdx    map[SrcLoc]int32
+	dl        layout
 }
 
 // Compile compiles a parsed llir module into a Program.
@@ -157,6 +136,11 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 		funcIdx:   map[*lir.Func]int{},
 		locIdx:    map[SrcLoc]int32{},
 	}
+	dm, err := dataModelOf(mod.DataLayout)
+	if err != nil {
+		return nil, &LoadError{File: name, Msg: err.Error()}
+	}
+	l.prog.DataModel, l.dl = dm, layout{ilp32: dm == ILP32}
 	l.prog.Locs = append(l.prog.Locs, SrcLoc{})
 	if err := l.layoutGlobals(); err != nil {
 		return nil, err
@@ -182,12 +166,22 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 		return nil, &LoadError{File: name, Msg: "no definition of main"}
 	}
 	l.prog.Entry = main
+	if l.dl.ilp32 {
+		if len(l.prog.Funcs[main].Params) > 0 {
+			return nil, &LoadError{File: name, Func: "main", Msg: "main with parameters (argc, argv) is not supported under the ILP32 data model yet"}
+		}
+		if l.prog.FirstDynBlock > Ptr32MaxBlock-64 {
+			// the image's blocks (and the platform's, after them) need
+			// 32-bit addresses
+			return nil, &LoadError{File: name, Msg: fmt.Sprintf("%d globals and functions: more than the ILP32 data model's %d blocks leave room for", l.prog.FirstDynBlock-1, Ptr32MaxBlock-64)}
+		}
+	}
 	return l.prog, nil
 }
 
 func (l *loader) layoutGlobals() error {
 	for i, g := range l.mod.Globals {
-		size, err := sizeOf(g.ContentType)
+		size, err := l.dl.sizeOf(g.ContentType)
 		if err != nil {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: %v", g.Name(), err)}
 		}
@@ -225,6 +219,15 @@ func (l *loader) initGlobals() error {
 			binary.LittleEndian.PutUint64(gl.Init, MakePtr(gl.Block, 0))
 			continue
 		}
+		if g.Init == nil && IsStdStream(g.Name()) && gl.Size == 4 && l.dl.ilp32 {
+			// the same under ILP32: the handle's 32-bit form
+			x, ok := Ptr32(MakePtr(gl.Block, 0))
+			if !ok {
+				return &LoadError{File: l.name, Msg: fmt.Sprintf("global @%s: block %d has no 32-bit address (ILP32)", g.Name(), gl.Block)}
+			}
+			binary.LittleEndian.PutUint32(gl.Init, x)
+			continue
+		}
 		if g.Init == nil {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("external global variable @%s is not defined in the program", g.Name())}
 		}
@@ -247,7 +250,7 @@ func ignoredIntrinsic(name string) bool {
 }
 
 func (l *loader) indexFuncs() error {
-	var missing []string
+	var missing, notILP32 []string
 	for i, f := range l.mod.Funcs {
 		cf := &Func{Name: f.Name(), Index: i, Block: l.prog.FirstFuncBlock + uint32(i), Variadic: f.Sig.Variadic}
 		l.funcIdx[f] = i
@@ -266,11 +269,19 @@ func (l *loader) indexFuncs() error {
 			continue
 		}
 		cf.Builtin = b
+		if l.dl.ilp32 && !b.ILP32Ready() {
+			notILP32 = append(notILP32, f.Name())
+		}
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
 		return &LoadError{File: l.name, Msg: fmt.Sprintf("unknown external function(s), not implemented by the platform: %s",
 			strings.Join(missing, ", "))}
+	}
+	if len(notILP32) > 0 {
+		sort.Strings(notILP32)
+		return &LoadError{File: l.name, Msg: fmt.Sprintf("platform function(s) not supported under the ILP32 data model yet: %s",
+			strings.Join(notILP32, ", "))}
 	}
 	return nil
 }

@@ -105,8 +105,8 @@ const (
 	OpUAddSat
 	OpSSubSat
 	OpUSubSat
-	OpPtrToInt // Dst = A & Imm (pointers are integer addresses: MakePtr)
-	OpIntToPtr // Dst = A
+	OpPtrToInt // Dst = A & Imm (pointers are integer addresses: MakePtr); Aux = AuxPtr32: Ptr32(A) & Imm
+	OpIntToPtr // Dst = A; Aux = AuxPtr32: FromPtr32(uint32(A))
 	numOps
 )
 
@@ -124,6 +124,10 @@ const (
 // AuxAtomic marks an atomic load or store (Aux of OpLoad/OpStore): atomic
 // accesses do not race.
 const AuxAtomic uint8 = 1
+
+// AuxPtr32 marks a ptrtoint or inttoptr of an ILP32 module (Aux of
+// OpPtrToInt/OpIntToPtr): the integer is the pointer's 32-bit form.
+const AuxPtr32 uint8 = 1
 
 // Floating-point comparison predicates (Aux of OpFCmp).
 const (

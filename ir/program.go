@@ -62,6 +62,10 @@ type Program struct {
 	FirstDynBlock uint32
 	Locs          []SrcLoc // source locations, indexed by Func.Locs entries
 	Entry         int      // index of main in Funcs
+	// DataModel is the data model the module was compiled for (from its
+	// target datalayout): under ILP32 pointers are 32-bit in memory and
+	// as integers (Ptr32).
+	DataModel DataModel
 }
 
 // SrcLoc is a source position from debug info.
@@ -197,6 +201,9 @@ type GEP struct {
 type AggAccess struct {
 	Offs  []uint32 // byte offset of each leaf
 	Sizes []uint8  // byte size of each leaf (1,2,4,8)
+	// Ptr32[i]: leaf i is an ILP32 pointer, 32 bits in memory (Ptr32);
+	// shorter than Offs when the last leaves are not (nil under LP64).
+	Ptr32 []bool
 }
 
 // Inst is one compiled instruction. Dst, A, B, C are slot indices unless the

@@ -36,7 +36,7 @@ func (c *Compiled) cpath(e exprVar) (func(*vm.State) int64, error) {
 	type step func(st *vm.State, addr uint64) (uint64, bool)
 	var steps []step
 	deref := func(st *vm.State, addr uint64) (uint64, bool) {
-		p, err := st.Mem.Load(addr, 8)
+		p, err := c.M.LoadPtr(st, addr)
 		return p, err == vm.ErrNone && p>>ir.PtrBlockShift != 0
 	}
 	name := e.name

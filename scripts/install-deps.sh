@@ -3,7 +3,8 @@
 # llvm-14 (the C and bitcode frontend), z3, cvc5 and boolector (the SMT
 # solvers of bounded model checking), nats-server 2.10+ (cluster tests; built
 # with go install at the version go.mod pins),
-# prometheus (metrics integration tests and scripts/cluster-local.sh).
+# prometheus (metrics integration tests and scripts/cluster-local.sh),
+# libc6-dev-i386 (the 32-bit C headers clang -m32 needs for ILP32 programs).
 # Idempotent: installs only what is missing.
 # Go 1.26+ must already be installed (https://go.dev/dl).
 set -euo pipefail
@@ -15,6 +16,12 @@ command -v z3 >/dev/null 2>&1 || need+=(z3)
 command -v cvc5 >/dev/null 2>&1 || need+=(cvc5)
 command -v boolector >/dev/null 2>&1 || need+=(boolector)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+# 32-bit C headers and crt files: ILP32 programs (--data-model ILP32, SV-COMP
+# tasks with data_model: ILP32) are compiled with clang -m32
+[ -e /usr/include/gnu/stubs-32.h ] || need+=(libc6-dev-i386)
+# and gcc-multilib: the asm/ headers -m32 needs (errno.h includes them) and
+# 32-bit libgcc to link natively (cmd/wyvern TestDifferentialILP32)
+{ [ -e /usr/include/asm ] && compgen -G "/usr/lib/gcc/x86_64-linux-gnu/*/32/libgcc.a" >/dev/null; } || need+=(gcc-multilib)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "install-deps: installing ${need[*]}"

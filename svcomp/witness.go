@@ -568,6 +568,16 @@ func WitnessSpec(data []byte) (string, error) {
 	return d.Metadata.Task.Specification, nil
 }
 
+// WitnessDataModel returns the data model a witness's task states ("ILP32",
+// "LP64"; "" when it states none).
+func WitnessDataModel(data []byte) (string, error) {
+	d, err := violationEntry(data)
+	if err != nil {
+		return "", err
+	}
+	return d.Metadata.Task.DataModel, nil
+}
+
 // SpecProperty reads a witness's specification: the LTL formulas of a
 // property file joined with " && " (Property.Spec).
 func SpecProperty(spec string) (*Property, error) {

@@ -160,6 +160,7 @@ func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
 	p := s.regs[in.A]
 	for i, off := range acc.Offs {
 		n := int(acc.Sizes[i])
+		ptr32 := i < len(acc.Ptr32) && acc.Ptr32[i] // an ILP32 pointer: 32 bits in memory
 		q := e.add64(p, cst(uint64(off), 64))
 		if in.Op == ir.OpLoadAgg {
 			if int(in.Dst)+i >= len(s.regs) {
@@ -169,12 +170,22 @@ func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
 			if s.g == "false" {
 				return nil
 			}
-			s.regs[int(in.Dst)+i] = e.term(e.readBytes(s, q, n), 8*n)
+			v := e.term(e.readBytes(s, q, n), 8*n)
+			if ptr32 {
+				v = e.fromPtr32(v)
+			}
+			s.regs[int(in.Dst)+i] = v
 		} else {
 			if int(in.B)+i >= len(s.regs) {
 				return fmt.Errorf("slots out of range")
 			}
-			v := e.bv(s.regs[int(in.B)+i], 8*n)
+			x := s.regs[int(in.B)+i]
+			if ptr32 {
+				if x = e.toPtr32(s, x); s.g == "false" {
+					return nil
+				}
+			}
+			v := e.bv(x, 8*n)
 			e.access(s, q, BV(uint64(n), 64), true)
 			if s.g == "false" {
 				return nil
@@ -762,4 +773,40 @@ func (e *encoder) assertUnder(s *pstate, c Term) {
 	}
 	e.q.Assert(Implies(s.g, c))
 	e.terms++
+}
+
+// toPtr32 is pointer p's 32-bit form under ILP32 (ir.Ptr32); where p has
+// none the run fails with ResourceLimit, as the vm's does.
+func (e *encoder) toPtr32(s *pstate, p val) val { return e.toPtr32If(s, "true", p) }
+
+// toPtr32If is toPtr32 for a conversion the vm makes only where when holds.
+func (e *encoder) toPtr32If(s *pstate, when Term, p val) val {
+	if p.isConst() {
+		x, ok := ir.Ptr32(p.c)
+		if !ok {
+			e.check(s, errCond{vm.ErrResourceLimit, when})
+			return cst(0, 32)
+		}
+		return cst(uint64(x), 32)
+	}
+	id, off := e.ptrParts(p)
+	null := eqT(id, BV(0, 32))
+	biased := BVAdd(off, BV(ir.Ptr32Bias, 32))
+	limit := BV(1<<ir.Ptr32BlockShift, 32)
+	bad := ite(null, not(BVULT(off, limit)),
+		or(BVULT(BV(ir.Ptr32MaxBlock, 32), id), not(BVULT(biased, limit))))
+	e.check(s, errCond{vm.ErrResourceLimit, e.defBool(and2(when, bad))})
+	return e.term(ite(null, off, BVAdd(BVShl(id, BV(ir.Ptr32BlockShift, 32)), biased)), 32)
+}
+
+// fromPtr32 is the pointer whose 32-bit form (ILP32) is x
+// (ir.FromPtr32).
+func (e *encoder) fromPtr32(x val) val {
+	if x.isConst() {
+		return cst(ir.FromPtr32(uint32(x.c)), 64)
+	}
+	t := e.bv(x, 32)
+	b := e.defBV(BVLShr(t, BV(ir.Ptr32BlockShift, 32)), 32)
+	off := BVSub(BVSub(t, BVShl(b, BV(ir.Ptr32BlockShift, 32))), BV(ir.Ptr32Bias, 32))
+	return e.term(ite(eqT(b, BV(0, 32)), ZeroExt(32, t), Concat(b, BVAdd(off, ptrBase(b)))), 64)
 }

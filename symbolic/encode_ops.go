@@ -315,8 +315,20 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		cs := &fn.Calls[in.Imm]
 		return e.builtin(fn, pc, s, ir.Builtin(in.B), cs)
 	case ir.OpPtrToInt:
+		if in.Aux == ir.AuxPtr32 {
+			x := e.toPtr32(s, r[in.A])
+			if s.g == "false" {
+				return s, nil
+			}
+			r[in.Dst] = e.ptrToInt(e.intToPtr(x), in.Imm) // (zero-extended to 64 bits first)
+			break
+		}
 		r[in.Dst] = e.ptrToInt(r[in.A], in.Imm)
 	case ir.OpIntToPtr:
+		if in.Aux == ir.AuxPtr32 {
+			r[in.Dst] = e.fromPtr32(e.ptrToInt(r[in.A], 1<<32-1))
+			break
+		}
 		r[in.Dst] = e.intToPtr(r[in.A])
 	case ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax:
 		w := int(in.W)

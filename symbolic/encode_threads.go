@@ -597,7 +597,11 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		newTid := s.nthr
 		s.nthr = e.inc32(s.nthr, 1)
 		p := arg(s, cs, 0)
-		e.condWrite(s, e.nonzero(p), p, ZeroExt(32, e.bv(newTid, 32)), 8)
+		if e.p.DataModel == ir.ILP32 {
+			e.condWrite(s, e.nonzero(p), p, e.bv(newTid, 32), 4) // a 32-bit pthread_t
+		} else {
+			e.condWrite(s, e.nonzero(p), p, ZeroExt(32, e.bv(newTid, 32)), 8)
+		}
 		if s.g == "false" {
 			return s, nil
 		}
@@ -664,7 +668,17 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 			return s, nil
 		}
 		p := arg(s, cs, 1)
-		e.condWrite(s, e.nonzero(p), p, res, 8)
+		if e.p.DataModel == ir.ILP32 {
+			// the result's 32-bit form (ResourceLimit where it has none)
+			c := e.nonzero(p)
+			x := e.toPtr32If(s, c, val{t: res, w: 64})
+			if s.g == "false" {
+				return s, nil
+			}
+			e.condWrite(s, c, p, e.bv(x, 32), 4)
+		} else {
+			e.condWrite(s, e.nonzero(p), p, res, 8)
+		}
 		ret(zero)
 	case ir.BPthreadExit:
 		if e.depth > 0 {

@@ -180,7 +180,15 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 		b, upper, lower := ctypeTables()
 		ptr := func(table uint64, entry int) uint64 {
 			var w [8]byte
-			binary.LittleEndian.PutUint64(w[:], table+uint64(ctypeLow*entry))
+			p := table + uint64(ctypeLow*entry)
+			if m.ilp32 {
+				// a 32-bit pointer (the loader refuses ILP32 programs
+				// whose image's block ids have no 32-bit form)
+				x, _ := ir.Ptr32(p)
+				binary.LittleEndian.PutUint32(w[:], x)
+				return add(blkConst, w[:4])
+			}
+			binary.LittleEndian.PutUint64(w[:], p)
 			return add(blkConst, w[:])
 		}
 		m.libc.ctypeB = ptr(add(blkConst, b), 2)

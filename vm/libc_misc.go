@@ -38,7 +38,7 @@ func init() {
 	}}
 	platform[ir.BTime] = platformFunc{run: func(c call, a args) int {
 		if p := a.arg(0); p != 0 {
-			if e := c.st.Mem.Store(p, 8, Epoch); e != ErrNone {
+			if e := c.st.Mem.Store(p, c.m.PtrBytes(), Epoch); e != ErrNone { // time_t: a long
 				return c.fail(e, "time")
 			}
 		}
@@ -54,7 +54,7 @@ func init() {
 	platform[ir.BClock] = platformFunc{run: ret0}
 	platform[ir.BGettimeofday] = platformFunc{run: func(c call, a args) int {
 		if p := a.arg(0); p != 0 { // struct timeval {tv_sec, tv_usec}
-			if e := c.st.Mem.Write(p, timePair(Epoch, 0)); e != ErrNone {
+			if e := c.st.Mem.Write(p, c.m.timePair(Epoch, 0)); e != ErrNone {
 				return c.fail(e, "gettimeofday")
 			}
 		}
@@ -66,7 +66,7 @@ func init() {
 		if clk := int32(a.arg(0)); clk == 0 || clk == 5 { // CLOCK_REALTIME, CLOCK_REALTIME_COARSE
 			sec = Epoch
 		}
-		if e := c.st.Mem.Write(a.arg(1), timePair(sec, 0)); e != ErrNone { // struct timespec
+		if e := c.st.Mem.Write(a.arg(1), c.m.timePair(sec, 0)); e != ErrNone { // struct timespec
 			return c.fail(e, "clock_gettime")
 		}
 		a.ret(0)
@@ -259,7 +259,13 @@ func qsort(c call, a args) int {
 }
 
 // timePair is a struct timeval or timespec: two little-endian 64-bit words.
-func timePair(sec, frac uint64) []byte {
+func (m *Machine) timePair(sec, frac uint64) []byte {
+	if m.ilp32 { // two 32-bit longs
+		b := make([]byte, 8)
+		binary.LittleEndian.PutUint32(b, uint32(sec))
+		binary.LittleEndian.PutUint32(b[4:], uint32(frac))
+		return b
+	}
 	b := make([]byte, 16)
 	binary.LittleEndian.PutUint64(b, sec)
 	binary.LittleEndian.PutUint64(b[8:], frac)

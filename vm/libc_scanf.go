@@ -122,8 +122,18 @@ func sscanf(c call, a args) int {
 					size = 2
 				}
 			case 'l':
+				// long: 32 bits under ILP32 (ll: 64)
+				prev := size
 				long, size = true, 8
-			case 'z', 'j', 't', 'q':
+				if c.m.ilp32 && prev != 8 && !(i+1 < len(format) && format[i+1] == 'l') {
+					size = 4
+				}
+			case 'z', 't':
+				size = 8
+				if c.m.ilp32 {
+					size = 4 // size_t, ptrdiff_t
+				}
+			case 'j', 'q':
 				size = 8
 			case 'L':
 				return c.fail(ErrBadArg, "sscanf: long double conversions are not supported")
@@ -156,11 +166,18 @@ func sscanf(c call, a args) int {
 			if suppress {
 				continue
 			}
+			// glibc converts with strtol/strtoul, strtoll/strtoull for
+			// 8-byte results: saturated at the width of long (32 bits
+			// under ILP32), then stored truncated to the conversion's size
+			bits := uint(64)
+			if c.m.ilp32 && size < 8 {
+				bits = 32
+			}
 			var v uint64
 			if conv == 'd' || conv == 'i' {
-				v = uint64(clampSigned(mag, neg, overflow, 64))
+				v = uint64(clampSigned(mag, neg, overflow, bits))
 			} else {
-				v = clampUnsigned(mag, neg, overflow)
+				v = clampUnsigned(mag, neg, overflow || bits == 32 && mag > math.MaxUint32)
 			}
 			if !store(size, v) {
 				return bEnd

@@ -287,19 +287,27 @@ func strtol(c call, a args) int {
 		}
 	}
 	mag, neg, overflow, n := parseInt(s, base, 0)
+	bits := uint(64)
+	if c.m.ilp32 && a.cs.RetBits == 32 {
+		bits = 32 // a 32-bit long: strtol, strtoul, atol (and atoi, which is (int)strtol)
+	}
 	if c.b == ir.BStrtoul {
-		a.ret(clampUnsigned(mag, neg, overflow))
+		if bits == 32 && mag > math.MaxUint32 {
+			overflow = true
+		}
+		a.ret(clampUnsigned(mag, neg, overflow)) // (ULONG_MAX: masked to the result's width)
 		if overflow {
 			c.setErrno(eRange)
 		}
 	} else {
-		a.ret(uint64(clampSigned(mag, neg, overflow, 64)))
-		if overflow || !neg && mag > math.MaxInt64 || neg && mag > 1<<63 {
+		maxv := uint64(1)<<(bits-1) - 1
+		a.ret(uint64(clampSigned(mag, neg, overflow, bits)))
+		if overflow || !neg && mag > maxv || neg && mag > maxv+1 {
 			c.setErrno(eRange)
 		}
 	}
 	if endp != 0 {
-		if e := c.st.Mem.Store(endp, 8, p+uint64(n)); e != ErrNone {
+		if e := c.m.StorePtr(c.st, endp, p+uint64(n)); e != ErrNone {
 			return c.fail(e, "%s: end pointer", c.b)
 		}
 	}
@@ -349,7 +357,7 @@ func strtod(c call, a args) int {
 	a.ret(floatSlot(x, w))
 	if len(a.cs.Args) >= 2 {
 		if endp := a.arg(1); endp != 0 {
-			if e := c.st.Mem.Store(endp, 8, end); e != ErrNone {
+			if e := c.m.StorePtr(c.st, endp, end); e != ErrNone {
 				return c.fail(e, "%s: end pointer", c.b)
 			}
 		}
@@ -495,7 +503,7 @@ func strtok(c call, a args) int {
 	}
 	s := a.arg(0)
 	if s == 0 {
-		v, e := c.st.Mem.Load(save, 8)
+		v, e := c.m.LoadPtr(c.st, save)
 		if e != ErrNone {
 			return c.fail(e, "%s: saved position", c.b)
 		}
@@ -518,7 +526,7 @@ func strtok(c call, a args) int {
 		i++
 	}
 	if i == len(str) {
-		c.st.Mem.Store(save, 8, s+uint64(i))
+		c.m.StorePtr(c.st, save, s+uint64(i))
 		a.ret(0)
 		return bNext
 	}
@@ -533,7 +541,7 @@ func strtok(c call, a args) int {
 		}
 		next++
 	}
-	if e := c.st.Mem.Store(save, 8, next); e != ErrNone {
+	if e := c.m.StorePtr(c.st, save, next); e != ErrNone {
 		return c.fail(e, "%s: saved position", c.b)
 	}
 	a.ret(s + uint64(i))

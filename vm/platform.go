@@ -207,7 +207,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 			nt.Detached = ds == detachedState
 		}
 		if p := a.arg(0); p != 0 {
-			if e := c.st.Mem.Store(p, 8, uint64(nt.ID)); e != ErrNone {
+			if e := c.m.storeULong(c.st, p, uint64(nt.ID)); e != ErrNone {
 				return c.fail(e, "pthread_create: thread id")
 			}
 		}
@@ -233,7 +233,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 				return bBlock
 			}
 			if p := a.arg(1); p != 0 {
-				if e := c.st.Mem.Store(p, 8, target.RetVal); e != ErrNone {
+				if e := c.m.StorePtr(c.st, p, target.RetVal); e != ErrNone {
 					return c.fail(e, "pthread_join: result")
 				}
 			}

@@ -121,7 +121,15 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 				} else {
 					bitsz = 16
 				}
-			case 'l', 'z', 'j', 't', 'q', 'L':
+			case 'l', 'z', 't':
+				// long, size_t, ptrdiff_t: 32 bits under ILP32; ll is 64
+				switch {
+				case !m.ilp32 || bitsz == 64 || format[i] == 'l' && i+1 < len(format) && format[i+1] == 'l':
+					bitsz = 64
+				default:
+					bitsz = 32
+				}
+			case 'j', 'q', 'L':
 				bitsz = 64
 			default:
 				break length
@@ -199,6 +207,13 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 			out = spec.pad(out, s, false)
 		case 'p':
 			s := "(nil)"
+			if m.ilp32 && v != 0 {
+				x, ok := ir.Ptr32(v)
+				if !ok {
+					return nil, &fmtErr{ErrResourceLimit, ptr32Detail("%p", v)}
+				}
+				v = uint64(x)
+			}
 			if v != 0 {
 				s = "0x" + strconv.FormatUint(v, 16)
 			}

@@ -32,8 +32,20 @@ func floatSlot(f float64, w uint8) uint64 {
 func (m *Machine) execSlow(st *State, t *Thread, in *ir.Inst, r []uint64) (ErrKind, string) {
 	switch in.Op {
 	case ir.OpPtrToInt:
+		if in.Aux == ir.AuxPtr32 {
+			x, ok := ir.Ptr32(r[in.A])
+			if !ok {
+				return ErrResourceLimit, ptr32Detail("ptrtoint", r[in.A])
+			}
+			r[in.Dst] = uint64(x) & in.Imm
+			break
+		}
 		r[in.Dst] = r[in.A] & in.Imm // pointers are integer addresses (ir.MakePtr)
 	case ir.OpIntToPtr:
+		if in.Aux == ir.AuxPtr32 {
+			r[in.Dst] = ir.FromPtr32(uint32(r[in.A]))
+			break
+		}
 		r[in.Dst] = r[in.A]
 	case ir.OpFAdd, ir.OpFSub, ir.OpFMul, ir.OpFDiv, ir.OpFRem:
 		if in.W == 32 {
@@ -136,13 +148,24 @@ func (m *Machine) execSlow(st *State, t *Thread, in *ir.Inst, r []uint64) (ErrKi
 			if e != ErrNone {
 				return e, "load"
 			}
+			if i < len(acc.Ptr32) && acc.Ptr32[i] {
+				v = ir.FromPtr32(uint32(v))
+			}
 			r[in.Dst+int32(i)] = v
 		}
 	case ir.OpStoreAgg:
 		acc := &t.Frames[len(t.Frames)-1].Fn.Aggs[in.Imm]
 		p := r[in.A]
 		for i, off := range acc.Offs {
-			if e := st.Mem.Store(p+uint64(off), uint32(acc.Sizes[i]), r[in.B+int32(i)]); e != ErrNone {
+			v := r[in.B+int32(i)]
+			if i < len(acc.Ptr32) && acc.Ptr32[i] {
+				x, ok := ir.Ptr32(v)
+				if !ok {
+					return ErrResourceLimit, ptr32Detail("store", v)
+				}
+				v = uint64(x)
+			}
+			if e := st.Mem.Store(p+uint64(off), uint32(acc.Sizes[i]), v); e != ErrNone {
 				return e, "store"
 			}
 		}

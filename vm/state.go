@@ -126,6 +126,9 @@ type Machine struct {
 	// straight holds, per function of Prog, its straight distances (see
 	// straightDists; nil with code).
 	straight [][]uint16
+	// ilp32: the program's data model is ILP32 (Prog.DataModel): pointers
+	// are 32-bit in memory (ir.Ptr32), long is 4 bytes.
+	ilp32 bool
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -163,7 +166,8 @@ func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
 // arguments: main(argc, argv) receives argv[0] (the program's file name),
 // then args.
 func NewMachineArgs(p *ir.Program, args []string) *Machine {
-	m := &Machine{Prog: p, MaxDepth: DefaultMaxDepth, MaxMemory: DefaultMaxMemory, MaxProcs: DefaultMaxProcs}
+	m := &Machine{Prog: p, MaxDepth: DefaultMaxDepth, MaxMemory: DefaultMaxMemory, MaxProcs: DefaultMaxProcs,
+		ilp32: p.DataModel == ir.ILP32}
 	var mem Memory
 	mem.renew()
 	mem.initBlock(0, blkNone, nil)

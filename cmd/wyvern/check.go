@@ -58,6 +58,9 @@ func prepare(file string, q *query.Query, lf *loadFlags) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ir.CheckDataModel(prog, lf.model.m); err != nil {
+		return nil, err
+	}
 	return (&prepared{src: src, prog: prog, args: lf.args}).withQuery(q)
 }
 
@@ -290,7 +293,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var lim limitFlags
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1]")
+		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1] [--data-model ILP32|LP64]")
 		fmt.Fprintln(stderr, "       wyvern check FILE -q QUERIES.q [flags]")
 		fmt.Fprintln(stderr, "\nAnswers QUERY (or each query of QUERIES.q in turn) on FILE with an in-process NATS server,")
 		fmt.Fprintln(stderr, "a coordinator and N workers. Exit status: 0 holds (or an estimate), 10 violated or reachable,")
@@ -517,7 +520,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	var nf natsFlags
 	nf.register(fs, "")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR]")
+		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR] [--data-model ILP32|LP64]")
 		fmt.Fprintln(stderr, "       wyvern submit --nats URL FILE -q QUERIES.q [flags]")
 		fs.PrintDefaults()
 	}

@@ -56,7 +56,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *witness != "" {
-		return replayWitness(pos[0], lf.options(), *witness, stdout, stderr)
+		return replayWitness(pos[0], lf.options(), lf.model.set, *witness, stdout, stderr)
 	}
 	prog, err := ir.Load(pos[0], lf.options())
 	if err != nil {

@@ -23,16 +23,35 @@ type loadFlags struct {
 	opt   int
 	clang multiFlag
 	args  multiFlag // the program's arguments after argv[0]
+	model dataModelFlag
+}
+
+// dataModelFlag is --data-model: ILP32 or LP64.
+type dataModelFlag struct {
+	m   ir.DataModel
+	set bool // given on the command line
+}
+
+func (d *dataModelFlag) String() string { return d.m.String() }
+
+func (d *dataModelFlag) Set(s string) error {
+	m, err := ir.ParseDataModel(s)
+	if err != nil {
+		return err
+	}
+	d.m, d.set = m, true
+	return nil
 }
 
 func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.opt, "O", 0, "clang optimisation level for C input (0 or 1)")
 	fs.Var(&l.clang, "clang-flag", "extra flag passed to clang (repeatable)")
 	fs.Var(&l.args, "arg", "command-line argument for the program's main(argc, argv), after argv[0] (repeatable)")
+	fs.Var(&l.model, "data-model", "data model: LP64 (x86-64) or ILP32 (i386, clang -m32); a .ll or .bc file must be compiled for it")
 }
 
 func (l *loadFlags) options() ir.Options {
-	return ir.Options{OptLevel: l.opt, ClangFlags: l.clang}
+	return ir.Options{OptLevel: l.opt, ClangFlags: l.clang, DataModel: l.model.m}
 }
 
 // platformFlags are a simulated run's platform behaviours (the Platform
@@ -79,7 +98,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var pf platformFlags
 	pf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--clang-flag F] [--arg A]...")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
 		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc). The program's output goes to stdout, the reason the run")
 		fmt.Fprintln(stderr, "ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
@@ -167,16 +186,16 @@ func exitStatus(st *vm.State) int {
 }
 
 type runJSON struct {
-	Status   string `json:"status"`
-	Reason   string `json:"reason"`
+	Status string `json:"status"`
+	Reason string `json:"reason"`
 	// ExitCode is the program's exit code, null unless it exited;
 	// ExitStatus is wyvern run's own (the program's, or 10-13).
 	ExitCode   *int32 `json:"exit_code"`
 	ExitStatus int    `json:"exit_status"`
-	Steps    uint64 `json:"steps"`
-	Seed     uint64 `json:"seed"`
-	Index    uint64 `json:"index"`
-	Error    *struct {
+	Steps      uint64 `json:"steps"`
+	Seed       uint64 `json:"seed"`
+	Index      uint64 `json:"index"`
+	Error      *struct {
 		Kind    string `json:"kind"`
 		Process int32  `json:"process"`
 		Func    string `json:"function"`

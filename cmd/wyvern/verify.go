@@ -135,10 +135,11 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	var notes []string
-	if rep.DataModel == "ILP32" {
-		notes = append(notes, "data model ILP32 approximated by LP64: the vm's pointers are 64-bit, so long and pointers are 8 bytes")
+	dm, err := ir.ParseDataModel(rep.DataModel)
+	if err != nil {
+		return fail(err)
 	}
+	var notes []string
 	emit := func(out *svcomp.Outcome) int {
 		out.Notes = append(notes, out.Notes...)
 		rep.Outcome = out
@@ -157,10 +158,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		return coordinator.ExitUnknown
 	}
-	src, err := ir.Frontend(rep.Program, verifyOptions(ir.Options{}))
+	src, err := ir.Frontend(rep.Program, verifyOptions(ir.Options{DataModel: dm}))
 	var prog *ir.Program
 	if err == nil {
 		prog, err = ir.ParseLL(src.Name, src.LL)
+	}
+	if err == nil {
+		err = ir.CheckDataModel(prog, dm)
 	}
 	if err != nil {
 		// A program Wyvern cannot load has no verdict (an unsupported
@@ -328,19 +332,30 @@ func startLocalCluster(ctx context.Context, n int, stderr io.Writer) (*nats.Conn
 
 // replayWitness replays a violation witness (format 2.0) on program m and
 // says whether it reproduces the violation of its specification (exit 0)
-// or not (1).
-func replayWitness(file string, opts ir.Options, path string, stdout, stderr io.Writer) int {
+// or not (1). The program is compiled for the data model the witness's
+// task states unless modelSet (--data-model given).
+func replayWitness(file string, opts ir.Options, modelSet bool, path string, stdout, stderr io.Writer) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return exitUsage
+	}
+	if !modelSet {
+		dm, err := svcomp.WitnessDataModel(data)
+		if err == nil {
+			opts.DataModel, err = ir.ParseDataModel(dm)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
+			return exitUsage
+		}
+	}
 	prog, err := ir.Load(file, verifyOptions(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
 	m := vm.NewMachine(prog)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return exitUsage
-	}
 	values, schedule, platform, err := svcomp.ReadWitness(data)
 	var spec string
 	if err == nil {
