@@ -13,7 +13,8 @@ const (
 	// P violated, E<> P reachable, a hypothesis test fails).
 	ExitViolated = 10
 	// ExitUnknown: no verdict (a search ended by a limit, an undecided
-	// test, an incomplete exact computation, no splitting estimate).
+	// test, an incomplete exact computation, no splitting estimate or
+	// a splitting interval whose coverage is not assured).
 	ExitUnknown = 11
 )
 
@@ -25,7 +26,9 @@ func (r *Result) ExitStatus() int {
 			return verdictStatus(d.Verdict == "holds", d.Verdict == "fails")
 		}
 	case *SplitDetail:
-		if d.Split != nil && d.Split.NoEstimate {
+		// No estimate, or an estimate whose interval's coverage is not
+		// assured (the estimate is still given).
+		if d.Split != nil && (d.Split.NoEstimate || !d.Split.CoverageAssured) {
 			return ExitUnknown
 		}
 	case *ExplicitDetail:

@@ -673,6 +673,10 @@ func writeSplit(w io.Writer, s *splitting.Result) {
 		}
 		fmt.Fprintf(w, "Probability: %s in [%s, %s] with confidence %g (%s; std error %.3g)\n",
 			fmtP(s.Estimate), fmtP(s.Lo), fmtP(s.Hi), s.Confidence, kind, s.StdErr)
+		if !s.CoverageAssured {
+			fmt.Fprintf(w, "Coverage NOT assured: %d replications are too few for their skewness (%.2g; about %d needed), the interval may cover less than %g\n",
+				s.M, s.Skewness, splitting.CoverageNeed(s.Skewness), s.Confidence)
+		}
 		fmt.Fprintf(w, "Student-t interval: [%s, %s]; plug-in interval (log scale, from level counts): [%s, %s]\n",
 			fmtP(s.TLo), fmtP(s.THi), fmtP(s.PlugLo), fmtP(s.PlugHi))
 	}
