@@ -174,6 +174,10 @@ type TraceDetail struct {
 	MaxRuns uint64  `json:"max_runs,omitempty"`
 	// Estimate
 	StdDev float64 `json:"stddev,omitempty"`
+	// CoverageAssured (estimate): the values are numerous enough for their
+	// skewness that the t-interval keeps its confidence
+	// (estimator.MeanResult.CoverageAssured).
+	CoverageAssured bool `json:"coverage_assured,omitempty"`
 	// EnumStatesSMC
 	States int `json:"states,omitempty"`
 	// The first satisfying trace, replayable with `wyvern replay`.
@@ -498,6 +502,7 @@ func (f *folder) result() Result {
 		mr, err := f.mean.Result(f.alpha)
 		if err == nil {
 			r.Estimate, r.Lo, r.Hi, d.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
+			d.CoverageAssured = mr.CoverageAssured()
 			if mr.N < 2 {
 				r.Lo, r.Hi = mr.Mean, mr.Mean // ±Inf does not encode; the warning says there is no interval
 			}

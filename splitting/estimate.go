@@ -263,7 +263,7 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 		res.Estimate, res.Lo, res.Hi, res.TLo, res.THi, res.StdErr = 0, 0, 0, 0, 0, 0
 	}
 	res.Skewness = mr.Skewness
-	res.CoverageAssured = !res.NoEstimate && mr.N >= 2 && mr.StdDev > 0 && mr.N >= CoverageNeed(mr.Skewness)
+	res.CoverageAssured = !res.NoEstimate && mr.CoverageAssured()
 	if s.Method == Fixed {
 		res.Levels = fixedLevels(s, reps)
 	} else {
@@ -289,12 +289,9 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 
 // CoverageNeed is the number of replications whose mean has a normal
 // enough distribution for the interval to keep its confidence when their
-// sample skewness is g: 28 + 25·g², Sugden, Smith and Jones's (2000)
-// refinement of Cochran's rule (25·g²). Measured on splitting estimators
-// in docs/statistics.md.
-func CoverageNeed(g float64) int {
-	return int(math.Ceil(28 + 25*g*g))
-}
+// sample skewness is g: estimator.CoverageNeed, 28 + 25·g². Measured on
+// splitting estimators in docs/statistics.md.
+func CoverageNeed(g float64) int { return estimator.CoverageNeed(g) }
 
 // budgetText says what stopped the replications at m.
 func budgetText(s *Spec, m int) string {
