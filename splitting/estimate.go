@@ -138,10 +138,14 @@ type Progress struct {
 func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed uint64, parallel int, progress func(Progress)) (*Result, error) {
 	var reps []*Replication
 	target := s.M
+	sum := 0.0 // of the estimates so far, for progress
 	for {
-		more, err := runReplications(ctx, s, ex, seed, parallel, len(reps), target, progress)
+		more, err := runReplications(ctx, s, ex, seed, parallel, len(reps), target, sum, progress)
 		if err != nil {
 			return nil, err
+		}
+		for _, r := range more {
+			sum += r.Estimate
 		}
 		reps = append(reps, more...)
 		res, err := Summarize(q, s, reps)
@@ -156,8 +160,9 @@ func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed ui
 }
 
 // runReplications runs replications from to to-1, at most parallel at
-// once, and returns them in order.
-func runReplications(ctx context.Context, s *Spec, ex Executor, seed uint64, parallel, from, to int, progress func(Progress)) ([]*Replication, error) {
+// once, and returns them in order; prevSum is the sum of the estimates of
+// the replications before from (for the running mean progress reports).
+func runReplications(ctx context.Context, s *Spec, ex Executor, seed uint64, parallel, from, to int, prevSum float64, progress func(Progress)) ([]*Replication, error) {
 	reps := make([]*Replication, to-from)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -201,7 +206,7 @@ func runReplications(ctx context.Context, s *Spec, ex Executor, seed uint64, par
 			done++
 			sum += r.Estimate
 			if progress != nil {
-				progress(Progress{Done: from + done, Total: to, Estimate: sum / float64(done), Rep: rep, Replication: r})
+				progress(Progress{Done: from + done, Total: to, Estimate: (prevSum + sum) / float64(from+done), Rep: rep, Replication: r})
 			}
 		}(rep)
 	}
