@@ -13,7 +13,8 @@ const (
 	// P violated, E<> P reachable, a hypothesis test fails).
 	ExitViolated = 10
 	// ExitUnknown: no verdict (a search ended by a limit, an undecided
-	// test, an incomplete exact computation, no splitting estimate).
+	// test, an incomplete exact computation, no splitting estimate, or
+	// a splitting or Estimate interval whose coverage is not assured).
 	ExitUnknown = 11
 )
 
@@ -24,8 +25,13 @@ func (r *Result) ExitStatus() int {
 		if r.Kind == "hypothesis" {
 			return verdictStatus(d.Verdict == "holds", d.Verdict == "fails")
 		}
+		if r.Kind == "estimate" && !d.CoverageAssured {
+			return ExitUnknown // the estimate is given; its interval may cover less than claimed
+		}
 	case *SplitDetail:
-		if d.Split != nil && d.Split.NoEstimate {
+		// No estimate, or an estimate whose interval's coverage is not
+		// assured (the estimate is still given).
+		if d.Split != nil && (d.Split.NoEstimate || !d.Split.CoverageAssured) {
 			return ExitUnknown
 		}
 	case *ExplicitDetail:

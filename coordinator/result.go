@@ -175,6 +175,10 @@ type TraceDetail struct {
 	MaxRuns uint64  `json:"max_runs,omitempty"`
 	// Estimate
 	StdDev float64 `json:"stddev,omitempty"`
+	// CoverageAssured (estimate): the values are numerous enough for their
+	// skewness that the t-interval keeps its confidence
+	// (estimator.MeanResult.CoverageAssured).
+	CoverageAssured bool `json:"coverage_assured,omitempty"`
 	// EnumStatesSMC
 	States int `json:"states,omitempty"`
 	// The first satisfying trace, replayable with `wyvern replay`.
@@ -499,6 +503,7 @@ func (f *folder) result() Result {
 		mr, err := f.mean.Result(f.alpha)
 		if err == nil {
 			r.Estimate, r.Lo, r.Hi, d.StdDev = mr.Mean, mr.Lo, mr.Hi, mr.StdDev
+			d.CoverageAssured = mr.CoverageAssured()
 			if mr.N < 2 {
 				r.Lo, r.Hi = mr.Mean, mr.Mean // ±Inf does not encode; the warning says there is no interval
 			}
@@ -678,6 +683,10 @@ func writeSplit(w io.Writer, s *splitting.Result) {
 		}
 		fmt.Fprintf(w, "Probability: %s in [%s, %s] with confidence %g (%s; std error %.3g)\n",
 			fmtP(s.Estimate), fmtP(s.Lo), fmtP(s.Hi), s.Confidence, kind, s.StdErr)
+		if !s.CoverageAssured {
+			fmt.Fprintf(w, "Coverage NOT assured: %d replications are too few for their skewness (%.2g; about %d needed), the interval may cover less than %g\n",
+				s.M, s.Skewness, splitting.CoverageNeed(s.Skewness), s.Confidence)
+		}
 		fmt.Fprintf(w, "Student-t interval: [%s, %s]; plug-in interval (log scale, from level counts): [%s, %s]\n",
 			fmtP(s.TLo), fmtP(s.THi), fmtP(s.PlugLo), fmtP(s.PlugHi))
 	}

@@ -22,7 +22,7 @@ var (
 			"always", "first_satisfying", "first_violating", "histogram", "convergence"},
 		"hypothesis": {"verdict", "decision", "cmp", "theta", "delta", "alpha", "beta", "max_runs", "llr",
 			"runs", "satisfied", "estimate", "steps", "ends", "always", "first_satisfying", "first_violating", "histogram", "convergence"},
-		"estimate":        {"runs", "estimate", "lo", "hi", "confidence", "stddev", "steps", "ends", "convergence", "values"},
+		"estimate":        {"runs", "estimate", "lo", "hi", "confidence", "stddev", "coverage_assured", "steps", "ends", "convergence", "values"},
 		"enum-states-smc": {"runs", "states", "steps", "ends"},
 		"splitting":       {"runs", "estimate", "lo", "hi", "confidence", "steps", "split"},
 		"explicit":        {"explicit"},

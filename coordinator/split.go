@@ -208,9 +208,13 @@ func (SplitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	var mu sync.Mutex
 	var prog splitting.Progress
 	em := s.Metrics()
-	finished := make([]*splitting.Replication, spec.M) // for the live level report
-	reported := 0                                      // replications in the last report
-	live := metrics.Progress{Hi: 1}                    // what the metrics show
+	planned := spec.M
+	if spec.Auto {
+		planned = max(spec.M, spec.MaxM)
+	}
+	finished := make([]*splitting.Replication, planned) // for the live level report
+	reported := 0                                       // replications in the last report
+	live := metrics.Progress{Hi: 1}                     // what the metrics show
 	go func() {
 		parallel := min(spec.M, max(4, 2*s.Workers()))
 		r, err := splitting.Estimate(ctx, q, spec, x, exp.Seed, parallel, func(p splitting.Progress) {
@@ -264,7 +268,7 @@ func (SplitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 				em.Progress(live)
 			}
 			s.Progress(jobs.Progress{Runs: runs, Workers: s.Workers(),
-				RunsPerS: float64(runs) / time.Since(start).Seconds(), Replications: p.Done, PlannedReplications: spec.M,
+				RunsPerS: float64(runs) / time.Since(start).Seconds(), Replications: p.Done, PlannedReplications: max(p.Total, spec.M),
 				Estimate: p.Estimate})
 		case o := <-doneCh:
 			if o.err != nil {
@@ -282,7 +286,7 @@ func (SplitRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			}
 			x.mu.Unlock()
 			s.Progress(jobs.Progress{Runs: res.Runs, Lo: res.Lo, Hi: res.Hi, Done: true,
-				Replications: spec.M, PlannedReplications: spec.M, Estimate: res.Estimate})
+				Replications: sr.M, PlannedReplications: sr.M, Estimate: res.Estimate})
 			return res, nil
 		}
 	}

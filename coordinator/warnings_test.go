@@ -53,6 +53,17 @@ func TestResultWarnings(t *testing.T) {
 		if c.want == "" && w != "" || !strings.Contains(w, c.want) {
 			t.Errorf("%s: warnings %q, want %q", c.name, w, c.want)
 		}
+		// An Estimate whose t-interval's coverage is not assured (no
+		// spread, or too skewed for R) is given with exit status 11.
+		if r.Kind == "estimate" {
+			want := coordinator.ExitHolds
+			if c.want != "" {
+				want = coordinator.ExitUnknown
+			}
+			if got := r.ExitStatus(); got != want {
+				t.Errorf("%s: exit status %d, want %d", c.name, got, want)
+			}
+		}
 		var text bytes.Buffer
 		r.WriteText(&text)
 		if c.want != "" && !strings.Contains(text.String(), "warning: ") {

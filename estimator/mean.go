@@ -94,12 +94,27 @@ func (m *Mean) Result(alpha float64) (MeanResult, error) {
 // before the central limit theorem makes it trustworthy.
 const CochranFactor = 25
 
+// CoverageNeed is the number of samples whose mean is normal enough for a
+// 1-alpha interval to keep its confidence when their sample skewness is
+// g: 28 + 25·g², Sugden, Smith and Jones's (2000) refinement of Cochran's
+// rule 25·g² (the constant term matters for small, skewed samples).
+func CoverageNeed(g float64) int {
+	return int(math.Ceil(28 + CochranFactor*g*g))
+}
+
+// CoverageAssured reports whether the interval's coverage is assured by
+// CoverageNeed: at least two samples with some spread, and N >=
+// CoverageNeed(Skewness).
+func (r MeanResult) CoverageAssured() bool {
+	return r.N >= 2 && r.StdDev > 0 && r.N >= CoverageNeed(r.Skewness)
+}
+
 // Warnings says when the t-interval should not be trusted: every sample
 // had the same value (the interval is a point: a value never seen may
 // still have a probability up to about 3/N), or the samples are skewed
-// beyond what their number supports (Cochran's rule, N < 25·g1²; skewed
-// means are biased low in most samples and the interval under-covers).
-// what names the samples ("values", "replication estimates").
+// beyond what their number supports (N < CoverageNeed(g1); skewed means
+// are biased low in most samples and the interval under-covers). what
+// names the samples ("values", "replication estimates").
 func (r MeanResult) Warnings(what string) []string {
 	var w []string
 	switch {
@@ -107,9 +122,8 @@ func (r MeanResult) Warnings(what string) []string {
 		w = append(w, fmt.Sprintf("only %d %s: no interval", r.N, what))
 	case r.StdDev == 0:
 		w = append(w, fmt.Sprintf("all %d %s equal %g: the interval is a single point and says nothing about values not seen (one with probability 3/%d would be missed about 5%% of the time)", r.N, what, r.Mean, r.N))
-	case float64(r.N) < CochranFactor*r.Skewness*r.Skewness:
-		need := int(math.Ceil(CochranFactor * r.Skewness * r.Skewness))
-		w = append(w, fmt.Sprintf("the %d %s are skewed (skewness %.2g): the interval may cover less than claimed; about %d are needed (Cochran's rule, 25·skewness²)", r.N, what, r.Skewness, need))
+	case r.N < CoverageNeed(r.Skewness):
+		w = append(w, fmt.Sprintf("the %d %s are skewed (skewness %.2g): the interval's coverage is not assured, it may cover less than claimed; about %d are needed (28 + 25·skewness², Cochran's rule as refined by Sugden, Smith and Jones)", r.N, what, r.Skewness, CoverageNeed(r.Skewness)))
 	}
 	return w
 }

@@ -91,6 +91,9 @@ type OptionSpec struct {
 	// MinOpen/MaxOpen.
 	Min, Max         float64
 	MinOpen, MaxOpen bool
+	// Auto: an Integer option that also takes the value auto, held as 0
+	// (M: replications added until the interval's rule holds).
+	Auto bool
 	// Enum: the accepted values in lower case, and other spellings
 	// accepted for them (alias → value).
 	Values  []string
@@ -154,9 +157,12 @@ var optionTable = []OptionSpec{
 		Min: 1, Max: maxSplitCount, DefaultText: "N/10",
 		Derived: func(get func(string) float64) float64 { return max(math.Floor(get("N")/10), 1) },
 		Doc:     "adaptive: the level is the K-th smallest running maximum (K < N)"},
-	{Name: "M", Type: Integer, Kinds: kinds(OptSplitting),
-		Min: 1, Max: maxSplitCount, Default: 30, DefaultText: "30",
-		Doc: "independent replications"},
+	{Name: "M", Type: Integer, Kinds: kinds(OptSplitting), Auto: true,
+		Min: 1, Max: maxSplitCount, Default: 0, DefaultText: "auto",
+		Doc: "independent replications, or auto: 30, doubled while the replication estimates are too skewed for the interval (M < 28 + 25·skewness²), up to MaxM"},
+	{Name: "MaxM", Type: Integer, Kinds: kinds(OptSplitting),
+		Min: 1, Max: maxSplitCount, Default: 480, DefaultText: "480",
+		Doc: "M=auto: the most replications it may run"},
 	{Name: "MaxIter", Type: Integer, Kinds: kinds(OptSplitting),
 		Min: 1, Max: maxSplitCount, Default: 100_000, DefaultText: "100000",
 		Doc: "adaptive: iterations per replication; exceeding it is an error"},
@@ -347,6 +353,11 @@ func (q *Query) checkValue(s *OptionSpec, o Option) error {
 	switch s.Type {
 	case Number, Integer:
 		text := o.raw
+		if s.Auto && strings.EqualFold(strings.TrimSpace(text), "auto") {
+			o.num, o.hasNum = 0, true
+			q.Options[key] = o
+			return nil
+		}
 		if strings.HasPrefix(text, "-") || strings.HasPrefix(text, "+") {
 			text = text[:1] + strings.TrimLeft(text[1:], " \t\r\n")
 		}

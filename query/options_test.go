@@ -32,7 +32,7 @@ func TestOptionErrors(t *testing.T) {
 		{"prefix", pr + "{eps=0.1}", 22, []string{"unknown option eps; did you mean Epsilon?"}},
 		{"case", pr + "{alfa=0.1}", 22, []string{"did you mean Alpha?"}},
 		{"splitting misspelt", pr + "{Split=fixed, Score=x, Levels=[1], Lvels=[2]}", 56, []string{"unknown option Lvels", "did you mean Levels?",
-			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxIter, Max, Platform, Spurious, Interval"}},
+			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxM, MaxIter, Max, Platform, Spurious, Interval"}},
 		{"hypothesis unknown", "Pr[<=100](<> x > 1) >= 0.3 {Detla=0.1}", 29, []string{"did you mean Delta?",
 			"valid options for hypothesis tests Pr[<=N](<> P) >= θ: Alpha, MaxRuns, Beta, Delta"}},
 		{"no options", "E<> x > 1 {Foo=2}", 12, []string{"unknown option Foo; valid options for E<> P queries: Platform"}},
@@ -129,9 +129,18 @@ func TestOptionAccessors(t *testing.T) {
 	}
 	q, _ = Parse("Pr[<=100](<> x > 1) {Split=GAMS, Score=x, N=250, Max=-3}")
 	if q.OptionKind() != OptSplitting || q.Enum("Split") != "adaptive" || q.Int("N") != 250 || q.Int("K") != 25 ||
-		q.Int("M") != 30 || q.Int("MaxIter") != 100_000 || q.Num("Max") != -3 || q.Enum("Interval") != "log" {
-		t.Errorf("splitting: %q N %d K %d M %d MaxIter %d Max %v Interval %q", q.Enum("Split"), q.Int("N"), q.Int("K"), q.Int("M"),
-			q.Int("MaxIter"), q.Num("Max"), q.Enum("Interval"))
+		q.Int("M") != 0 || q.Int("MaxM") != 480 || q.Int("MaxIter") != 100_000 || q.Num("Max") != -3 || q.Enum("Interval") != "log" {
+		t.Errorf("splitting: %q N %d K %d M %d (0: auto) MaxM %d MaxIter %d Max %v Interval %q", q.Enum("Split"), q.Int("N"), q.Int("K"), q.Int("M"),
+			q.Int("MaxM"), q.Int("MaxIter"), q.Num("Max"), q.Enum("Interval"))
+	}
+	q, err = Parse("Pr[<=100](<> x > 1) {Split=adaptive, Score=x, M=Auto, MaxM=64}")
+	if err != nil || q.Int("M") != 0 || q.Int("MaxM") != 64 || !q.Has("M") {
+		t.Errorf("M=Auto: M %d MaxM %d, %v", q.Int("M"), q.Int("MaxM"), err)
+	}
+	for _, bad := range []string{"N=auto", "MaxM=auto"} {
+		if _, err := Parse("Pr[<=100](<> x > 1) {Split=adaptive, Score=x, " + bad + "}"); err == nil || !strings.Contains(err.Error(), "is not a number") {
+			t.Errorf("%s: %v, want: is not a number", bad, err)
+		}
 	}
 	q, _ = Parse("Pr[<=100](<> x > 1) {Split=adaptive, Score=x, N=5}")
 	if q.Int("K") != 1 || !math.IsInf(q.Num("Max"), 1) || q.Has("Max") {
@@ -180,7 +189,7 @@ func TestSchemaTable(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"alpha", "epsilon", "rule", "minruns", "maxruns", "beta", "delta",
-		"split", "score", "levels", "n", "k", "m", "maxiter", "max", "interval", "platform", "spurious"} {
+		"split", "score", "levels", "n", "k", "m", "maxm", "maxiter", "max", "interval", "platform", "spurious"} {
 		if _, ok := LookupOption(name); !ok {
 			t.Errorf("option %s read by coordinator or splitting is not in the table", name)
 		}
@@ -190,8 +199,8 @@ func TestSchemaTable(t *testing.T) {
 			t.Errorf("kind %d has no title", k)
 		}
 	}
-	if got := len(Schema(OptSplitting)); got != 12 {
-		t.Errorf("splitting takes %d options, want 12", got)
+	if got := len(Schema(OptSplitting)); got != 13 {
+		t.Errorf("splitting takes %d options, want 13", got)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 type Setting struct {
 	Name string // the option's canonical name (Alpha, Rule, N, ...)
 	// Value is a float64 (Number), an int64 (Integer), a string (Enum,
-	// Score, Levels as written) or nil for "none" (MaxRuns without a cap,
+	// Score, Levels as written; "auto" for M=auto) or nil for "none" (MaxRuns without a cap,
 	// Max without a score: the property).
 	Value any
 	// Default: the query does not give the option; Value is its default.
@@ -29,7 +29,10 @@ func (q *Query) Settings() []Setting {
 				st.Value = f
 			}
 		case Integer:
-			if n := int64(q.Num(s.Name)); n != 0 || !strings.EqualFold(s.Name, "MaxRuns") {
+			switch n := int64(q.Num(s.Name)); {
+			case n == 0 && s.Auto:
+				st.Value = "auto"
+			case n != 0 || !strings.EqualFold(s.Name, "MaxRuns"):
 				st.Value = n
 			}
 		case Enum:

@@ -9,7 +9,11 @@ workers=${1:-2}
 go build -o /tmp/wyvern-bench ./cmd/wyvern
 while IFS=$'\t' read -r file q lo hi; do
   start=$(date +%s.%N)
-  out=$(/tmp/wyvern-bench check "testdata/smc/$file" "$q" --workers "$workers" --quiet)
+  # Exit 11: an estimate whose interval's coverage is not assured (M = 10
+  # is few for skewed estimates); the estimate is still printed.
+  rc=0
+  out=$(/tmp/wyvern-bench check "testdata/smc/$file" "$q" --workers "$workers" --quiet) || rc=$?
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 11 ] || exit "$rc"
   end=$(date +%s.%N)
   printf '%-10s %s  wall %.2f s (Monte Carlo range [%s, %s])\n' "$file" \
     "$(grep '^Probability' <<<"$out" | sed 's/ with confidence.*//')" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')" "$lo" "$hi"

@@ -95,7 +95,16 @@ type Result struct {
 	// NoEstimate: every replication went extinct, so there is no estimate
 	// (Estimate, Lo and Hi are 0 and mean nothing); MaxSeen is the highest
 	// score reached.
-	NoEstimate   bool      `json:"no_estimate,omitempty"`
+	NoEstimate bool `json:"no_estimate,omitempty"`
+	// CoverageAssured: the replication estimates are numerous enough for
+	// their skewness g that the interval keeps its confidence, M >= 28 +
+	// 25·g² (CoverageNeed). False when M (given, or MaxM for M=auto)
+	// stopped the replications before the rule held, when every estimate
+	// was equal, and when there is no estimate: the estimate stands, the
+	// interval may cover less than Confidence.
+	CoverageAssured bool `json:"coverage_assured"`
+	// Skewness is the sample skewness of the replication estimates.
+	Skewness     float64   `json:"skewness"`
 	PlugLo       float64   `json:"plug_lo"` // log-scale plug-in interval from the pooled level counts
 	PlugHi       float64   `json:"plug_hi"`
 	Confidence   float64   `json:"confidence"`
@@ -121,9 +130,40 @@ type Progress struct {
 }
 
 // Estimate runs the spec's M replications, at most parallel at once,
-// through ex, and summarises them. seed is the experiment seed.
+// through ex, and summarises them. seed is the experiment seed. With
+// M=auto (s.Auto) it runs s.M replications, then doubles their number
+// while the interval's coverage is not assured (see Summarize), up to
+// s.MaxM; which replications run depends only on the estimates of those
+// before, so the answer is still a function of the seed.
 func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed uint64, parallel int, progress func(Progress)) (*Result, error) {
-	reps := make([]*Replication, s.M)
+	var reps []*Replication
+	target := s.M
+	sum := 0.0 // of the estimates so far, for progress
+	for {
+		more, err := runReplications(ctx, s, ex, seed, parallel, len(reps), target, sum, progress)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range more {
+			sum += r.Estimate
+		}
+		reps = append(reps, more...)
+		res, err := Summarize(q, s, reps)
+		if err != nil {
+			return nil, err
+		}
+		if !s.Auto || res.CoverageAssured || res.NoEstimate || len(reps) >= s.MaxM {
+			return res, nil
+		}
+		target = min(2*len(reps), s.MaxM)
+	}
+}
+
+// runReplications runs replications from to to-1, at most parallel at
+// once, and returns them in order; prevSum is the sum of the estimates of
+// the replications before from (for the running mean progress reports).
+func runReplications(ctx context.Context, s *Spec, ex Executor, seed uint64, parallel, from, to int, prevSum float64, progress func(Progress)) ([]*Replication, error) {
+	reps := make([]*Replication, to-from)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -134,7 +174,7 @@ func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed ui
 		wg    sync.WaitGroup
 	)
 	sem := make(chan struct{}, max(parallel, 1))
-	for rep := 0; rep < s.M; rep++ {
+	for rep := from; rep < to; rep++ {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -157,16 +197,16 @@ func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed ui
 			defer mu.Unlock()
 			if err != nil {
 				if first == nil {
-					first = err
+					first = fmt.Errorf("replication %d: %w", rep, err)
 					cancel()
 				}
 				return
 			}
-			reps[rep] = r
+			reps[rep-from] = r
 			done++
 			sum += r.Estimate
 			if progress != nil {
-				progress(Progress{Done: done, Total: s.M, Estimate: sum / float64(done), Rep: rep, Replication: r})
+				progress(Progress{Done: from + done, Total: to, Estimate: (prevSum + sum) / float64(from+done), Rep: rep, Replication: r})
 			}
 		}(rep)
 	}
@@ -177,7 +217,7 @@ func Estimate(ctx context.Context, q *query.Query, s *Spec, ex Executor, seed ui
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return Summarize(q, s, reps)
+	return reps, nil
 }
 
 // Summarize combines replications into a result: the mean estimate with
@@ -227,6 +267,8 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 		res.NoEstimate = true
 		res.Estimate, res.Lo, res.Hi, res.TLo, res.THi, res.StdErr = 0, 0, 0, 0, 0, 0
 	}
+	res.Skewness = mr.Skewness
+	res.CoverageAssured = !res.NoEstimate && mr.CoverageAssured()
 	if s.Method == Fixed {
 		res.Levels = fixedLevels(s, reps)
 	} else {
@@ -235,13 +277,33 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 	res.PlugLo, res.PlugHi = plugIn(res.Estimate, reps, s.Alpha)
 	varShares(res.Levels)
 	res.Warnings = warnings(s, res, reps)
-	if !res.NoEstimate && res.Extinct < res.M {
+	switch {
+	case res.NoEstimate:
+	case mr.N < 2 || mr.StdDev == 0:
 		res.Warnings = append(res.Warnings, mr.Warnings("replication estimates")...)
+		res.Warnings = append(res.Warnings, "the interval's coverage is not assured: "+budgetText(s, res.M))
+	case !res.CoverageAssured:
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the interval's coverage is not assured: the %d replication estimates are skewed (skewness %.2g) and about %d are needed for a %g %% interval to keep its confidence (M >= 28 + 25·skewness²); %s; the estimate stands",
+			res.M, mr.Skewness, CoverageNeed(mr.Skewness), 100*res.Confidence, budgetText(s, res.M)))
 	}
 	if s.Method == Adaptive {
 		res.EmitLevels = emitLevels(q, s, res.Levels)
 	}
 	return res, nil
+}
+
+// CoverageNeed is the number of replications whose mean has a normal
+// enough distribution for the interval to keep its confidence when their
+// sample skewness is g: estimator.CoverageNeed, 28 + 25·g². Measured on
+// splitting estimators in docs/statistics.md.
+func CoverageNeed(g float64) int { return estimator.CoverageNeed(g) }
+
+// budgetText says what stopped the replications at m.
+func budgetText(s *Spec, m int) string {
+	if s.Auto {
+		return fmt.Sprintf("M=auto stopped at its budget MaxM = %d (raise MaxM, or use a score that makes the estimates less skewed)", m)
+	}
+	return fmt.Sprintf("M = %d was given (use M=auto, the default, or a larger M)", m)
 }
 
 // fixedLevels pools the level counts of fixed-effort replications.
@@ -444,5 +506,9 @@ func emitLevels(q *query.Query, s *Spec, levels []Level) string {
 	if i := strings.Index(base, "{"); i >= 0 {
 		base = strings.TrimSpace(base[:i])
 	}
-	return fmt.Sprintf("%s {Split=fixed, Score=%s, Levels=[%s], N=%d, M=%d}", base, s.Score, strings.Join(picked, ","), s.N, s.M)
+	m := "" // M=auto, the default
+	if !s.Auto {
+		m = fmt.Sprintf(", M=%d", s.M)
+	}
+	return fmt.Sprintf("%s {Split=fixed, Score=%s, Levels=[%s], N=%d%s}", base, s.Score, strings.Join(picked, ","), s.N, m)
 }

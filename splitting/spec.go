@@ -40,7 +40,12 @@ type Spec struct {
 	Method Method
 	N      int // runs per level (fixed) or replicas (adaptive)
 	K      int // adaptive: the level is the K-th smallest running maximum
-	M      int // independent replications
+	M      int // independent replications (with Auto: the first batch)
+	// Auto (M=auto): after the first M replications, the count doubles
+	// while the replication estimates are too skewed for the interval's
+	// normal approximation (Coverage), up to MaxM.
+	Auto bool
+	MaxM int
 	// Thresholds are the fixed method's score levels, as integers (a score
 	// crosses level L when it is >= ceil(L)); with proposition levels they
 	// are 1..len(levels) (the observer's stage).
@@ -54,6 +59,9 @@ type Spec struct {
 	// IntervalLog (default) or IntervalT.
 	Interval string
 }
+
+// AutoFirstM is the first batch of replications of M=auto.
+const AutoFirstM = 30
 
 // Interval kinds (option Interval).
 const (
@@ -78,7 +86,10 @@ func FromQuery(q *query.Query) (*Spec, error) {
 		return nil, fmt.Errorf("importance splitting estimates Pr[<=N](<> P) queries, not %s", q.Kind)
 	}
 	s := &Spec{Score: q.String("score", ""), N: q.Int("N"), M: q.Int("M"), MaxIter: q.Int("MaxIter"),
-		K: q.Int("K"), Alpha: q.Num("Alpha"), Interval: q.Enum("Interval")}
+		K: q.Int("K"), Alpha: q.Num("Alpha"), Interval: q.Enum("Interval"), MaxM: q.Int("MaxM")}
+	if s.M == 0 {
+		s.Auto, s.M = true, min(AutoFirstM, s.MaxM)
+	}
 	switch split {
 	case "fixed":
 		s.Method = Fixed
@@ -137,11 +148,18 @@ func FromQuery(q *query.Query) (*Spec, error) {
 // Describe is a one-line summary of the parameters.
 func (s *Spec) Describe() string {
 	if s.Method == Fixed {
-		return fmt.Sprintf("fixed-effort splitting, %d levels + the property, N = %d runs per level, M = %d replications", len(s.Thresholds), s.N, s.M)
+		return fmt.Sprintf("fixed-effort splitting, %d levels + the property, N = %d runs per level, %s", len(s.Thresholds), s.N, s.describeM())
 	}
 	max := "the property"
 	if s.Max != Sat {
 		max = fmt.Sprintf("score %d", s.Max)
 	}
-	return fmt.Sprintf("adaptive splitting (GAMS), N = %d replicas, K = %d, up to %s, M = %d replications", s.N, s.K, max, s.M)
+	return fmt.Sprintf("adaptive splitting (GAMS), N = %d replicas, K = %d, up to %s, %s", s.N, s.K, max, s.describeM())
+}
+
+func (s *Spec) describeM() string {
+	if s.Auto {
+		return fmt.Sprintf("M = auto (%d replications, more while they are skewed, up to %d)", s.M, s.MaxM)
+	}
+	return fmt.Sprintf("M = %d replications", s.M)
 }

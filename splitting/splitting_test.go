@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wyvernmc/wyvern/estimator"
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
@@ -366,4 +367,53 @@ func TestTable2Programs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAutoM: M=auto runs 30 replications, doubles them while the interval's
+// coverage is not assured, and stops at MaxM saying so; its first 30
+// replications are those of M=30 with the same seed, and a given M that
+// is too small for the skewness is marked not assured.
+func TestAutoM(t *testing.T) {
+	const base = "Pr[<=1000](<> done == 1) {Split=fixed, Score=x, Levels=[1,2], N=100"
+	fixed := estimate(t, "../testdata/splitting/below.c", base+", M=30}", 3)
+	for _, maxM := range []int{30, 60, 480} {
+		r := estimate(t, "../testdata/splitting/below.c", base+", MaxM="+strconv.Itoa(maxM)+"}", 3)
+		if !reflect.DeepEqual(r.Replications[:30], fixed.Replications) {
+			t.Fatalf("MaxM=%d: the first 30 replications differ from M=30's", maxM)
+		}
+		if r.M != 30 && r.M != 60 && r.M != 120 && r.M != 240 && r.M != 480 || r.M > maxM {
+			t.Errorf("MaxM=%d: M=auto ran %d replications", maxM, r.M)
+		}
+		need := CoverageNeed(r.Skewness)
+		w := strings.Join(r.Warnings, "\n")
+		switch {
+		case r.CoverageAssured && r.M < need:
+			t.Errorf("MaxM=%d: assured with M = %d below %d", maxM, r.M, need)
+		case !r.CoverageAssured && (r.M != maxM || !strings.Contains(w, "not assured") || !strings.Contains(w, "MaxM = "+strconv.Itoa(maxM))):
+			t.Errorf("MaxM=%d: not assured at M = %d (need %d), warnings %q", maxM, r.M, need, w)
+		case r.CoverageAssured && r.M > 30 && r.M/2 >= CoverageNeed(mustSkew(t, r.Replications[:r.M/2])):
+			t.Errorf("MaxM=%d: went on to M = %d although %d replications were enough", maxM, r.M, r.M/2)
+		}
+		t.Logf("MaxM=%d: M %d skewness %.2f need %d assured %v", maxM, r.M, r.Skewness, need, r.CoverageAssured)
+	}
+	// below.c's estimates at N = 100 are skewed (3.15 with this seed:
+	// 277 replications needed): 30 given replications are not assured.
+	if fixed.CoverageAssured || !strings.Contains(strings.Join(fixed.Warnings, "\n"), "M = 30 was given") {
+		t.Errorf("M=30, skewness %.2f: assured %v, warnings %q", fixed.Skewness, fixed.CoverageAssured, fixed.Warnings)
+	}
+}
+
+func mustSkew(t *testing.T, xs []float64) float64 {
+	t.Helper()
+	var m estimator.Mean
+	for _, x := range xs {
+		if err := m.Add(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := m.Result(0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Skewness
 }

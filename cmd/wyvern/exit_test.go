@@ -29,6 +29,11 @@ func TestExitStatuses(t *testing.T) {
 		{"invariant holds", []string{pet, "A[] !([1.crit] && [2.crit])"}, coordinator.ExitHolds},
 		{"search incomplete", []string{"--max-states", "50", pet, "A[] !([1.crit] && [2.crit])"}, coordinator.ExitUnknown},
 		{"exact holds", []string{"--exact", fib, "Pr[<=5000](<> [0.VERIFIER_error]) <= 0.2"}, coordinator.ExitHolds},
+		// A splitting estimate whose interval's coverage is not assured
+		// (M = 3 given, far below what the skewness of ruin.c's
+		// replication estimates needs) is given with no verdict.
+		{"splitting, coverage not assured", []string{"../../testdata/splitting/ruin.c", "Pr[<=1000000](<> x >= 20) {Split=adaptive, Score=x, N=50, M=3}"}, coordinator.ExitUnknown},
+		{"splitting, M=auto", []string{"../../testdata/splitting/below.c", "Pr[<=1000](<> done == 1) {Split=fixed, Score=x, Levels=[1,2], N=200}"}, coordinator.ExitHolds},
 	} {
 		var out, errb bytes.Buffer
 		args := append([]string{"check", "--workers", "1", "--quiet"}, c.args...)
