@@ -118,8 +118,11 @@ type Machine struct {
 	MaxDepth  int // call depth per process
 	MaxMemory uint64
 	MaxProcs  int
-	libc      libcImage
-	tls       *tlsImage // nil: no thread-local globals
+	// globals is the bytes of the program's globals, counted against
+	// MaxMemory: what a run may allocate is the rest.
+	globals uint64
+	libc    libcImage
+	tls     *tlsImage // nil: no thread-local globals
 	// code holds, per function of Prog, the code the interpreter runs:
 	// the function's code with superinstructions (fuse.go).
 	code [][]ir.Inst
@@ -168,6 +171,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.renew()
 	mem.initBlock(0, blkNone, nil)
 	for _, g := range p.Globals {
+		m.globals += uint64(len(g.Init))
 		kind := blkGlobal
 		if g.Const {
 			kind = blkConst
@@ -197,11 +201,52 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 // post-initialisation image (shared copy-on-write, so this is cheap).
 func (m *Machine) NewState() *State {
 	st := &State{Mem: m.init.derive(), LastThread: -1}
-	st.Mem.limit = m.MaxMemory
+	st.Mem.limit = m.runLimit()
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	m.setMainArgs(t)
+	m.checkGlobals(st, t)
 	return st
+}
+
+// runLimit is the bound on a run's live heap and stack blocks: MaxMemory
+// less the program's globals (0: none).
+func (m *Machine) runLimit() uint64 {
+	if m.MaxMemory == 0 {
+		return 0
+	}
+	if m.globals >= m.MaxMemory {
+		return 1 // checkGlobals ends the run before its first step
+	}
+	return m.MaxMemory - m.globals
+}
+
+// checkGlobals ends a fresh run at once, with ErrResourceLimit, when the
+// program's globals alone pass MaxMemory.
+func (m *Machine) checkGlobals(st *State, t *Thread) {
+	if m.MaxMemory > 0 && m.globals >= m.MaxMemory {
+		m.fail(st, t, 0, ErrResourceLimit, fmt.Sprintf("memory: %d bytes of globals pass the per-run limit of %d bytes",
+			m.globals, m.MaxMemory))
+	}
+}
+
+// maxOutput bounds a run's captured output and any one formatted field
+// when the machine has no memory limit (C's printf fails past INT_MAX).
+const maxOutput = 1<<31 - 1
+
+// memRoom is the bytes a run may still take for output and temporary
+// buffers: the per-run memory limit less its globals, live blocks and
+// captured output (maxOutput less the output with no limit).
+func (st *State) memRoom() uint64 {
+	used := st.Mem.live + uint64(len(st.Out))
+	limit := st.Mem.limit
+	if limit == 0 {
+		limit = maxOutput
+	}
+	if used >= limit {
+		return 0
+	}
+	return limit - used
 }
 
 // Reset turns st back into the initial state, reusing its buffers (memory
@@ -210,13 +255,14 @@ func (m *Machine) NewState() *State {
 // earlier are unaffected.
 func (m *Machine) Reset(st *State) {
 	st.Mem.reset(&m.init)
-	st.Mem.limit = m.MaxMemory
+	st.Mem.limit = m.runLimit()
 	st.releaseThreads()
 	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
 	st.Out = st.Out[:0]
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	m.setMainArgs(t)
+	m.checkGlobals(st, t)
 }
 
 // newThread appends a thread, reusing a spare thread record if there is one.
@@ -260,14 +306,22 @@ func (st *State) Clone() *State {
 func (m *Machine) overLimit(st *State, t *Thread, pc int32) bool {
 	switch {
 	case st.Mem.refused != 0:
-		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("memory: %d more bytes with %d live would pass the per-run limit of %d bytes",
-			st.Mem.refused, st.Mem.live, st.Mem.limit))
+		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("memory: %d more bytes with %d live%s would pass the per-run limit of %d bytes",
+			st.Mem.refused, st.Mem.live, m.globalsNote(), m.MaxMemory))
 	case m.MaxProcs > 0 && len(st.Threads) > m.MaxProcs:
 		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("processes: more than the per-run limit of %d", m.MaxProcs))
 	default:
 		return false
 	}
 	return true
+}
+
+// globalsNote names the globals counted against MaxMemory, if any.
+func (m *Machine) globalsNote() string {
+	if m.globals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d of globals", m.globals)
 }
 
 // pushFrame enters fn in thread t; arguments must be copied by the caller
