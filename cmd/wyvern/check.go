@@ -360,8 +360,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 // submitOne submits p's experiment and waits for its result; without one
-// it says why and gives the exit status (1 failed, 130 interrupted).
-func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int) {
+// it says why and gives the exit status (1 failed, 130 interrupted) and
+// the error.
+func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int, error) {
 	pl := newProgressLine(stderr, ef.quiet)
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
@@ -382,12 +383,12 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 		if errors.Is(err, context.Canceled) {
 			partialResult(stderr, p.q, last.Load())
 			fmt.Fprintln(stderr, "wyvern: interrupted")
-			return nil, 130
+			return nil, 130, fmt.Errorf("interrupted: %w", err)
 		}
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return nil, 1
+		return nil, 1, err
 	}
-	return res, 0
+	return res, 0, nil
 }
 
 // printResult prints a result: the levels (--emit-levels), its JSON
