@@ -39,6 +39,15 @@ type Coordinator struct {
 	// Metrics, when set, receives the workers' heartbeats, the job queue's
 	// state and every experiment's progress; nil: no metrics.
 	Metrics *metrics.Coordinator
+	// Limits are the operator's bounds on what a submission may ask for
+	// (zero fields: none): an experiment past one is refused at
+	// submission, naming the limit.
+	Limits Limits
+	// SubmitterCheck is how often a running experiment's submitter is
+	// asked whether it still waits (jobs.WaitingSubject); the experiment is
+	// cancelled after two checks without a responder. Default 5 s;
+	// negative: never.
+	SubmitterCheck time.Duration
 
 	js  jetstream.JetStream
 	kv  jetstream.KeyValue
@@ -49,6 +58,33 @@ type Coordinator struct {
 	mu      sync.Mutex
 	running map[string]*Session
 	workers map[string]time.Time // last heartbeat
+}
+
+// Limits are a coordinator's operator limits (Coordinator.Limits).
+type Limits struct {
+	MaxBound   uint64 // the largest step bound of a query (Pr[<=N], Estimate[<=N,R], ...)
+	MaxRuns    uint64 // the most traces a trace experiment may plan (its rule's limit: Okamoto's N, MaxRuns, R)
+	MaxJobSize int    // the most traces per job (below jobs.MaxTraceJob)
+}
+
+// check refuses an experiment past the limits.
+func (l Limits) check(q *query.Query, exp *jobs.Experiment) error {
+	if l.MaxBound > 0 && q.Bound > l.MaxBound {
+		return fmt.Errorf("step bound %d is above this coordinator's maximum of %d (--max-bound)", q.Bound, l.MaxBound)
+	}
+	if l.MaxJobSize > 0 && exp.JobSize > l.MaxJobSize {
+		return fmt.Errorf("job size %d is above this coordinator's maximum of %d traces per job (--max-job-size)", exp.JobSize, l.MaxJobSize)
+	}
+	if l.MaxRuns > 0 && exp.Kind == jobs.KindTrace {
+		f, err := newFolder(q, 0)
+		if err != nil {
+			return err
+		}
+		if n := f.limit(); n > l.MaxRuns {
+			return fmt.Errorf("the query may need %d runs, above this coordinator's maximum of %d (--max-runs): lower its runs (R, MaxRuns) or raise Epsilon", n, l.MaxRuns)
+		}
+	}
+	return nil
 }
 
 // Register makes the coordinator run experiments of kind with r.
@@ -155,6 +191,11 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	defer sub.Unsubscribe()
+	csub, err := c.NC.Subscribe(jobs.SubjectCancel, c.cancelRequest)
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer csub.Unsubscribe()
 	if c.Metrics != nil {
 		go c.queueMetrics(ctx)
 	}
@@ -241,6 +282,10 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 		reply(jobs.SubmitReply{Error: fmt.Sprintf("job size %d is above the maximum of %d traces per job", exp.JobSize, jobs.MaxTraceJob)})
 		return
 	}
+	if err := c.Limits.check(q, &exp); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
 	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateRunning, Updated: time.Now()}
 	b, _ := json.Marshal(st)
 	if _, err := c.kv.Create(ctx, exp.ID, b); err != nil {
@@ -274,24 +319,103 @@ func (c *Coordinator) resume(ctx context.Context) {
 }
 
 func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
-	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next()}
+	sctx, cancel := context.WithCancelCause(ctx)
+	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next(), cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.running[exp.ID]; dup {
 		c.mu.Unlock()
+		cancel(nil)
 		return
 	}
 	c.running[exp.ID] = e
 	c.mu.Unlock()
 	go func() {
-		res, err := c.run(ctx, e)
+		defer cancel(nil)
+		go c.watchSubmitter(sctx, e)
+		res, err := c.run(sctx, e)
 		c.mu.Lock()
 		delete(c.running, exp.ID)
 		c.mu.Unlock()
 		if ctx.Err() != nil {
 			return // shutting down: the experiment stays "running" and resumes later
 		}
+		if sctx.Err() != nil {
+			res, err = nil, context.Cause(sctx) // cancelled: the reason
+		}
 		c.finish(exp, res, err)
 	}()
+}
+
+// cancelRequest stops the running experiment a CancelRequest names.
+func (c *Coordinator) cancelRequest(m *nats.Msg) {
+	reply := func(r jobs.SubmitReply) {
+		r.Version = jobs.Version
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	var req jobs.CancelRequest
+	if err := jobs.Decode(m.Data, &req); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
+	reason := req.Reason
+	if reason == "" {
+		reason = "on request"
+	}
+	if !c.Cancel(req.Experiment, reason) {
+		reply(jobs.SubmitReply{ID: req.Experiment, Error: fmt.Sprintf("experiment %s is not running on this coordinator", req.Experiment)})
+		return
+	}
+	reply(jobs.SubmitReply{ID: req.Experiment})
+}
+
+// Cancel stops running experiment id (false: none runs here): it fails
+// with "cancelled: reason", its queued jobs are dropped and workers
+// abandon its running jobs at their next slice.
+func (c *Coordinator) Cancel(id, reason string) bool {
+	c.mu.Lock()
+	e := c.running[id]
+	c.mu.Unlock()
+	if e == nil || e.cancel == nil {
+		return false
+	}
+	c.logf("experiment %s: cancelled: %s", id, reason)
+	e.cancel(fmt.Errorf("cancelled: %s", reason))
+	return true
+}
+
+// watchSubmitter cancels e when its submitter no longer waits for it: two
+// checks in a row find no responder on its waiting subject.
+func (c *Coordinator) watchSubmitter(ctx context.Context, e *Session) {
+	every := c.SubmitterCheck
+	if every == 0 {
+		every = 5 * time.Second
+	}
+	if every < 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	misses := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, every)
+		_, err := c.NC.RequestWithContext(rctx, jobs.WaitingSubject(e.Exp.ID), nil)
+		cancel()
+		switch {
+		case err == nil:
+			misses = 0
+		case errors.Is(err, nats.ErrNoResponders):
+			if misses++; misses >= 2 {
+				c.Cancel(e.Exp.ID, fmt.Sprintf("its submitter is gone (no answer on %s for %v)", jobs.WaitingSubject(e.Exp.ID), 2*every))
+				return
+			}
+		}
+	}
 }
 
 func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {

@@ -36,8 +36,9 @@ type Session struct {
 	Exp   jobs.Experiment
 	Query *query.Query
 
-	c    *Coordinator
-	fail chan string // reasons the experiment must fail (max deliveries)
+	c      *Coordinator
+	fail   chan string             // reasons the experiment must fail (max deliveries)
+	cancel context.CancelCauseFunc // stops Run (Coordinator.Cancel)
 
 	// Results are accepted only for jobs this session published, or (a
 	// resumed experiment) results stored before it started: results stream

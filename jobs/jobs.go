@@ -31,7 +31,25 @@ const (
 	BucketPrograms    = "wyvern_programs"
 	BucketExperiments = "wyvern_experiments"
 	SubjectSubmit     = "wyvern.api.submit"
+	// SubjectCancel takes a CancelRequest: the coordinator running the
+	// experiment stops it (state failed, the error saying why), drops its
+	// queued jobs, and workers abandon its running jobs. A SubmitReply
+	// answers (Error: no such running experiment).
+	SubjectCancel = "wyvern.api.cancel"
 )
+
+// WaitingSubject is answered by the client that waits for experiment exp's
+// result (coordinator.Submit) for as long as it waits: a coordinator that
+// gets no responder there twice in a row cancels the experiment (its
+// submitter is gone: killed, or its machine lost).
+func WaitingSubject(exp string) string { return "wyvern.api.waiting." + exp }
+
+// CancelRequest asks for an experiment to stop.
+type CancelRequest struct {
+	Version    int    `json:"version"`
+	Experiment string `json:"experiment"`
+	Reason     string `json:"reason"` // why, for the experiment's error
+}
 
 // JobSubject is the work-queue subject of an experiment's jobs.
 func JobSubject(exp string) string { return "wyvern.jobs." + exp }

@@ -5,6 +5,7 @@ package vm
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -91,10 +92,17 @@ type State struct {
 	condSeq  uint64
 	// LastThread is the process that executed the last step (-1 at start).
 	LastThread int32
-	scratch    []byte
-	fmtBuf     []byte      // printf's format string, reused
-	spare      []*Thread   // thread records kept by Reset for reuse
-	room       *recordRoom // blocks that copied records' buffers are carved from (share.go)
+	// Interrupt, when set, stops a run (Run, Observe) once it is true, at
+	// the next slice boundary (at most interruptSlice steps apart): the
+	// run's status stays Running and the state is where the run stopped.
+	// A worker sets it when a job's experiment is cancelled, so that a
+	// trace of 10^12 steps does not keep it for hours. Slicing a run
+	// changes none of its draws or states.
+	Interrupt *atomic.Bool
+	scratch   []byte
+	fmtBuf    []byte      // printf's format string, reused
+	spare     []*Thread   // thread records kept by Reset for reuse
+	room      *recordRoom // blocks that copied records' buffers are carved from (share.go)
 	// syncs counts the platform calls made (but the quiet ones: choices and
 	// pure functions) and the processes finished: the events that can
 	// change which processes are enabled other than through memory. Only differences matter (the scheduler compares it

@@ -42,6 +42,33 @@ type statuses struct {
 
 	mu sync.Mutex
 	m  map[string]expState
+	// running holds, by experiment, the cancel functions of its jobs
+	// running here: a stop seen cancels them (the job is abandoned at its
+	// handler's next slice).
+	running map[string]map[*context.CancelFunc]struct{}
+}
+
+// track registers cancel as that of a job of exp running here, until
+// untrack; a stop of exp seen meanwhile calls it.
+func (s *statuses) track(exp string, cancel context.CancelFunc) (untrack func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running == nil {
+		s.running = map[string]map[*context.CancelFunc]struct{}{}
+	}
+	if s.running[exp] == nil {
+		s.running[exp] = map[*context.CancelFunc]struct{}{}
+	}
+	key := &cancel
+	s.running[exp][key] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.running[exp], key)
+		if len(s.running[exp]) == 0 {
+			delete(s.running, exp)
+		}
+	}
 }
 
 type expState struct {
@@ -108,6 +135,11 @@ func (s *statuses) note(exp string, rev uint64, stopped bool) {
 		}
 	}
 	s.m[exp] = expState{rev: rev, stopped: stopped, read: now}
+	if stopped {
+		for cancel := range s.running[exp] {
+			(*cancel)()
+		}
+	}
 }
 
 // stopped reports whether experiment exp is known to have stopped (an

@@ -362,8 +362,24 @@ func (s *slot) handle(ctx context.Context, h *held) {
 	if w.wm != nil {
 		w.wm.JobStarted()
 	}
-	err := w.run(ctx, handler, j)
+	// The job runs until its experiment stops (cancelled, failed, done):
+	// then it is abandoned, not handed back.
+	jctx, cancel := context.WithCancel(ctx)
+	untrack := s.st.track(j.Experiment, cancel)
+	err := w.run(jctx, handler, j)
+	untrack()
+	stopped := jctx.Err() != nil && ctx.Err() == nil
+	cancel()
 	s.lastExp, s.lastDur = j.Experiment, time.Since(j.start)
+	if stopped {
+		w.logf("job %s: abandoned after %v: its experiment stopped", j.ID(), time.Since(j.start).Round(time.Millisecond))
+		if w.wm != nil {
+			w.wm.JobAbandoned()
+		}
+		msg.Ack() // nobody needs it: never delivered again
+		h.release()
+		return
+	}
 	var rej *rejectError
 	if errors.As(err, &rej) {
 		if w.wm != nil {

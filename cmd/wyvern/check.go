@@ -535,6 +535,48 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	return runQueries(ctx, nc, ps, &ef, stdout, stderr)
 }
 
+func cmdCancel(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("cancel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf natsFlags
+	nf.register(fs, "")
+	reason := fs.String("reason", "wyvern cancel", "why, for the experiment's error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern cancel --nats URL [NATS auth/TLS flags] EXPERIMENT-ID...")
+		fmt.Fprintln(stderr, "\nStops running experiments: each fails with \"cancelled: REASON\", its queued jobs are dropped")
+		fmt.Fprintln(stderr, "and workers abandon its running jobs. The id is in the result's \"experiment\" and the coordinator's log.")
+		fs.PrintDefaults()
+	}
+	ids, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(ids) == 0 {
+		fmt.Fprintln(stderr, "wyvern: cancel: no experiment id given")
+		return exitUsage
+	}
+	nf.fromEnv(fs)
+	nc, err := nf.connect("wyvern-cancel", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	rc := 0
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := coordinator.Cancel(ctx, nc, id, *reason)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			rc = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "cancelled %s\n", id)
+	}
+	return rc
+}
+
 func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -584,9 +626,17 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	nf.register(fs, "NATS server URL(s) (with JetStream: nats-server -js), comma-separated")
 	ackWait := fs.Duration("ack-wait", 10*time.Second, "time before an unacknowledged job is redelivered")
 	maxDeliver := fs.Int("max-deliver", 5, "deliveries of a job before its experiment fails")
+	var lim coordinator.Limits
+	fs.Uint64Var(&lim.MaxBound, "max-bound", 0, "refuse queries whose step bound is above this (0: no limit)")
+	fs.Uint64Var(&lim.MaxRuns, "max-runs", 0, "refuse trace experiments that may need more runs than this (0: no limit)")
+	fs.IntVar(&lim.MaxJobSize, "max-job-size", 0, fmt.Sprintf("refuse job sizes above this many traces (0: the protocol's %d)", jobs.MaxTraceJob))
+	submitterCheck := fs.Duration("submitter-check", 5*time.Second, "how often a running experiment's submitter is asked whether it still waits; cancelled after two checks without one (0: never)")
 	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
+	}
+	if *submitterCheck <= 0 {
+		*submitterCheck = -1
 	}
 	nf.fromEnv(fs)
 	nc, err := nf.connect("wyvern-coordinator", stderr)
@@ -603,7 +653,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Coordinator(),
-		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)})
+		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags), Limits: lim, SubmitterCheck: *submitterCheck})
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, redactURL(nf.url))
 	if err := co.Serve(ctx); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
