@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -121,6 +122,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, m
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+		Metadata: map[string]string{jobs.StreamMetaProtocol: strconv.Itoa(jobs.Version)},
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
 	}
@@ -191,6 +193,11 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	defer sub.Unsubscribe()
+	ssub, err := c.NC.Subscribe(jobs.SubjectSkew, func(m *nats.Msg) { c.skew(m.Data) })
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer ssub.Unsubscribe()
 	csub, err := c.NC.Subscribe(jobs.SubjectCancel, c.cancelRequest)
 	if err != nil {
 		return fmt.Errorf("coordinator: %w", err)
@@ -508,6 +515,34 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	default: // the experiment is failing already
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// skew fails the running experiment whose job a worker of another
+// protocol version refused (jobs.SkewNotice): no worker would ever answer
+// that job, and the experiment would wait for ever. A notice for no
+// experiment running here is rejected (logged and counted): anyone allowed
+// to publish on the subject could forge one.
+func (c *Coordinator) skew(data []byte) {
+	var n jobs.SkewNotice
+	if err := json.Unmarshal(data, &n); err != nil {
+		c.reject(metrics.RejectSkew, "rejected a version-skew notice: %v", err)
+		return
+	}
+	c.mu.Lock()
+	e := c.running[n.Experiment]
+	c.mu.Unlock()
+	if e == nil || n.JobVersion != jobs.Version || n.WorkerVersion == jobs.Version {
+		c.reject(metrics.RejectSkew, "rejected a version-skew notice of worker %q (version %d, job version %d) for experiment %q: no such experiment runs here at version %d",
+			n.Worker, n.WorkerVersion, n.JobVersion, n.Experiment, jobs.Version)
+		return
+	}
+	why := fmt.Sprintf("worker %s speaks protocol version %d and refused a job of this coordinator's version %d: run workers of version %d (wyvern --version), or stop that worker",
+		n.Worker, n.WorkerVersion, jobs.Version, jobs.Version)
+	c.logf("experiment %s: %s", n.Experiment, why)
+	select {
+	case e.fail <- why:
+	default: // the experiment is failing already
+	}
 }
 
 // DefaultRetryFor is how long JetStream operations are retried while

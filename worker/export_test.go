@@ -23,3 +23,7 @@ func KnowsStopped(w *Worker, exp string) bool {
 	defer st.mu.Unlock()
 	return st.m[exp].stopped
 }
+
+// SetProtocol makes w speak protocol version v, as a worker of another
+// build would.
+func SetProtocol(w *Worker, v int) { w.protocol = v }

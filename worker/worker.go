@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"log"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,6 +81,9 @@ type Worker struct {
 	Limits vm.Limits
 
 	kinds map[string]Factory
+	// protocol is the protocol version the worker speaks (0: jobs.Version;
+	// tests set another to play a worker of another build).
+	protocol int
 
 	traces, steps atomic.Uint64
 	wm            *metrics.Worker // from Metrics, set by Run
@@ -132,6 +137,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.ID, err)
 	}
+	if err := w.checkProtocol(ctx, js); err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
 	kv, err := waitBucket(ctx, js)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.ID, err)
@@ -161,6 +169,30 @@ func (w *Worker) Run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// version is the protocol version the worker speaks.
+func (w *Worker) version() int {
+	if w.protocol != 0 {
+		return w.protocol
+	}
+	return jobs.Version
+}
+
+// checkProtocol refuses to serve a job stream set up by a coordinator of
+// another protocol version (jobs.StreamMetaProtocol): every job would be
+// refused.
+func (w *Worker) checkProtocol(ctx context.Context, js jetstream.JetStream) error {
+	st, err := js.Stream(ctx, jobs.StreamJobs)
+	if err != nil {
+		return fmt.Errorf("job stream: %w", err)
+	}
+	v, ok := st.CachedInfo().Config.Metadata[jobs.StreamMetaProtocol]
+	if !ok || v == strconv.Itoa(w.version()) {
+		return nil // (a stream set up before the version was recorded: the jobs say)
+	}
+	return fmt.Errorf("this worker speaks protocol version %d, the coordinator that set up %s speaks version %s: run a worker of the coordinator's build (wyvern --version)",
+		w.version(), jobs.StreamJobs, v)
 }
 
 // waitConsumer waits for the coordinator to have created the job stream.
@@ -327,8 +359,8 @@ func (s *slot) prefetch() {
 func (s *slot) handle(ctx context.Context, h *held) {
 	w, msg := s.w, h.msg
 	j := &Job{w: w, js: s.js, start: time.Now()}
-	if err := jobs.Decode(msg.Data(), &j.Job); err != nil {
-		w.reject(msg, fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err))
+	if err := w.decodeJob(msg, &j.Job); err != nil {
+		w.reject(msg, err)
 		h.release()
 		return
 	}
@@ -428,6 +460,34 @@ func (s *slot) complete(j *Job, h *held, ran bool) {
 		}
 		h.msg.Ack()
 	}()
+}
+
+// decodeJob decodes a job message. A job of another protocol version is
+// also told to the coordinator (jobs.SkewNotice), which fails its
+// experiment naming this worker and both versions: no worker of this
+// version can run it, and terminated, it would never get a result.
+func (w *Worker) decodeJob(msg jetstream.Msg, job *jobs.Job) error {
+	var hdr struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(msg.Data(), &hdr); err != nil {
+		return fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err)
+	}
+	if hdr.Version != w.version() {
+		n := jobs.SkewNotice{Worker: w.ID, WorkerVersion: w.version(), JobVersion: hdr.Version,
+			Experiment: strings.TrimPrefix(msg.Subject(), jobs.JobSubject(""))}
+		if md, err := msg.Metadata(); err == nil {
+			n.Seq = md.Sequence.Stream
+		}
+		b, _ := json.Marshal(n)
+		w.NC.Publish(jobs.SubjectSkew, b)
+		return fmt.Errorf("a job of experiment %s of protocol version %d; this worker speaks %d: run workers of the coordinator's build (wyvern --version)",
+			n.Experiment, hdr.Version, w.version())
+	}
+	if err := jobs.Decode(msg.Data(), job); err != nil {
+		return fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err)
+	}
+	return nil
 }
 
 // run runs a job's handler. A handler that panics (a bug the job's
