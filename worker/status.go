@@ -99,7 +99,7 @@ func (s *statuses) watch(ctx context.Context) {
 					return
 				}
 				if e != nil {
-					s.note(e.Key(), e.Revision(), e.Operation() == jetstream.KeyValuePut && stoppedState(e.Value()))
+					s.note(e.Key(), e.Revision(), e.Operation() != jetstream.KeyValuePut || stoppedState(e.Value()))
 				}
 			}
 		}
@@ -142,9 +142,9 @@ func (s *statuses) note(exp string, rev uint64, stopped bool) {
 	}
 }
 
-// stopped reports whether experiment exp is known to have stopped (an
-// experiment the bucket does not have, or that cannot be read, runs, as
-// it always did).
+// stopped reports whether experiment exp is known to have stopped or is
+// unknown to the bucket (no coordinator started it); one whose state
+// cannot be read runs.
 func (s *statuses) stopped(ctx context.Context, exp string) bool {
 	s.mu.Lock()
 	e, ok := s.m[exp]
@@ -157,7 +157,10 @@ func (s *statuses) stopped(ctx context.Context, exp string) bool {
 	case err == nil:
 		s.note(exp, entry.Revision(), stoppedState(entry.Value()))
 	case errors.Is(err, jetstream.ErrKeyNotFound):
-		s.note(exp, 0, false)
+		// No coordinator started it (a coordinator stores an experiment
+		// before it publishes its first job): a forged or corrupted job,
+		// whose result the stream must not store.
+		s.note(exp, 0, true)
 	default:
 		return ok && e.stopped
 	}
