@@ -36,6 +36,9 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 			return j.Fail(ctx, err)
 		}
 		tr = NewTracer(c)
+		if len(h.tracers) >= worker.HandlerCache {
+			clear(h.tracers)
+		}
 		h.tracers[key] = tr
 	}
 	res := jobs.TraceOutcomes{First: job.First, Count: job.Count, Outcomes: make([]jobs.Outcome, 0, job.Count)}

@@ -36,6 +36,9 @@ func (h *SegmentHandler) Handle(ctx context.Context, j *worker.Job) error {
 		if err != nil {
 			return j.Fail(ctx, err)
 		}
+		if len(h.runners) >= worker.HandlerCache {
+			clear(h.runners)
+		}
 		h.runners[key] = run
 	}
 	res := jobs.SplitResult{Rep: job.Rep, Stage: job.Stage, First: job.First}

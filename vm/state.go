@@ -6,6 +6,7 @@ package vm
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -215,6 +216,33 @@ func (m *Machine) NewState() *State {
 	m.setMainArgs(t)
 	m.checkGlobals(st, t)
 	return st
+}
+
+// Footprint estimates the bytes the loaded program holds for as long as
+// the machine lives: its globals' initial bytes (the program's and those
+// of the post-initialisation image that are not shared zero pages) and
+// its code. A worker bounds its cache of loaded programs by it.
+func (m *Machine) Footprint() uint64 {
+	n := m.globals
+	for _, g := range m.Prog.Globals {
+		if len(g.Init) <= pageSize {
+			n += uint64(len(g.Init))
+			continue
+		}
+		for i := 0; i < len(g.Init); i += pageSize {
+			if !allZero(g.Init[i:min(len(g.Init), i+pageSize)]) {
+				n += pageSize
+			}
+		}
+	}
+	const instBytes = uint64(unsafe.Sizeof(ir.Inst{}))
+	for _, f := range m.Prog.Funcs {
+		n += uint64(len(f.Code)) * instBytes
+	}
+	for _, c := range m.code {
+		n += uint64(len(c)) * instBytes
+	}
+	return n
 }
 
 // runLimit is the bound on a run's live heap and stack blocks: MaxMemory

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -79,6 +80,10 @@ type Worker struct {
 	// fields: vm's defaults); every worker of a deployment should use the
 	// same, since a run's outcome depends on them.
 	Limits vm.Limits
+	// MaxProgramBytes bounds the loaded programs the worker keeps (their
+	// vm.Machine.Footprint): past it, the least recently used are dropped
+	// and loaded again when a job needs them. 0: DefaultMaxProgramBytes.
+	MaxProgramBytes uint64
 
 	kinds map[string]Factory
 	// protocol is the protocol version the worker speaks (0: jobs.Version;
@@ -88,16 +93,68 @@ type Worker struct {
 	traces, steps atomic.Uint64
 	wm            *metrics.Worker // from Metrics, set by Run
 
-	mu       sync.Mutex
-	machines map[string]*machineEntry // by program hash and arguments
+	mu           sync.Mutex
+	machines     map[string]*machineEntry // by program hash and arguments
+	machineBytes uint64                   // their footprints
+	tick         uint64                   // the clock of machineEntry.used
 
 	statuses *statuses // the experiments' states, set by Run (under mu: tests read it)
 }
 
 type machineEntry struct {
-	once sync.Once
-	m    *vm.Machine
-	err  error
+	once  sync.Once
+	m     *vm.Machine
+	err   error
+	bytes uint64 // counted in Worker.machineBytes (under Worker.mu)
+	used  uint64 // Worker.tick when a job last asked for it (under Worker.mu)
+}
+
+// HandlerCache bounds the compiled queries (per program and query) a
+// handler keeps: a handler that would keep more drops those it has, so
+// that the programs the worker's cache drops are not kept alive by them.
+const HandlerCache = 8
+
+// DefaultMaxProgramBytes is Worker.MaxProgramBytes's default.
+const DefaultMaxProgramBytes = 1 << 30
+
+// minEntryBytes is what an entry costs at least (one that failed to load
+// holds only its error): the cache stays bounded in entries too.
+const minEntryBytes = 1 << 10
+
+// cacheMachine counts e's footprint and drops the least recently used
+// other programs while the cache is above MaxProgramBytes. Jobs running
+// them keep their machines; the next job loads its program again.
+func (w *Worker) cacheMachine(key string, e *machineEntry) {
+	cost := uint64(minEntryBytes)
+	if e.m != nil {
+		cost = max(cost, e.m.Footprint())
+	}
+	limit := w.MaxProgramBytes
+	if limit == 0 {
+		limit = DefaultMaxProgramBytes
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.machines[key] != e || e.bytes != 0 {
+		return // dropped meanwhile, or counted
+	}
+	e.bytes = cost
+	w.machineBytes += cost
+	for w.machineBytes > limit && len(w.machines) > 1 {
+		var oldest string
+		var at uint64 = math.MaxUint64
+		for k, o := range w.machines {
+			if o != e && o.bytes != 0 && o.used < at {
+				oldest, at = k, o.used
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		w.machineBytes -= w.machines[oldest].bytes
+		delete(w.machines, oldest)
+		w.logf("dropped program %s from the cache (%d MiB of programs kept, at most %d MiB)", oldest, w.machineBytes>>20, limit>>20)
+	}
 }
 
 // Register makes the worker run jobs of kind with handlers from f.
@@ -590,8 +647,12 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		e = &machineEntry{}
 		w.machines[key] = e
 	}
+	w.tick++
+	e.used = w.tick
 	w.mu.Unlock()
+	loaded := false
 	e.once.Do(func() {
+		loaded = true
 		obs, err := j.js.ObjectStore(ctx, jobs.BucketPrograms)
 		if err != nil {
 			e.err = fmt.Errorf("programs bucket: %w: %w", errUnavailable, err)
@@ -618,9 +679,12 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		// again.
 		w.mu.Lock()
 		if w.machines[key] == e {
+			w.machineBytes -= e.bytes
 			delete(w.machines, key)
 		}
 		w.mu.Unlock()
+	} else if loaded {
+		w.cacheMachine(key, e)
 	}
 	return e.m, e.err
 }

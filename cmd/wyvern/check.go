@@ -588,7 +588,12 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	maddr := metricsFlag(fs)
 	var lim limitFlags
 	lim.register(fs)
+	progMiB := fs.Uint64("max-program-memory", worker.DefaultMaxProgramBytes>>20, "MiB of loaded programs kept (globals and code); past it the least recently used are dropped")
 	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if *progMiB == 0 {
+		fmt.Fprintln(stderr, "wyvern: --max-program-memory must be at least 1 MiB")
 		return exitUsage
 	}
 	if err := lim.check(); err != nil {
@@ -611,7 +616,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, redactURL(nf.url))
 	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(), Limits: lim.limits(),
-		Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
+		MaxProgramBytes: *progMiB << 20, Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
