@@ -16,6 +16,7 @@ import (
 	"log"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,6 +50,8 @@ type Coordinator struct {
 	// cancelled after two checks without a responder. Default 5 s;
 	// negative: never.
 	SubmitterCheck time.Duration
+	// Store bounds what JetStream keeps (zero fields: DefaultStoreLimits).
+	Store StoreLimits
 
 	js  jetstream.JetStream
 	kv  jetstream.KeyValue
@@ -102,27 +105,111 @@ func (c *Coordinator) logf(format string, args ...any) {
 	}
 }
 
+// StoreLimits bound what JetStream keeps for a coordinator: a zero field
+// takes the default of DefaultStoreLimits. Past its bytes the results
+// stream drops its oldest results (of experiments long folded); the job
+// stream refuses new jobs (the experiment publishing them fails, saying
+// so); the experiments bucket forgets experiments not written for its age
+// (a worker then drops their jobs); the programs bucket drops programs
+// older than its age (a submission uploads its program again).
+type StoreLimits struct {
+	ResultsMaxBytes     int64
+	ResultsMaxAge       time.Duration
+	JobsMaxBytes        int64
+	ExperimentsMaxBytes int64
+	ExperimentsMaxAge   time.Duration
+	ProgramsMaxBytes    int64
+	ProgramsMaxAge      time.Duration
+}
+
+// DefaultStoreLimits are the store limits of a coordinator that sets none.
+var DefaultStoreLimits = StoreLimits{
+	ResultsMaxBytes: 4 << 30, ResultsMaxAge: 7 * 24 * time.Hour,
+	JobsMaxBytes:        1 << 30,
+	ExperimentsMaxBytes: 1 << 30, ExperimentsMaxAge: 30 * 24 * time.Hour,
+	ProgramsMaxBytes: 2 << 30, ProgramsMaxAge: 30 * 24 * time.Hour,
+}
+
+// withDefaults fills l's zero fields from DefaultStoreLimits.
+func (l StoreLimits) withDefaults() StoreLimits {
+	d := DefaultStoreLimits
+	pick := func(v *int64, def int64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pickD := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pick(&l.ResultsMaxBytes, d.ResultsMaxBytes)
+	pickD(&l.ResultsMaxAge, d.ResultsMaxAge)
+	pick(&l.JobsMaxBytes, d.JobsMaxBytes)
+	pick(&l.ExperimentsMaxBytes, d.ExperimentsMaxBytes)
+	pickD(&l.ExperimentsMaxAge, d.ExperimentsMaxAge)
+	pick(&l.ProgramsMaxBytes, d.ProgramsMaxBytes)
+	pickD(&l.ProgramsMaxAge, d.ProgramsMaxAge)
+	return l
+}
+
 // Setup creates (or checks) the streams, the workers' durable consumer and
-// the buckets. It is idempotent.
+// the buckets with the default store limits. It is idempotent.
 func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
+	return SetupStore(ctx, js, ackWait, maxDeliver, StoreLimits{}, nil)
+}
+
+// SetupStore is Setup with store limits (zero fields: the defaults). A
+// server whose JetStream storage cannot reserve a byte limit gets the
+// stream without it (logged with logf, if set).
+func SetupStore(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int, l StoreLimits, logf func(string, ...any)) error {
+	l = l.withDefaults()
+	// bytes retries op without its byte limit when the server cannot
+	// reserve it (a small disk: nats-server refuses a stream whose
+	// MaxBytes passes its storage).
+	bytes := func(name string, limit *int64, op func() error) error {
+		err := op()
+		if err != nil && strings.Contains(err.Error(), "insufficient") {
+			if logf != nil {
+				logf("%s: JetStream cannot reserve %d MiB (%v): no byte limit", name, *limit>>20, err)
+			}
+			*limit = 0
+			err = op()
+		}
+		return err
+	}
 	// Buckets and the results stream first, the workers' consumer last: a
 	// worker starts serving once it sees the consumer, and then needs the rest.
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage}); err != nil {
+	if err := bytes(jobs.BucketExperiments, &l.ExperimentsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage,
+			MaxBytes: l.ExperimentsMaxBytes, TTL: l.ExperimentsMaxAge})
+		return err
+	}); err != nil {
 		return fmt.Errorf("create bucket %s: %w", jobs.BucketExperiments, err)
 	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage}); err != nil {
+	if err := bytes(jobs.BucketPrograms, &l.ProgramsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage,
+			MaxBytes: l.ProgramsMaxBytes, TTL: l.ProgramsMaxAge})
+		return err
+	}); err != nil {
 		return fmt.Errorf("create bucket %s: %w", jobs.BucketPrograms, err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
-		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: 7 * 24 * time.Hour,
+	if err := bytes(jobs.StreamResults, &l.ResultsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
+			Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: l.ResultsMaxAge, MaxBytes: l.ResultsMaxBytes,
+		})
+		return err
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamResults, err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
-		Metadata: map[string]string{jobs.StreamMetaProtocol: strconv.Itoa(jobs.Version)},
+	if err := bytes(jobs.StreamJobs, &l.JobsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, MaxBytes: l.JobsMaxBytes, Discard: jetstream.DiscardNew,
+			Metadata: map[string]string{jobs.StreamMetaProtocol: strconv.Itoa(jobs.Version)},
+		})
+		return err
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
 	}
@@ -157,7 +244,7 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: jetstream: %w", err)
 	}
 	c.js = js
-	if err := Setup(ctx, js, c.AckWait, c.MaxDeliver); err != nil {
+	if err := SetupStore(ctx, js, c.AckWait, c.MaxDeliver, c.Store, c.logf); err != nil {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	if c.kv, err = js.KeyValue(ctx, jobs.BucketExperiments); err != nil {

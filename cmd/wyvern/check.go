@@ -635,6 +635,15 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&lim.MaxBound, "max-bound", 0, "refuse queries whose step bound is above this (0: no limit)")
 	fs.Uint64Var(&lim.MaxRuns, "max-runs", 0, "refuse trace experiments that may need more runs than this (0: no limit)")
 	fs.IntVar(&lim.MaxJobSize, "max-job-size", 0, fmt.Sprintf("refuse job sizes above this many traces (0: the protocol's %d)", jobs.MaxTraceJob))
+	d := coordinator.DefaultStoreLimits
+	var store coordinator.StoreLimits
+	resultsMiB := fs.Int64("results-max-bytes", d.ResultsMaxBytes>>20, "MiB of results JetStream keeps (the oldest dropped past it)")
+	fs.DurationVar(&store.ResultsMaxAge, "results-max-age", d.ResultsMaxAge, "how long JetStream keeps a result")
+	jobsMiB := fs.Int64("jobs-max-bytes", d.JobsMaxBytes>>20, "MiB of queued jobs (a job past it is refused and its experiment fails)")
+	expMiB := fs.Int64("experiments-max-bytes", d.ExperimentsMaxBytes>>20, "MiB of the experiments bucket")
+	fs.DurationVar(&store.ExperimentsMaxAge, "experiments-max-age", d.ExperimentsMaxAge, "how long an experiment not written since is remembered")
+	progMiB := fs.Int64("programs-max-bytes", d.ProgramsMaxBytes>>20, "MiB of the programs bucket")
+	fs.DurationVar(&store.ProgramsMaxAge, "programs-max-age", d.ProgramsMaxAge, "how long an uploaded program is kept")
 	submitterCheck := fs.Duration("submitter-check", 5*time.Second, "how often a running experiment's submitter is asked whether it still waits; cancelled after two checks without one (0: never)")
 	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
@@ -643,6 +652,8 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	if *submitterCheck <= 0 {
 		*submitterCheck = -1
 	}
+	store.ResultsMaxBytes, store.JobsMaxBytes = *resultsMiB<<20, *jobsMiB<<20
+	store.ExperimentsMaxBytes, store.ProgramsMaxBytes = *expMiB<<20, *progMiB<<20
 	nf.fromEnv(fs)
 	nc, err := nf.connect("wyvern-coordinator", stderr)
 	if err != nil {
@@ -658,7 +669,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Coordinator(),
-		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags), Limits: lim, SubmitterCheck: *submitterCheck})
+		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags), Limits: lim, SubmitterCheck: *submitterCheck, Store: store})
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, redactURL(nf.url))
 	if err := co.Serve(ctx); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
