@@ -112,7 +112,7 @@ type machineEntry struct {
 // HandlerCache bounds the compiled queries (per program and query) a
 // handler keeps: a handler that would keep more drops those it has, so
 // that the programs the worker's cache drops are not kept alive by them.
-const HandlerCache = 8
+const HandlerCache = 2
 
 // DefaultMaxProgramBytes is Worker.MaxProgramBytes's default.
 const DefaultMaxProgramBytes = 1 << 30
@@ -140,6 +140,14 @@ func (w *Worker) cacheMachine(key string, e *machineEntry) {
 	}
 	e.bytes = cost
 	w.machineBytes += cost
+	var freed uint64
+	defer func() {
+		if freed >= 64<<20 {
+			// Large programs were dropped: give their memory back now, not
+			// when the heap next doubles (GOGC) and the OS gets it later.
+			go debug.FreeOSMemory()
+		}
+	}()
 	for w.machineBytes > limit && len(w.machines) > 1 {
 		var oldest string
 		var at uint64 = math.MaxUint64
@@ -151,6 +159,7 @@ func (w *Worker) cacheMachine(key string, e *machineEntry) {
 		if oldest == "" {
 			return
 		}
+		freed += w.machines[oldest].bytes
 		w.machineBytes -= w.machines[oldest].bytes
 		delete(w.machines, oldest)
 		w.logf("dropped program %s from the cache (%d MiB of programs kept, at most %d MiB)", oldest, w.machineBytes>>20, limit>>20)
