@@ -60,18 +60,22 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	const spinQuery = "Pr[<=1000000000000](<> never == 1)"
+	interrupt := func(cancel context.CancelFunc, _ interface{ Close() }, _ string) { cancel() }
 	for _, tc := range []struct {
-		name string
-		stop func(cancel context.CancelFunc, client interface{ Close() }, id string) // ends the submitter's wait
-		want string                                                                  // in the experiment's error
+		name  string
+		query string                                                                  // default spinQuery
+		stop  func(cancel context.CancelFunc, client interface{ Close() }, id string) // ends the submitter's wait
+		want  string                                                                  // in the experiment's error
 	}{
-		{"interrupted", func(cancel context.CancelFunc, _ interface{ Close() }, _ string) { cancel() }, "cancelled: its submitter was interrupted"},
-		{"wyvern cancel", func(_ context.CancelFunc, _ interface{ Close() }, id string) {
+		{"interrupted", "", interrupt, "cancelled: its submitter was interrupted"},
+		{"splitting, interrupted", spinQuery + " {Split=fixed, Score=never, Levels=[1]}", interrupt, "cancelled: its submitter was interrupted"},
+		{"wyvern cancel", "", func(_ context.CancelFunc, _ interface{ Close() }, id string) {
 			if err := coordinator.Cancel(ctx, probe, id, "by the test"); err != nil {
 				t.Errorf("cancel %s: %v", id, err)
 			}
 		}, "cancelled: by the test"},
-		{"submitter killed", func(_ context.CancelFunc, client interface{ Close() }, _ string) { client.Close() }, "cancelled: its submitter is gone"},
+		{"submitter killed", "", func(_ context.CancelFunc, client interface{ Close() }, _ string) { client.Close() }, "cancelled: its submitter is gone"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client, err := emb.Connect("client")
@@ -88,8 +92,12 @@ func TestCancel(t *testing.T) {
 			var reported atomic.Bool
 			done := make(chan error, 1)
 			go func() {
+				q := tc.query
+				if q == "" {
+					q = spinQuery
+				}
 				_, err := coordinator.Submit(sctx, client, coordinator.Submission{LL: spin, Name: "spin.c",
-					Query: "Pr[<=1000000000000](<> never == 1)", Seed: 1, JobSize: 1,
+					Query: q, Seed: 1, JobSize: 1,
 					Progress: func(jobs.Progress) {
 						if reported.CompareAndSwap(false, true) {
 							running <- ""
@@ -147,7 +155,7 @@ func TestCancel(t *testing.T) {
 			}
 			waitFor(t, "the worker abandons the job and the queue is empty", func() bool { return ackPending(t, js) == 0 && pending(t, js) == 0 })
 			t.Logf("%s: experiment failed and the worker freed %v after the submitter went", tc.name, time.Since(start).Round(time.Millisecond))
-			if tc.name == "interrupted" {
+			if strings.HasSuffix(tc.name, "interrupted") {
 				if err := <-done; !errors.Is(err, context.Canceled) {
 					t.Errorf("Submit returned %v, want the context's error", err)
 				}
