@@ -3,6 +3,8 @@ package coordinator_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -253,5 +255,46 @@ func TestOperatorLimits(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSkewedWorkerHeartbeat: the coordinator names, once, a worker whose
+// heartbeats are of another protocol version (a worker of an older build
+// refuses every job and says nothing else).
+func TestSkewedWorkerHeartbeat(t *testing.T) {
+	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stopAll := context.WithCancel(context.Background())
+	t.Cleanup(func() { stopAll(); time.Sleep(50 * time.Millisecond); emb.Shutdown() })
+	cnc, err := emb.Connect("coordinator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logb lockedBuffer
+	go (kinds.Coordinator(&coordinator.Coordinator{NC: cnc, Log: log.New(&logb, "", 0)})).Serve(ctx)
+	nc, err := emb.Connect("old worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	want := fmt.Sprintf("worker old speaks protocol version %d, this coordinator %d: it refuses every job", jobs.Version-1, jobs.Version)
+	hb := fmt.Sprintf(`{"version":%d,"worker":"old","slots":1}`, jobs.Version-1)
+	waitFor(t, "the coordinator names the worker", func() bool {
+		nc.Publish(jobs.HeartbeatSubject("old"), []byte(hb))
+		nc.Flush()
+		return strings.Contains(logb.String(), want)
+	})
+	for i := 0; i < 5; i++ {
+		nc.Publish(jobs.HeartbeatSubject("old"), []byte(hb))
+	}
+	// A second worker's, after them on the same subscription: once it is
+	// named, the five were handled.
+	nc.Publish(jobs.HeartbeatSubject("old2"), []byte(strings.Replace(hb, `"old"`, `"old2"`, 1)))
+	nc.Flush()
+	waitFor(t, "the second worker is named", func() bool { return strings.Contains(logb.String(), "worker old2 speaks") })
+	if n := strings.Count(logb.String(), want); n != 1 {
+		t.Errorf("named %d times, want once:\n%s", n, logb.String())
 	}
 }

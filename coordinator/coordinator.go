@@ -62,6 +62,7 @@ type Coordinator struct {
 	mu      sync.Mutex
 	running map[string]*Session
 	workers map[string]time.Time // last heartbeat
+	skewed  map[string]bool      // workers of another version heard from ("id@version"), at most 1000
 }
 
 // Limits are a coordinator's operator limits (Coordinator.Limits).
@@ -263,7 +264,9 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 				sec, frac := math.Modf(h.Time)
 				c.Metrics.Heartbeat(h.Worker, time.Unix(int64(sec), int64(frac*1e9)), h.Traces, h.Steps)
 			}
+			return
 		}
+		c.skewedWorker(m.Data)
 	})
 	if err != nil {
 		return fmt.Errorf("coordinator: %w", err)
@@ -602,6 +605,31 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	default: // the experiment is failing already
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// skewedWorker logs, once per worker, a heartbeat of another protocol
+// version: that worker refuses every job (a worker of a build from before
+// version-skew notices says nothing else).
+func (c *Coordinator) skewedWorker(data []byte) {
+	var h struct {
+		Version int    `json:"version"`
+		Worker  string `json:"worker"`
+	}
+	if json.Unmarshal(data, &h) != nil || h.Version == jobs.Version || h.Worker == "" {
+		return
+	}
+	key := fmt.Sprintf("%s@%d", h.Worker, h.Version)
+	c.mu.Lock()
+	if c.skewed == nil {
+		c.skewed = map[string]bool{}
+	}
+	seen := c.skewed[key] || len(c.skewed) >= 1000
+	c.skewed[key] = true
+	c.mu.Unlock()
+	if !seen {
+		c.logf("worker %s speaks protocol version %d, this coordinator %d: it refuses every job; run workers of version %d (wyvern --version)",
+			h.Worker, h.Version, jobs.Version, jobs.Version)
+	}
 }
 
 // skew fails the running experiment whose job a worker of another
