@@ -109,6 +109,23 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		return nil, fmt.Errorf("submit: watch experiment: %w", err)
 	}
 	defer watch.Stop()
+	// While it waits, the submitter answers the coordinator's checks that
+	// it is still there; gone, the experiment is cancelled.
+	waiting, err := nc.Subscribe(jobs.WaitingSubject(exp.ID), func(m *nats.Msg) { m.Respond(nil) })
+	if err != nil {
+		return nil, fmt.Errorf("submit: %w", err)
+	}
+	defer waiting.Unsubscribe()
+	// Interrupted (ctx ends: Ctrl-C), it cancels the experiment: workers
+	// are freed at once, not after hours of a run nobody waits for.
+	submitted := false
+	defer func() {
+		if submitted && ctx.Err() != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			Cancel(cctx, nc, exp.ID, "its submitter was interrupted")
+		}
+	}()
 	b, _ := json.Marshal(exp)
 	var reply *nats.Msg
 	for attempt := 0; ; attempt++ {
@@ -132,6 +149,7 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 	if sr.Error != "" {
 		return nil, errors.New(sr.Error)
 	}
+	submitted = true
 	lastNews.Store(time.Now().UnixNano())
 	warned, silent := false, false
 	tick := time.NewTicker(time.Second)
@@ -186,6 +204,25 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 			}
 		}
 	}
+}
+
+// Cancel asks the coordinator to stop experiment id (`wyvern cancel`):
+// it fails with "cancelled: reason", its queued jobs are dropped and
+// workers abandon its running jobs.
+func Cancel(ctx context.Context, nc *nats.Conn, id, reason string) error {
+	b, _ := json.Marshal(jobs.CancelRequest{Version: jobs.Version, Experiment: id, Reason: reason})
+	reply, err := nc.RequestWithContext(ctx, jobs.SubjectCancel, b)
+	if err != nil {
+		return fmt.Errorf("cancel experiment %s: %w", id, err)
+	}
+	var r jobs.SubmitReply
+	if err := jobs.Decode(reply.Data, &r); err != nil {
+		return fmt.Errorf("cancel experiment %s: coordinator reply: %w", id, err)
+	}
+	if r.Error != "" {
+		return fmt.Errorf("cancel experiment %s: %s", id, r.Error)
+	}
+	return nil
 }
 
 func waitObjectStore(ctx context.Context, js jetstream.JetStream) (jetstream.ObjectStore, error) {

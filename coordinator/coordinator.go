@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +41,17 @@ type Coordinator struct {
 	// Metrics, when set, receives the workers' heartbeats, the job queue's
 	// state and every experiment's progress; nil: no metrics.
 	Metrics *metrics.Coordinator
+	// Limits are the operator's bounds on what a submission may ask for
+	// (zero fields: none): an experiment past one is refused at
+	// submission, naming the limit.
+	Limits Limits
+	// SubmitterCheck is how often a running experiment's submitter is
+	// asked whether it still waits (jobs.WaitingSubject); the experiment is
+	// cancelled after two checks without a responder. Default 5 s;
+	// negative: never.
+	SubmitterCheck time.Duration
+	// Store bounds what JetStream keeps (zero fields: DefaultStoreLimits).
+	Store StoreLimits
 
 	js  jetstream.JetStream
 	kv  jetstream.KeyValue
@@ -49,6 +62,34 @@ type Coordinator struct {
 	mu      sync.Mutex
 	running map[string]*Session
 	workers map[string]time.Time // last heartbeat
+	skewed  map[string]bool      // workers of another version heard from ("id@version"), at most 1000
+}
+
+// Limits are a coordinator's operator limits (Coordinator.Limits).
+type Limits struct {
+	MaxBound   uint64 // the largest step bound of a query (Pr[<=N], Estimate[<=N,R], ...)
+	MaxRuns    uint64 // the most traces a trace experiment may plan (its rule's limit: Okamoto's N, MaxRuns, R)
+	MaxJobSize int    // the most traces per job (below jobs.MaxTraceJob)
+}
+
+// check refuses an experiment past the limits.
+func (l Limits) check(q *query.Query, exp *jobs.Experiment) error {
+	if l.MaxBound > 0 && q.Bound > l.MaxBound {
+		return fmt.Errorf("step bound %d is above this coordinator's maximum of %d (--max-bound)", q.Bound, l.MaxBound)
+	}
+	if l.MaxJobSize > 0 && exp.JobSize > l.MaxJobSize {
+		return fmt.Errorf("job size %d is above this coordinator's maximum of %d traces per job (--max-job-size)", exp.JobSize, l.MaxJobSize)
+	}
+	if l.MaxRuns > 0 && exp.Kind == jobs.KindTrace {
+		f, err := newFolder(q, 0)
+		if err != nil {
+			return err
+		}
+		if n := f.limit(); n > l.MaxRuns {
+			return fmt.Errorf("the query may need %d runs, above this coordinator's maximum of %d (--max-runs): lower its runs (R, MaxRuns) or raise Epsilon", n, l.MaxRuns)
+		}
+	}
+	return nil
 }
 
 // Register makes the coordinator run experiments of kind with r.
@@ -65,26 +106,111 @@ func (c *Coordinator) logf(format string, args ...any) {
 	}
 }
 
+// StoreLimits bound what JetStream keeps for a coordinator: a zero field
+// takes the default of DefaultStoreLimits. Past its bytes the results
+// stream drops its oldest results (of experiments long folded); the job
+// stream refuses new jobs (the experiment publishing them fails, saying
+// so); the experiments bucket forgets experiments not written for its age
+// (a worker then drops their jobs); the programs bucket drops programs
+// older than its age (a submission uploads its program again).
+type StoreLimits struct {
+	ResultsMaxBytes     int64
+	ResultsMaxAge       time.Duration
+	JobsMaxBytes        int64
+	ExperimentsMaxBytes int64
+	ExperimentsMaxAge   time.Duration
+	ProgramsMaxBytes    int64
+	ProgramsMaxAge      time.Duration
+}
+
+// DefaultStoreLimits are the store limits of a coordinator that sets none.
+var DefaultStoreLimits = StoreLimits{
+	ResultsMaxBytes: 4 << 30, ResultsMaxAge: 7 * 24 * time.Hour,
+	JobsMaxBytes:        1 << 30,
+	ExperimentsMaxBytes: 1 << 30, ExperimentsMaxAge: 30 * 24 * time.Hour,
+	ProgramsMaxBytes: 2 << 30, ProgramsMaxAge: 30 * 24 * time.Hour,
+}
+
+// withDefaults fills l's zero fields from DefaultStoreLimits.
+func (l StoreLimits) withDefaults() StoreLimits {
+	d := DefaultStoreLimits
+	pick := func(v *int64, def int64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pickD := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pick(&l.ResultsMaxBytes, d.ResultsMaxBytes)
+	pickD(&l.ResultsMaxAge, d.ResultsMaxAge)
+	pick(&l.JobsMaxBytes, d.JobsMaxBytes)
+	pick(&l.ExperimentsMaxBytes, d.ExperimentsMaxBytes)
+	pickD(&l.ExperimentsMaxAge, d.ExperimentsMaxAge)
+	pick(&l.ProgramsMaxBytes, d.ProgramsMaxBytes)
+	pickD(&l.ProgramsMaxAge, d.ProgramsMaxAge)
+	return l
+}
+
 // Setup creates (or checks) the streams, the workers' durable consumer and
-// the buckets. It is idempotent.
+// the buckets with the default store limits. It is idempotent.
 func Setup(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
+	return SetupStore(ctx, js, ackWait, maxDeliver, StoreLimits{}, nil)
+}
+
+// SetupStore is Setup with store limits (zero fields: the defaults). A
+// server whose JetStream storage cannot reserve a byte limit gets the
+// stream without it (logged with logf, if set).
+func SetupStore(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int, l StoreLimits, logf func(string, ...any)) error {
+	l = l.withDefaults()
+	// bytes retries op without its byte limit when the server cannot
+	// reserve it (a small disk: nats-server refuses a stream whose
+	// MaxBytes passes its storage).
+	bytes := func(name string, limit *int64, op func() error) error {
+		err := op()
+		if err != nil && strings.Contains(err.Error(), "insufficient") {
+			if logf != nil {
+				logf("%s: JetStream cannot reserve %d MiB (%v): no byte limit", name, *limit>>20, err)
+			}
+			*limit = 0
+			err = op()
+		}
+		return err
+	}
 	// Buckets and the results stream first, the workers' consumer last: a
 	// worker starts serving once it sees the consumer, and then needs the rest.
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage}); err != nil {
+	if err := bytes(jobs.BucketExperiments, &l.ExperimentsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobs.BucketExperiments, Storage: jetstream.FileStorage,
+			MaxBytes: l.ExperimentsMaxBytes, TTL: l.ExperimentsMaxAge})
+		return err
+	}); err != nil {
 		return fmt.Errorf("create bucket %s: %w", jobs.BucketExperiments, err)
 	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage}); err != nil {
+	if err := bytes(jobs.BucketPrograms, &l.ProgramsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: jobs.BucketPrograms, Storage: jetstream.FileStorage,
+			MaxBytes: l.ProgramsMaxBytes, TTL: l.ProgramsMaxAge})
+		return err
+	}); err != nil {
 		return fmt.Errorf("create bucket %s: %w", jobs.BucketPrograms, err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
-		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: 7 * 24 * time.Hour,
+	if err := bytes(jobs.StreamResults, &l.ResultsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: jobs.StreamResults, Subjects: []string{jobs.ResultSubject("*")},
+			Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: l.ResultsMaxAge, MaxBytes: l.ResultsMaxBytes,
+		})
+		return err
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamResults, err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+	if err := bytes(jobs.StreamJobs, &l.JobsMaxBytes, func() error {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: jobs.StreamJobs, Subjects: []string{jobs.JobSubject("*")},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, MaxBytes: l.JobsMaxBytes, Discard: jetstream.DiscardNew,
+			Metadata: map[string]string{jobs.StreamMetaProtocol: strconv.Itoa(jobs.Version)},
+		})
+		return err
 	}); err != nil {
 		return fmt.Errorf("create stream %s: %w", jobs.StreamJobs, err)
 	}
@@ -119,7 +245,7 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: jetstream: %w", err)
 	}
 	c.js = js
-	if err := Setup(ctx, js, c.AckWait, c.MaxDeliver); err != nil {
+	if err := SetupStore(ctx, js, c.AckWait, c.MaxDeliver, c.Store, c.logf); err != nil {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	if c.kv, err = js.KeyValue(ctx, jobs.BucketExperiments); err != nil {
@@ -138,7 +264,9 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 				sec, frac := math.Modf(h.Time)
 				c.Metrics.Heartbeat(h.Worker, time.Unix(int64(sec), int64(frac*1e9)), h.Traces, h.Steps)
 			}
+			return
 		}
+		c.skewedWorker(m.Data)
 	})
 	if err != nil {
 		return fmt.Errorf("coordinator: %w", err)
@@ -155,6 +283,16 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 		return fmt.Errorf("coordinator: %w", err)
 	}
 	defer sub.Unsubscribe()
+	ssub, err := c.NC.Subscribe(jobs.SubjectSkew, func(m *nats.Msg) { c.skew(m.Data) })
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer ssub.Unsubscribe()
+	csub, err := c.NC.Subscribe(jobs.SubjectCancel, c.cancelRequest)
+	if err != nil {
+		return fmt.Errorf("coordinator: %w", err)
+	}
+	defer csub.Unsubscribe()
 	if c.Metrics != nil {
 		go c.queueMetrics(ctx)
 	}
@@ -241,6 +379,10 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 		reply(jobs.SubmitReply{Error: fmt.Sprintf("job size %d is above the maximum of %d traces per job", exp.JobSize, jobs.MaxTraceJob)})
 		return
 	}
+	if err := c.Limits.check(q, &exp); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
 	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateRunning, Updated: time.Now()}
 	b, _ := json.Marshal(st)
 	if _, err := c.kv.Create(ctx, exp.ID, b); err != nil {
@@ -274,24 +416,103 @@ func (c *Coordinator) resume(ctx context.Context) {
 }
 
 func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
-	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next()}
+	sctx, cancel := context.WithCancelCause(ctx)
+	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next(), cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.running[exp.ID]; dup {
 		c.mu.Unlock()
+		cancel(nil)
 		return
 	}
 	c.running[exp.ID] = e
 	c.mu.Unlock()
 	go func() {
-		res, err := c.run(ctx, e)
+		defer cancel(nil)
+		go c.watchSubmitter(sctx, e)
+		res, err := c.run(sctx, e)
 		c.mu.Lock()
 		delete(c.running, exp.ID)
 		c.mu.Unlock()
 		if ctx.Err() != nil {
 			return // shutting down: the experiment stays "running" and resumes later
 		}
+		if sctx.Err() != nil {
+			res, err = nil, context.Cause(sctx) // cancelled: the reason
+		}
 		c.finish(exp, res, err)
 	}()
+}
+
+// cancelRequest stops the running experiment a CancelRequest names.
+func (c *Coordinator) cancelRequest(m *nats.Msg) {
+	reply := func(r jobs.SubmitReply) {
+		r.Version = jobs.Version
+		b, _ := json.Marshal(r)
+		m.Respond(b)
+	}
+	var req jobs.CancelRequest
+	if err := jobs.Decode(m.Data, &req); err != nil {
+		reply(jobs.SubmitReply{Error: err.Error()})
+		return
+	}
+	reason := req.Reason
+	if reason == "" {
+		reason = "on request"
+	}
+	if !c.Cancel(req.Experiment, reason) {
+		reply(jobs.SubmitReply{ID: req.Experiment, Error: fmt.Sprintf("experiment %s is not running on this coordinator", req.Experiment)})
+		return
+	}
+	reply(jobs.SubmitReply{ID: req.Experiment})
+}
+
+// Cancel stops running experiment id (false: none runs here): it fails
+// with "cancelled: reason", its queued jobs are dropped and workers
+// abandon its running jobs at their next slice.
+func (c *Coordinator) Cancel(id, reason string) bool {
+	c.mu.Lock()
+	e := c.running[id]
+	c.mu.Unlock()
+	if e == nil || e.cancel == nil {
+		return false
+	}
+	c.logf("experiment %s: cancelled: %s", id, reason)
+	e.cancel(fmt.Errorf("cancelled: %s", reason))
+	return true
+}
+
+// watchSubmitter cancels e when its submitter no longer waits for it: two
+// checks in a row find no responder on its waiting subject.
+func (c *Coordinator) watchSubmitter(ctx context.Context, e *Session) {
+	every := c.SubmitterCheck
+	if every == 0 {
+		every = 5 * time.Second
+	}
+	if every < 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	misses := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, every)
+		_, err := c.NC.RequestWithContext(rctx, jobs.WaitingSubject(e.Exp.ID), nil)
+		cancel()
+		switch {
+		case err == nil:
+			misses = 0
+		case errors.Is(err, nats.ErrNoResponders):
+			if misses++; misses >= 2 {
+				c.Cancel(e.Exp.ID, fmt.Sprintf("its submitter is gone (no answer on %s for %v)", jobs.WaitingSubject(e.Exp.ID), 2*every))
+				return
+			}
+		}
+	}
 }
 
 func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
@@ -384,6 +605,59 @@ func (c *Coordinator) maxDelivered(ctx context.Context, data []byte) {
 	default: // the experiment is failing already
 	}
 	s.DeleteMsg(ctx, adv.StreamSeq)
+}
+
+// skewedWorker logs, once per worker, a heartbeat of another protocol
+// version: that worker refuses every job (a worker of a build from before
+// version-skew notices says nothing else).
+func (c *Coordinator) skewedWorker(data []byte) {
+	var h struct {
+		Version int    `json:"version"`
+		Worker  string `json:"worker"`
+	}
+	if json.Unmarshal(data, &h) != nil || h.Version == jobs.Version || h.Worker == "" {
+		return
+	}
+	key := fmt.Sprintf("%s@%d", h.Worker, h.Version)
+	c.mu.Lock()
+	if c.skewed == nil {
+		c.skewed = map[string]bool{}
+	}
+	seen := c.skewed[key] || len(c.skewed) >= 1000
+	c.skewed[key] = true
+	c.mu.Unlock()
+	if !seen {
+		c.logf("worker %s speaks protocol version %d, this coordinator %d: it refuses every job; run workers of version %d (wyvern --version)",
+			h.Worker, h.Version, jobs.Version, jobs.Version)
+	}
+}
+
+// skew fails the running experiment whose job a worker of another
+// protocol version refused (jobs.SkewNotice): no worker would ever answer
+// that job, and the experiment would wait for ever. A notice for no
+// experiment running here is rejected (logged and counted): anyone allowed
+// to publish on the subject could forge one.
+func (c *Coordinator) skew(data []byte) {
+	var n jobs.SkewNotice
+	if err := json.Unmarshal(data, &n); err != nil {
+		c.reject(metrics.RejectSkew, "rejected a version-skew notice: %v", err)
+		return
+	}
+	c.mu.Lock()
+	e := c.running[n.Experiment]
+	c.mu.Unlock()
+	if e == nil || n.JobVersion != jobs.Version || n.WorkerVersion == jobs.Version {
+		c.reject(metrics.RejectSkew, "rejected a version-skew notice of worker %q (version %d, job version %d) for experiment %q: no such experiment runs here at version %d",
+			n.Worker, n.WorkerVersion, n.JobVersion, n.Experiment, jobs.Version)
+		return
+	}
+	why := fmt.Sprintf("worker %s speaks protocol version %d and refused a job of this coordinator's version %d: run workers of version %d (wyvern --version), or stop that worker",
+		n.Worker, n.WorkerVersion, jobs.Version, jobs.Version)
+	c.logf("experiment %s: %s", n.Experiment, why)
+	select {
+	case e.fail <- why:
+	default: // the experiment is failing already
+	}
 }
 
 // DefaultRetryFor is how long JetStream operations are retried while

@@ -307,7 +307,7 @@ type folder struct {
 	sat       uint64
 	steps     uint64
 	ends      map[string]uint64
-	satLens   []uint64
+	satLens   lengths // satisfying-run lengths, for the histogram
 	first     *TraceRef
 	seed      uint64
 	fixedRuns uint64 // Estimate, EnumStatesSMC
@@ -391,7 +391,7 @@ func (f *folder) add(o jobs.Outcome) {
 	f.ends[o.End.String()]++
 	if o.Sat {
 		f.sat++
-		f.satLens = append(f.satLens, o.Steps)
+		f.satLens.add(o.Steps)
 		if f.first == nil {
 			f.first = &TraceRef{Seed: f.seed, Index: o.Index, Steps: o.Steps}
 		}
@@ -465,7 +465,7 @@ func (f *folder) interval() (lo, hi float64) {
 
 func (f *folder) result() Result {
 	q := f.q
-	d := &TraceDetail{Satisfied: f.sat, FirstSatisfying: f.first, Histogram: histogram(f.satLens)}
+	d := &TraceDetail{Satisfied: f.sat, FirstSatisfying: f.first, Histogram: f.satLens.histogram()}
 	r := Result{Query: q.Text, Kind: q.Kind.String(), Seed: f.seed, Runs: f.runs, Steps: f.steps, Ends: f.ends, Detail: d}
 	if f.runs > 0 {
 		f.checkpoint()
@@ -544,30 +544,6 @@ func complementAlways(r *Result, d *TraceDetail, interval bool) {
 				"importance splitting estimates rare events (ask Pr[<=N](<> !P) {Split=adaptive, Score=EXPR})", r.Runs, r.Lo)
 		}
 	}
-}
-
-// histogram bins satisfying-run lengths into at most 10 equal bins.
-func histogram(v []uint64) []Bin {
-	if len(v) == 0 {
-		return nil
-	}
-	lo, hi := v[0], v[0]
-	for _, x := range v {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	nb := uint64(10)
-	width := (hi - lo + nb) / nb
-	if width == 0 {
-		width = 1
-	}
-	bins := make([]Bin, 0, nb)
-	for b := lo; b <= hi; b += width {
-		bins = append(bins, Bin{Lo: b, Hi: b + width - 1})
-	}
-	for _, x := range v {
-		bins[(x-lo)/width].Count++
-	}
-	return bins
 }
 
 // WriteText prints a result in LODIN's style: the query and program, then

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -35,8 +36,9 @@ type Session struct {
 	Exp   jobs.Experiment
 	Query *query.Query
 
-	c    *Coordinator
-	fail chan string // reasons the experiment must fail (max deliveries)
+	c      *Coordinator
+	fail   chan string             // reasons the experiment must fail (max deliveries)
+	cancel context.CancelCauseFunc // stops Run (Coordinator.Cancel)
 
 	// Results are accepted only for jobs this session published, or (a
 	// resumed experiment) results stored before it started: results stream
@@ -204,7 +206,13 @@ func (s *Session) PurgeResults(ctx context.Context) {
 // subject could have sent them. A stream error is sent on errc (not after
 // ctx ends).
 func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Result) bool) (stop func(), errc <-chan error, err error) {
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(s.Exp.ID)}}
+	// The consumer is deleted when the reading stops (stop, take returning
+	// false, ctx ending, a stream error): JetStream caps a stream at 1 000
+	// consumers, and an ordered consumer left behind lingers until its
+	// inactive threshold (5 minutes by default, resultsInactive here, for
+	// a coordinator that dies while reading).
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{jobs.ResultSubject(s.Exp.ID)},
+		InactiveThreshold: resultsInactive}
 	if onlyNew {
 		cfg.DeliverPolicy = jetstream.DeliverNewPolicy
 	}
@@ -216,8 +224,24 @@ func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 	if err != nil {
 		return nil, nil, fmt.Errorf("results consumer: %w", err)
 	}
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
+			iter.Stop()
+			info := cons.CachedInfo()
+			if info == nil {
+				return
+			}
+			dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := s.c.js.DeleteConsumer(dctx, jobs.StreamResults, info.Name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+				s.c.logf("experiment %s: delete results consumer %s: %v (JetStream drops it after %v)", s.Exp.ID, info.Name, err, resultsInactive)
+			}
+		})
+	}
 	ch := make(chan error, 1)
 	go func() {
+		defer release()
 		for {
 			m, err := iter.Next()
 			if err != nil {
@@ -251,8 +275,12 @@ func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 			}
 		}
 	}()
-	return iter.Stop, ch, nil
+	return release, ch, nil
 }
+
+// resultsInactive is how long JetStream keeps a results consumer nobody
+// reads (one whose coordinator died before deleting it).
+const resultsInactive = 30 * time.Second
 
 // OneJob runs an experiment that is one job: it drops queued jobs of the
 // experiment, publishes the job (unless its result is already in the

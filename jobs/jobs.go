@@ -34,7 +34,47 @@ const (
 	BucketPrograms    = "wyvern_programs"
 	BucketExperiments = "wyvern_experiments"
 	SubjectSubmit     = "wyvern.api.submit"
+	// SubjectCancel takes a CancelRequest: the coordinator running the
+	// experiment stops it (state failed, the error saying why), drops its
+	// queued jobs, and workers abandon its running jobs. A SubmitReply
+	// answers (Error: no such running experiment).
+	SubjectCancel = "wyvern.api.cancel"
 )
+
+// WaitingSubject is answered by the client that waits for experiment exp's
+// result (coordinator.Submit) for as long as it waits: a coordinator that
+// gets no responder there twice in a row cancels the experiment (its
+// submitter is gone: killed, or its machine lost).
+func WaitingSubject(exp string) string { return "wyvern.api.waiting." + exp }
+
+// SubjectSkew carries SkewNotice: a worker's word that it cannot run a
+// job of another protocol version (it terminates the job). The coordinator
+// fails the experiment naming the worker and both versions, instead of
+// waiting for ever for a result that no worker of this version will send.
+const SubjectSkew = "wyvern.api.skew"
+
+// StreamMetaProtocol is the key, in the metadata of StreamJobs, of the
+// protocol version of the coordinator that set the stream up: a worker of
+// another version says so at start and takes no jobs.
+const StreamMetaProtocol = "wyvern_protocol"
+
+// SkewNotice is the one message whose form does not depend on Version
+// (peers of every version must read it): decode it with encoding/json,
+// not Decode.
+type SkewNotice struct {
+	Worker        string `json:"worker"`
+	WorkerVersion int    `json:"worker_version"`
+	JobVersion    int    `json:"job_version"`
+	Experiment    string `json:"experiment"` // from the job's subject
+	Seq           uint64 `json:"seq"`        // the job message's stream sequence
+}
+
+// CancelRequest asks for an experiment to stop.
+type CancelRequest struct {
+	Version    int    `json:"version"`
+	Experiment string `json:"experiment"`
+	Reason     string `json:"reason"` // why, for the experiment's error
+}
 
 // JobSubject is the work-queue subject of an experiment's jobs.
 func JobSubject(exp string) string { return "wyvern.jobs." + exp }

@@ -240,7 +240,7 @@ func NewCoordinator(reg prometheus.Registerer) *Coordinator {
 		Help: "Messages the coordinator refused (results that match no planned, outstanding job; undecodable results; advisories that match no outstanding job), by reason."},
 		[]string{LabelReason})
 	reg.MustRegister(s.rejected)
-	for _, r := range []string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory} {
+	for _, r := range []string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory, RejectSkew} {
 		s.rejected.WithLabelValues(r) // every reason's series, at 0
 	}
 
@@ -341,6 +341,7 @@ const (
 	RejectUnplanned   = "unplanned"   // a result for a job this coordinator did not publish
 	RejectMismatch    = "mismatch"    // a result whose content does not match its job (range, count, indices)
 	RejectAdvisory    = "advisory"    // an advisory for no outstanding job of this coordinator
+	RejectSkew        = "skew"        // a version-skew notice for no experiment running here
 )
 
 // Heartbeat records a worker's heartbeat: when it was sent and the worker's

@@ -186,7 +186,7 @@ func TestScrapeValuesAndLabels(t *testing.T) {
 				switch lp.GetName() {
 				case LabelExperiment, LabelWorker:
 				case LabelReason: // a fixed word: bounded
-					if !slices.Contains([]string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory}, lp.GetValue()) {
+					if !slices.Contains([]string{RejectUndecodable, RejectForeign, RejectUnplanned, RejectMismatch, RejectAdvisory, RejectSkew}, lp.GetValue()) {
 						t.Errorf("%s has reason %q, not one of the fixed words", name, lp.GetValue())
 					}
 				default:

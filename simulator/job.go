@@ -36,6 +36,9 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 			return j.Fail(ctx, err)
 		}
 		tr = NewTracer(c)
+		if len(h.tracers) >= worker.HandlerCache {
+			clear(h.tracers)
+		}
 		h.tracers[key] = tr
 	}
 	res := jobs.TraceOutcomes{First: job.First, Count: job.Count, Outcomes: make([]jobs.Outcome, 0, job.Count)}
@@ -43,11 +46,25 @@ func (h *TraceHandler) Handle(ctx context.Context, j *worker.Job) error {
 		tr.States.Clear()
 	}
 	var sat uint64
+	// A trace can be long (Pr[<=10^12] of a spinning program): when the
+	// job's context ends (its experiment cancelled, the worker stopping)
+	// the trace running stops within a slice of steps.
+	tr.Interrupt.Store(false)
+	defer context.AfterFunc(ctx, func() { tr.Interrupt.Store(true) })()
 	for i := uint64(0); i < job.Count; i++ {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		out, _ := tr.Trace(j.Seed, job.First+i)
+		if ctx.Err() != nil {
+			return ctx.Err() // out may be of an interrupted trace
+		}
+		if tr.Interrupt.Load() {
+			// set late by an earlier job's context: run the trace again
+			tr.Interrupt.Store(false)
+			i--
+			continue
+		}
 		res.Outcomes = append(res.Outcomes, out)
 		res.Steps += out.Steps
 		if out.Sat {

@@ -4,6 +4,8 @@
 package simulator
 
 import (
+	"sync/atomic"
+
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
@@ -17,6 +19,11 @@ type Tracer struct {
 	st     *vm.State        // reused from run to run
 	States *StateSet        // EnumStatesSMC: distinct states seen
 	fp     vm.Fingerprinter // EnumStatesSMC: State.Hash along a run
+	// Interrupt, once true, stops the trace running (and those after it)
+	// within a slice of steps (vm.State.Interrupt): its outcome is then
+	// not the trace's and must be dropped. TraceHandler sets it when the
+	// job's context ends.
+	Interrupt atomic.Bool
 }
 
 // NewTracer returns a tracer for a compiled query.
@@ -45,6 +52,7 @@ func (tr *Tracer) Trace(seed, index uint64) (jobs.Outcome, *vm.State) {
 		m.Reset(tr.st)
 	}
 	st := tr.st
+	st.Interrupt = &tr.Interrupt
 	out := jobs.Outcome{Index: index}
 	q := c.Q
 	switch q.Kind {

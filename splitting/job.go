@@ -36,6 +36,9 @@ func (h *SegmentHandler) Handle(ctx context.Context, j *worker.Job) error {
 		if err != nil {
 			return j.Fail(ctx, err)
 		}
+		if len(h.runners) >= worker.HandlerCache {
+			clear(h.runners)
+		}
 		h.runners[key] = run
 	}
 	res := jobs.SplitResult{Rep: job.Rep, Stage: job.Stage, First: job.First}
@@ -54,11 +57,26 @@ func (h *SegmentHandler) Handle(ctx context.Context, j *worker.Job) error {
 		res.Segments, res.Steps, size = nil, 0, 0
 		return nil
 	}
-	for _, t := range job.Tasks {
+	// A segment can be long: when the job's context ends (its experiment
+	// cancelled, the worker stopping) the segment running stops within a
+	// slice of steps.
+	run.Interrupt.Store(false)
+	defer context.AfterFunc(ctx, func() { run.Interrupt.Store(true) })()
+	for i := 0; i < len(job.Tasks); i++ {
+		t := job.Tasks[i]
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		seg, err := run.Run(j.Seed, b, t)
+		if ctx.Err() != nil {
+			return ctx.Err() // seg may be of an interrupted segment
+		}
+		if run.Interrupt.Load() {
+			// set late by an earlier job's context: run the segment again
+			run.Interrupt.Store(false)
+			i--
+			continue
+		}
 		if err != nil {
 			return j.Fail(ctx, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/wyvernmc/wyvern/jobs"
@@ -46,6 +47,10 @@ type Runner struct {
 	st    *vm.State
 	rng   vm.Rand
 	stage int32
+	// Interrupt, once true, stops the segment running within a slice of
+	// steps (vm.State.Interrupt): its result is then not the segment's and
+	// must be dropped. SegmentHandler sets it when the job's context ends.
+	Interrupt atomic.Bool
 }
 
 // NewRunner returns a runner for a compiled Pr query with a score
@@ -99,6 +104,7 @@ func (r *Runner) Run(seed uint64, b *Batch, t Task) (Segment, error) {
 		return Segment{}, fmt.Errorf("replication %d stage %d replica %d: %w", b.Rep, b.Stage, t.Replica, err)
 	}
 	st := r.st
+	st.Interrupt = &r.Interrupt
 	r.stage = start.Stage
 	r.rng.Reset(SegmentSeed(seed, b.Rep, b.Stage), uint64(t.Replica))
 	seg := Segment{Replica: t.Replica, Max: start.Max}

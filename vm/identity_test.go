@@ -218,6 +218,7 @@ var identityFields = map[string]string{
 	"State.room":       "not: blocks that records' buffers are carved from",
 	"State.syncs":      "not: a change counter the scheduler compares across a step",
 	"State.copies":     "not: a counter of CopyInto calls, for sharing",
+	"State.Interrupt":  "not: a request to stop the run, from outside",
 
 	"Thread.ID":       "key",
 	"Thread.Done":     "key",

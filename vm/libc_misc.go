@@ -205,6 +205,9 @@ func qsort(c call, a args) int {
 		return c.fail(ErrOutOfBounds, "qsort of %d elements of %d bytes", n, size)
 	}
 	// check the whole array is accessible before sorting
+	if !c.span(base, n*size, true, "qsort array") {
+		return bEnd
+	}
 	all := make([]byte, n*size)
 	if e := c.st.Mem.Read(base, all); e != ErrNone {
 		return c.fail(e, "qsort array")

@@ -31,7 +31,7 @@ func (m *Machine) stream(p uint64) int {
 func (c call) write(stream uint64, b []byte) bool {
 	switch c.m.stream(stream) {
 	case streamStdout:
-		c.st.Out = append(c.st.Out, b...)
+		return c.output(b...)
 	case streamStderr:
 	default:
 		c.fail(ErrBadArg, "%s: the stream is neither stdout nor stderr", c.b)
@@ -40,9 +40,39 @@ func (c call) write(stream uint64, b []byte) bool {
 	return true
 }
 
+// output appends b to the run's captured output, or ends the run with
+// ErrResourceLimit if it would pass what the per-run memory limit leaves.
+func (c call) output(b ...byte) bool {
+	if room := c.st.memRoom(); uint64(len(b)) > room {
+		c.fail(ErrResourceLimit, "%s: output: %d more bytes with %d captured would pass the per-run memory limit (%d bytes left)",
+			c.b, len(b), len(c.st.Out), room)
+		return false
+	}
+	c.st.Out = append(c.st.Out, b...)
+	return true
+}
+
+// span checks that the n bytes at p are in one block (and writable, for
+// write) before a buffer of n bytes is made for them, so that a size the
+// program passes cannot make the host allocate more than its blocks hold.
+func (c call) span(p, n uint64, write bool, what string) bool {
+	if n == 0 {
+		return true
+	}
+	if n > 1<<32-1 {
+		c.fail(ErrOutOfBounds, "%s of %d bytes", what, n)
+		return false
+	}
+	if _, _, e := c.st.Mem.check(p, uint32(n), write); e != ErrNone {
+		c.fail(e, "%s of %d bytes", what, n)
+		return false
+	}
+	return true
+}
+
 func init() {
 	platform[ir.BSprintf] = platformFunc{run: func(c call, a args) int {
-		out, err := c.m.format(c.st, a.cs, a.r, 1, nil)
+		out, err := c.m.format(c.st, a.cs, a.r, 1, nil, c.st.memRoom())
 		if err != nil {
 			return c.fail(err.kind, "sprintf: %s", err.msg)
 		}
@@ -53,7 +83,7 @@ func init() {
 		return bNext
 	}}
 	platform[ir.BSnprintf] = platformFunc{run: func(c call, a args) int {
-		out, err := c.m.format(c.st, a.cs, a.r, 2, nil)
+		out, err := c.m.format(c.st, a.cs, a.r, 2, nil, c.st.memRoom())
 		if err != nil {
 			return c.fail(err.kind, "snprintf: %s", err.msg)
 		}
@@ -67,7 +97,7 @@ func init() {
 		return bNext
 	}}
 	platform[ir.BFprintf] = platformFunc{run: func(c call, a args) int {
-		out, err := c.m.format(c.st, a.cs, a.r, 1, nil)
+		out, err := c.m.format(c.st, a.cs, a.r, 1, nil, c.st.memRoom())
 		if err != nil {
 			return c.fail(err.kind, "fprintf: %s", err.msg)
 		}
@@ -100,6 +130,9 @@ func init() {
 		size, n := a.arg(1), a.arg(2)
 		if size != 0 && n > (1<<31)/size {
 			return c.fail(ErrOutOfBounds, "fwrite of %d elements of %d bytes", n, size)
+		}
+		if !c.span(a.arg(0), size*n, false, "fwrite") {
+			return bEnd
 		}
 		buf := make([]byte, size*n)
 		if e := c.st.Mem.Read(a.arg(0), buf); e != ErrNone {

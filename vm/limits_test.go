@@ -2,6 +2,7 @@ package vm
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,5 +183,105 @@ func TestResetFreesRunMemory(t *testing.T) {
 		} else if h > first+32 {
 			t.Fatalf("run %d: Go heap %d MiB after %d MiB after the first run: runs leak", i, h, first)
 		}
+	}
+}
+
+// programSizeLL is a program whose main body is BODY, with printf, puts,
+// sprintf, memset and malloc declared and a 64-byte buffer @buf.
+const programSizeLL = `
+declare i32 @printf(i8*, ...)
+declare i32 @sprintf(i8*, i8*, ...)
+declare i32 @puts(i8*)
+declare i8* @malloc(i64)
+declare i8* @memset(i8*, i32, i64)
+@buf = global [64 x i8] zeroinitializer
+@fmt = constant [FMTLEN x i8] c"FMT\00"
+@line = constant [4096 x i8] c"LINE\00"
+GLOBALS
+define i32 @main() {
+entry:
+  %f = getelementptr [FMTLEN x i8], [FMTLEN x i8]* @fmt, i64 0, i64 0
+  %b = getelementptr [64 x i8], [64 x i8]* @buf, i64 0, i64 0
+  %l = getelementptr [4096 x i8], [4096 x i8]* @line, i64 0, i64 0
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+BODY
+  %next = add i32 %i, 1
+  br label %loop
+}
+`
+
+// TestProgramSizes: every size a program passes to the platform (field
+// widths and precisions, output, buffer lengths, globals) is bounded by
+// the per-run memory limit: the run ends in ResourceLimit naming what was
+// asked (or the memory error of the access), and the host allocates no
+// more than the limit (printf("%1099511627776d") used to make Go allocate
+// 1 TiB and die).
+func TestProgramSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name, fmt, body, globals string
+		limit                    uint64 // 0: the default
+		kind                     ErrKind
+		detail                   string
+	}{
+		{name: "printf width 2^40", fmt: `%1099511627776d\0A`,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, i32 1)`,
+			kind: ErrResourceLimit, detail: "printf: field width 1099511627776 would pass the per-run memory limit"},
+		{name: "printf width 10^8 in a loop", fmt: `%100000000d\0A`,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, i32 %i)`,
+			kind: ErrResourceLimit, detail: "printf: field width 100000000 would pass the per-run memory limit"},
+		{name: "printf width past int64", fmt: `%99999999999999999999999d`,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, i32 1)`,
+			kind: ErrResourceLimit, detail: "printf: field width 576460752303423488"},
+		{name: "printf star width", fmt: `%*d`,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, i32 2147483647, i32 1)`,
+			kind: ErrResourceLimit, detail: "printf: field width 2147483647"},
+		{name: "printf float precision 2^40", fmt: `%.1099511627776f`,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, double 1.0)`,
+			kind: ErrResourceLimit, detail: "printf: precision 1099511627776"},
+		{name: "sprintf width 2^40", fmt: `%1099511627776d`,
+			body: `  call i32 (i8*, i8*, ...) @sprintf(i8* %b, i8* %f, i32 1)`,
+			kind: ErrResourceLimit, detail: "sprintf: field width 1099511627776"},
+		{name: "printf output past the limit", fmt: `%s%s%s%s%s%s%s%s`, limit: 1 << 20,
+			body: `  call i32 (i8*, ...) @printf(i8* %f, i8* %l, i8* %l, i8* %l, i8* %l, i8* %l, i8* %l, i8* %l, i8* %l)`,
+			kind: ErrResourceLimit, detail: "printf: output:"},
+		{name: "puts forever", fmt: `x`, limit: 1 << 20,
+			body: `  call i32 @puts(i8* %l)`,
+			kind: ErrResourceLimit, detail: "puts: output: 4096 more bytes"},
+		{name: "memset of 2 GiB into 64 bytes", fmt: `x`,
+			body: `  call i8* @memset(i8* %b, i32 1, i64 2147483648)`,
+			kind: ErrOutOfBounds, detail: "memset of 2147483648 bytes"},
+		{name: "malloc past the limit", fmt: `x`, limit: 1 << 20,
+			body: `  %p = call i8* @malloc(i64 2097152)
+  store i8 1, i8* %p`,
+			kind: ErrResourceLimit, detail: "memory: 2097152 more bytes"},
+		{name: "globals past the limit", fmt: `x`, limit: 1 << 20,
+			globals: `@huge = global [2097152 x i8] zeroinitializer`,
+			body:    `  call i32 @puts(i8* %l)`,
+			kind:    ErrResourceLimit, detail: "memory: 2101314 bytes of globals pass the per-run limit of 1048576 bytes"},
+		{name: "globals count against malloc", fmt: `x`, limit: 3 << 20,
+			globals: `@huge = global [2097152 x i8] zeroinitializer`,
+			body: `  %p = call i8* @malloc(i64 1048576)
+  store i8 1, i8* %p`,
+			kind: ErrResourceLimit, detail: "with 0 live and 2101314 of globals would pass the per-run limit of 3145728 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fmtLen := len(strings.ReplaceAll(tc.fmt, `\0A`, "\n")) + 1
+			src := strings.NewReplacer("FMTLEN", strconv.Itoa(fmtLen), "FMT", tc.fmt, "BODY", tc.body,
+				"GLOBALS", tc.globals, "LINE", strings.Repeat("a", 4095)).Replace(programSizeLL)
+			m := mustLL(t, src)
+			if tc.limit > 0 {
+				m.MaxMemory = tc.limit
+			}
+			st := m.NewState()
+			m.Run(st, 1e6, nil)
+			if st.Status != Failed || st.Err.Kind != tc.kind || !strings.Contains(st.Err.Detail, tc.detail) {
+				t.Fatalf("got %v %v, want %v with %q", st.Status, st.Err, tc.kind, tc.detail)
+			}
+			if h := heapMiB(); h > m.MaxMemory>>20+64 {
+				t.Errorf("Go heap %d MiB under a %d MiB limit", h, m.MaxMemory>>20)
+			}
+		})
 	}
 }

@@ -430,13 +430,28 @@ func (m *Memory) initBlock(id uint32, kind uint8, init []byte) {
 		b.data = nil
 		b.pages = make([]*page, np)
 		for i := range b.pages {
+			part := init[i*pageSize : min(len(init), (i+1)*pageSize)]
+			if allZero(part) {
+				b.pages[i] = &zeroPage // a zero-filled global takes no pages until written
+				continue
+			}
 			p := &page{owner: m.epoch}
-			copy(p.data[:], init[i*pageSize:])
+			copy(p.data[:], part)
 			b.pages[i] = p
 		}
 		return
 	}
 	b.data = append(m.buffer(len(init)), init...)
+}
+
+// allZero reports whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // freeStackBlock marks a stack block dead and makes its id reusable. A

@@ -399,6 +399,9 @@ var platform = [ir.NumBuiltins]platformFunc{
 		if n > 1<<31 {
 			return c.fail(ErrOutOfBounds, "memset of %d bytes", n)
 		}
+		if !c.span(d, n, true, "memset") {
+			return bEnd
+		}
 		buf := c.st.scratchBuf(int(n))
 		for i := range buf {
 			buf[i] = v
@@ -489,14 +492,17 @@ var platform = [ir.NumBuiltins]platformFunc{
 		if e != ErrNone {
 			return c.fail(e, "puts")
 		}
-		c.st.Out = append(c.st.Out, s...)
-		c.st.Out = append(c.st.Out, '\n')
+		if !c.output(append([]byte(s), '\n')...) {
+			return bEnd
+		}
 		a.ret(uint64(len(s) + 1))
 		return bNext
 	}},
 	ir.BPutchar: {run: func(c call, a args) int {
 		ch := byte(a.arg(0))
-		c.st.Out = append(c.st.Out, ch)
+		if !c.output(ch) {
+			return bEnd
+		}
 		a.ret(uint64(ch))
 		return bNext
 	}},
@@ -756,6 +762,9 @@ func memcpy(c call, a args) int {
 	if n > 1<<31 {
 		return c.fail(ErrOutOfBounds, "%s of %d bytes", c.b, n)
 	}
+	if !c.span(s, n, false, c.b.String()+" source") || !c.span(d, n, true, c.b.String()+" destination") {
+		return bEnd
+	}
 	buf := c.st.scratchBuf(int(n))
 	if e := c.st.Mem.Read(s, buf); e != ErrNone {
 		return c.fail(e, "%s source", c.b)
@@ -798,6 +807,9 @@ func strncpy(c call, a args) int {
 	d, s, n := a.arg(0), a.arg(1), a.arg(2)
 	if n > 1<<31 {
 		return c.fail(ErrOutOfBounds, "strncpy of %d bytes", n)
+	}
+	if !c.span(d, n, true, "strncpy destination") {
+		return bEnd
 	}
 	buf := c.st.scratchBuf(int(n))
 	done := false

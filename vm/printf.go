@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ type fmtErr struct {
 // the state's output. It returns the number of bytes written.
 func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) {
 	start := len(st.Out)
-	out, err := m.format(st, cs, r, 0, st.Out)
+	out, err := m.format(st, cs, r, 0, st.Out, st.memRoom()+uint64(start))
 	if err != nil {
 		return 0, err
 	}
@@ -26,8 +27,11 @@ func (m *Machine) printf(st *State, cs *ir.CallSite, r []uint64) (int, *fmtErr) 
 }
 
 // format formats like C's printf with the format string in argument fi and
-// the values in the arguments after it, appending to out.
-func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []byte) ([]byte, *fmtErr) {
+// the values in the arguments after it, appending to out, which may not
+// grow past room bytes: a field width or precision, or an output, that
+// would pass it ends the run with ErrResourceLimit, naming what was asked
+// (room is what the run's memory limit leaves, State.room).
+func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []byte, room uint64) ([]byte, *fmtErr) {
 	format, e := m.cbytes(st, st.fmtBuf[:0], arg(cs, r, fi), 1<<20)
 	st.fmtBuf = format // kept for the next call: formatting allocates nothing
 	if e != ErrNone {
@@ -86,10 +90,7 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 			spec.width = w
 			i++
 		} else {
-			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				spec.width = spec.width*10 + int(format[i]-'0')
-				i++
-			}
+			spec.width, i = digits(format, i)
 		}
 		if i < len(format) && format[i] == '.' {
 			i++
@@ -105,10 +106,7 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 				}
 				i++
 			} else {
-				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-					spec.prec = spec.prec*10 + int(format[i]-'0')
-					i++
-				}
+				spec.prec, i = digits(format, i)
 			}
 		}
 		bitsz := 32
@@ -147,6 +145,16 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 		v, kind, ok := next()
 		if !ok {
 			return nil, &fmtErr{ErrBadArg, "too few arguments for the format"}
+		}
+		// Bound what the field may take before formatting it: a width or
+		// (but for %s, where it only limits what is read) a precision
+		// above what is left of the run's memory.
+		left := room - min(room, uint64(len(out)))
+		if uint64(spec.width) > left {
+			return nil, tooLarge("field width", spec.width, left, room)
+		}
+		if conv != 's' && spec.prec > 0 && uint64(spec.prec) > left {
+			return nil, tooLarge("precision", spec.prec, left, room)
 		}
 		switch conv {
 		case 'd', 'i':
@@ -229,8 +237,31 @@ func (m *Machine) format(st *State, cs *ir.CallSite, r []uint64, fi int, out []b
 		default:
 			return nil, &fmtErr{ErrBadArg, "unknown conversion %" + string(conv)}
 		}
+		if uint64(len(out)) > room {
+			return nil, &fmtErr{ErrResourceLimit, fmt.Sprintf("output: %d bytes would pass the %d bytes the per-run memory limit leaves", len(out), room)}
+		}
 	}
 	return out, nil
+}
+
+// maxField saturates parsed field widths and precisions (any value above
+// every room).
+const maxField = 1 << 59
+
+// digits parses the decimal number at format[i:], saturating at maxField,
+// and returns it with the index after it.
+func digits(format []byte, i int) (int, int) {
+	n := 0
+	for ; i < len(format) && format[i] >= '0' && format[i] <= '9'; i++ {
+		n = min(n*10+int(format[i]-'0'), maxField)
+	}
+	return n, i
+}
+
+// tooLarge is the ResourceLimit error of a field width or precision of n
+// bytes where left of room remain.
+func tooLarge(what string, n int, left, room uint64) *fmtErr {
+	return &fmtErr{ErrResourceLimit, fmt.Sprintf("%s %d would pass the per-run memory limit (%d bytes left of this output's %d)", what, n, left, room)}
 }
 
 type fspec struct {
@@ -245,10 +276,23 @@ func (s *fspec) pad(out []byte, body string, zeroOK bool) []byte {
 	}
 	if s.minus {
 		out = append(out, body...)
-		return append(out, strings.Repeat(" ", n)...)
+		return appendSpaces(out, n)
 	}
-	return append(append(out, strings.Repeat(" ", n)...), body...)
+	return append(appendSpaces(out, n), body...)
 }
+
+// appendSpaces appends n spaces to out, a block at a time (no temporary
+// string of n bytes: n may be most of a run's memory).
+func appendSpaces(out []byte, n int) []byte {
+	for n > 0 {
+		k := min(n, len(spaces))
+		out = append(out, spaces[:k]...)
+		n -= k
+	}
+	return out
+}
+
+var spaces = []byte(strings.Repeat(" ", 4096))
 
 // integer formats digits with sign, prefix, precision and padding.
 func (s *fspec) integer(out []byte, digits string, neg bool, prefix string) []byte {

@@ -285,9 +285,16 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		}
 		sl.watch = sl.stop | sl.calls
 	}
+	slices := ^uint64(0) // steps between checks of st.Interrupt
+	if st.Interrupt != nil {
+		slices = interruptSlice
+	}
 	for st.Status == Running {
 		if st.Steps >= maxSteps {
 			st.Status = StepBound
+			return
+		}
+		if st.Interrupt != nil && st.Interrupt.Load() {
 			return
 		}
 		if !known {
@@ -308,7 +315,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 			// Alone, it runs on until a scheduling point — unless a
 			// waiting process's enabledness reads memory it may store to.
 			if !memGuard && (obs == nil || !w.follows(t.ID)) {
-				budget = maxSteps - st.Steps
+				budget = min(maxSteps-st.Steps, slices)
 			}
 		} else if rr != nil {
 			t = st.Threads[en[rr.Choose(uint64(len(en)))]] // ch.Choose, called directly
@@ -330,7 +337,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		syncs, atomic := st.syncs, t.Atomic
 		var n uint64
 		if slice {
-			sl.en, sl.limit, sl.steps0 = en, maxSteps-st.Steps, st.Steps
+			sl.en, sl.limit, sl.steps0 = en, min(maxSteps-st.Steps, slices), st.Steps
 			switch k := len(en); {
 			case k == 1:
 				sl.mode = runAlone
@@ -382,6 +389,11 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		see = synced || w.follows(t.ID)
 	}
 }
+
+// interruptSlice is the most steps a run takes between two looks at its
+// State.Interrupt (a variable: tests slice runs finely to show that
+// slicing changes nothing).
+var interruptSlice uint64 = 1 << 16
 
 // slicer carries the scheduler loop into exec (runObserved's steps with
 // several processes enabled, one step per draw, or of a lone process the

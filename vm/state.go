@@ -5,6 +5,8 @@ package vm
 
 import (
 	"fmt"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -91,10 +93,17 @@ type State struct {
 	condSeq  uint64
 	// LastThread is the process that executed the last step (-1 at start).
 	LastThread int32
-	scratch    []byte
-	fmtBuf     []byte      // printf's format string, reused
-	spare      []*Thread   // thread records kept by Reset for reuse
-	room       *recordRoom // blocks that copied records' buffers are carved from (share.go)
+	// Interrupt, when set, stops a run (Run, Observe) once it is true, at
+	// the next slice boundary (at most interruptSlice steps apart): the
+	// run's status stays Running and the state is where the run stopped.
+	// A worker sets it when a job's experiment is cancelled, so that a
+	// trace of 10^12 steps does not keep it for hours. Slicing a run
+	// changes none of its draws or states.
+	Interrupt *atomic.Bool
+	scratch   []byte
+	fmtBuf    []byte      // printf's format string, reused
+	spare     []*Thread   // thread records kept by Reset for reuse
+	room      *recordRoom // blocks that copied records' buffers are carved from (share.go)
 	// syncs counts the platform calls made (but the quiet ones: choices and
 	// pure functions) and the processes finished: the events that can
 	// change which processes are enabled other than through memory. Only differences matter (the scheduler compares it
@@ -118,8 +127,11 @@ type Machine struct {
 	MaxDepth  int // call depth per process
 	MaxMemory uint64
 	MaxProcs  int
-	libc      libcImage
-	tls       *tlsImage // nil: no thread-local globals
+	// globals is the bytes of the program's globals, counted against
+	// MaxMemory: what a run may allocate is the rest.
+	globals uint64
+	libc    libcImage
+	tls     *tlsImage // nil: no thread-local globals
 	// code holds, per function of Prog, the code the interpreter runs:
 	// the function's code with superinstructions (fuse.go).
 	code [][]ir.Inst
@@ -172,6 +184,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	mem.renew()
 	mem.initBlock(0, blkNone, nil)
 	for _, g := range p.Globals {
+		m.globals += uint64(len(g.Init))
 		kind := blkGlobal
 		if g.Const {
 			kind = blkConst
@@ -201,11 +214,79 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 // post-initialisation image (shared copy-on-write, so this is cheap).
 func (m *Machine) NewState() *State {
 	st := &State{Mem: m.init.derive(), LastThread: -1}
-	st.Mem.limit = m.MaxMemory
+	st.Mem.limit = m.runLimit()
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	m.setMainArgs(t)
+	m.checkGlobals(st, t)
 	return st
+}
+
+// Footprint estimates the bytes the loaded program holds for as long as
+// the machine lives: its globals' initial bytes (the program's and those
+// of the post-initialisation image that are not shared zero pages) and
+// its code. A worker bounds its cache of loaded programs by it.
+func (m *Machine) Footprint() uint64 {
+	n := m.globals
+	for _, g := range m.Prog.Globals {
+		if len(g.Init) <= pageSize {
+			n += uint64(len(g.Init))
+			continue
+		}
+		for i := 0; i < len(g.Init); i += pageSize {
+			if !allZero(g.Init[i:min(len(g.Init), i+pageSize)]) {
+				n += pageSize
+			}
+		}
+	}
+	const instBytes = uint64(unsafe.Sizeof(ir.Inst{}))
+	for _, f := range m.Prog.Funcs {
+		n += uint64(len(f.Code)) * instBytes
+	}
+	for _, c := range m.code {
+		n += uint64(len(c)) * instBytes
+	}
+	return n
+}
+
+// runLimit is the bound on a run's live heap and stack blocks: MaxMemory
+// less the program's globals (0: none).
+func (m *Machine) runLimit() uint64 {
+	if m.MaxMemory == 0 {
+		return 0
+	}
+	if m.globals >= m.MaxMemory {
+		return 1 // checkGlobals ends the run before its first step
+	}
+	return m.MaxMemory - m.globals
+}
+
+// checkGlobals ends a fresh run at once, with ErrResourceLimit, when the
+// program's globals alone pass MaxMemory.
+func (m *Machine) checkGlobals(st *State, t *Thread) {
+	if m.MaxMemory > 0 && m.globals >= m.MaxMemory {
+		m.fail(st, t, 0, ErrResourceLimit, fmt.Sprintf("memory: %d bytes of globals pass the per-run limit of %d bytes",
+			m.globals, m.MaxMemory))
+	}
+}
+
+// maxOutput bounds a run's captured output and any one formatted field
+// when the machine has no memory limit (C's printf fails past INT_MAX).
+const maxOutput = 1<<31 - 1
+
+// memRoom is the bytes a run may still take for output and temporary
+// buffers: the per-run memory limit less its globals, live blocks and
+// captured output (maxOutput less the output with no limit).
+func (st *State) memRoom() uint64 {
+	used := st.Mem.live + uint64(len(st.Out))
+	limit := st.Mem.limit
+	if limit == 0 {
+		limit = maxOutput
+	}
+	if used >= limit {
+		return 0
+	}
+	return limit - used
 }
 
 // Reset turns st back into the initial state, reusing its buffers (memory
@@ -214,13 +295,14 @@ func (m *Machine) NewState() *State {
 // earlier are unaffected.
 func (m *Machine) Reset(st *State) {
 	st.Mem.reset(&m.init)
-	st.Mem.limit = m.MaxMemory
+	st.Mem.limit = m.runLimit()
 	st.releaseThreads()
 	st.Steps, st.Status, st.ExitCode, st.Err, st.condSeq, st.LastThread = 0, Running, 0, nil, 0, -1
 	st.Out = st.Out[:0]
 	t := st.newThread()
 	m.pushFrame(st, t, m.Prog.Funcs[m.Prog.Entry], -1, 0)
 	m.setMainArgs(t)
+	m.checkGlobals(st, t)
 }
 
 // newThread appends a thread, reusing a spare thread record if there is one.
@@ -264,14 +346,22 @@ func (st *State) Clone() *State {
 func (m *Machine) overLimit(st *State, t *Thread, pc int32) bool {
 	switch {
 	case st.Mem.refused != 0:
-		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("memory: %d more bytes with %d live would pass the per-run limit of %d bytes",
-			st.Mem.refused, st.Mem.live, st.Mem.limit))
+		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("memory: %d more bytes with %d live%s would pass the per-run limit of %d bytes",
+			st.Mem.refused, st.Mem.live, m.globalsNote(), m.MaxMemory))
 	case m.MaxProcs > 0 && len(st.Threads) > m.MaxProcs:
 		m.fail(st, t, pc, ErrResourceLimit, fmt.Sprintf("processes: more than the per-run limit of %d", m.MaxProcs))
 	default:
 		return false
 	}
 	return true
+}
+
+// globalsNote names the globals counted against MaxMemory, if any.
+func (m *Machine) globalsNote() string {
+	if m.globals == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d of globals", m.globals)
 }
 
 // pushFrame enters fn in thread t; arguments must be copied by the caller

@@ -42,6 +42,33 @@ type statuses struct {
 
 	mu sync.Mutex
 	m  map[string]expState
+	// running holds, by experiment, the cancel functions of its jobs
+	// running here: a stop seen cancels them (the job is abandoned at its
+	// handler's next slice).
+	running map[string]map[*context.CancelFunc]struct{}
+}
+
+// track registers cancel as that of a job of exp running here, until
+// untrack; a stop of exp seen meanwhile calls it.
+func (s *statuses) track(exp string, cancel context.CancelFunc) (untrack func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running == nil {
+		s.running = map[string]map[*context.CancelFunc]struct{}{}
+	}
+	if s.running[exp] == nil {
+		s.running[exp] = map[*context.CancelFunc]struct{}{}
+	}
+	key := &cancel
+	s.running[exp][key] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.running[exp], key)
+		if len(s.running[exp]) == 0 {
+			delete(s.running, exp)
+		}
+	}
 }
 
 type expState struct {
@@ -72,7 +99,7 @@ func (s *statuses) watch(ctx context.Context) {
 					return
 				}
 				if e != nil {
-					s.note(e.Key(), e.Revision(), e.Operation() == jetstream.KeyValuePut && stoppedState(e.Value()))
+					s.note(e.Key(), e.Revision(), e.Operation() != jetstream.KeyValuePut || stoppedState(e.Value()))
 				}
 			}
 		}
@@ -108,11 +135,16 @@ func (s *statuses) note(exp string, rev uint64, stopped bool) {
 		}
 	}
 	s.m[exp] = expState{rev: rev, stopped: stopped, read: now}
+	if stopped {
+		for cancel := range s.running[exp] {
+			(*cancel)()
+		}
+	}
 }
 
-// stopped reports whether experiment exp is known to have stopped (an
-// experiment the bucket does not have, or that cannot be read, runs, as
-// it always did).
+// stopped reports whether experiment exp is known to have stopped or is
+// unknown to the bucket (no coordinator started it); one whose state
+// cannot be read runs.
 func (s *statuses) stopped(ctx context.Context, exp string) bool {
 	s.mu.Lock()
 	e, ok := s.m[exp]
@@ -125,7 +157,10 @@ func (s *statuses) stopped(ctx context.Context, exp string) bool {
 	case err == nil:
 		s.note(exp, entry.Revision(), stoppedState(entry.Value()))
 	case errors.Is(err, jetstream.ErrKeyNotFound):
-		s.note(exp, 0, false)
+		// No coordinator started it (a coordinator stores an experiment
+		// before it publishes its first job): a forged or corrupted job,
+		// whose result the stream must not store.
+		s.note(exp, 0, true)
 	default:
 		return ok && e.stopped
 	}

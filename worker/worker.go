@@ -25,7 +25,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,22 +80,90 @@ type Worker struct {
 	// fields: vm's defaults); every worker of a deployment should use the
 	// same, since a run's outcome depends on them.
 	Limits vm.Limits
+	// MaxProgramBytes bounds the loaded programs the worker keeps (their
+	// vm.Machine.Footprint): past it, the least recently used are dropped
+	// and loaded again when a job needs them. 0: DefaultMaxProgramBytes.
+	MaxProgramBytes uint64
 
 	kinds map[string]Factory
+	// protocol is the protocol version the worker speaks (0: jobs.Version;
+	// tests set another to play a worker of another build).
+	protocol int
 
 	traces, steps atomic.Uint64
 	wm            *metrics.Worker // from Metrics, set by Run
 
-	mu       sync.Mutex
-	machines map[string]*machineEntry // by program hash and arguments
+	mu           sync.Mutex
+	machines     map[string]*machineEntry // by program hash and arguments
+	machineBytes uint64                   // their footprints
+	tick         uint64                   // the clock of machineEntry.used
 
 	statuses *statuses // the experiments' states, set by Run (under mu: tests read it)
 }
 
 type machineEntry struct {
-	once sync.Once
-	m    *vm.Machine
-	err  error
+	once  sync.Once
+	m     *vm.Machine
+	err   error
+	bytes uint64 // counted in Worker.machineBytes (under Worker.mu)
+	used  uint64 // Worker.tick when a job last asked for it (under Worker.mu)
+}
+
+// HandlerCache bounds the compiled queries (per program and query) a
+// handler keeps: a handler that would keep more drops those it has, so
+// that the programs the worker's cache drops are not kept alive by them.
+const HandlerCache = 2
+
+// DefaultMaxProgramBytes is Worker.MaxProgramBytes's default.
+const DefaultMaxProgramBytes = 1 << 30
+
+// minEntryBytes is what an entry costs at least (one that failed to load
+// holds only its error): the cache stays bounded in entries too.
+const minEntryBytes = 1 << 10
+
+// cacheMachine counts e's footprint and drops the least recently used
+// other programs while the cache is above MaxProgramBytes. Jobs running
+// them keep their machines; the next job loads its program again.
+func (w *Worker) cacheMachine(key string, e *machineEntry) {
+	cost := uint64(minEntryBytes)
+	if e.m != nil {
+		cost = max(cost, e.m.Footprint())
+	}
+	limit := w.MaxProgramBytes
+	if limit == 0 {
+		limit = DefaultMaxProgramBytes
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.machines[key] != e || e.bytes != 0 {
+		return // dropped meanwhile, or counted
+	}
+	e.bytes = cost
+	w.machineBytes += cost
+	var freed uint64
+	defer func() {
+		if freed >= 64<<20 {
+			// Large programs were dropped: give their memory back now, not
+			// when the heap next doubles (GOGC) and the OS gets it later.
+			go debug.FreeOSMemory()
+		}
+	}()
+	for w.machineBytes > limit && len(w.machines) > 1 {
+		var oldest string
+		var at uint64 = math.MaxUint64
+		for k, o := range w.machines {
+			if o != e && o.bytes != 0 && o.used < at {
+				oldest, at = k, o.used
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		freed += w.machines[oldest].bytes
+		w.machineBytes -= w.machines[oldest].bytes
+		delete(w.machines, oldest)
+		w.logf("dropped program %s from the cache (%d MiB of programs kept, at most %d MiB)", oldest, w.machineBytes>>20, limit>>20)
+	}
 }
 
 // Register makes the worker run jobs of kind with handlers from f.
@@ -132,6 +203,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.ID, err)
 	}
+	if err := w.checkProtocol(ctx, js); err != nil {
+		return fmt.Errorf("worker %s: %w", w.ID, err)
+	}
 	kv, err := waitBucket(ctx, js)
 	if err != nil {
 		return fmt.Errorf("worker %s: %w", w.ID, err)
@@ -161,6 +235,30 @@ func (w *Worker) Run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// version is the protocol version the worker speaks.
+func (w *Worker) version() int {
+	if w.protocol != 0 {
+		return w.protocol
+	}
+	return jobs.Version
+}
+
+// checkProtocol refuses to serve a job stream set up by a coordinator of
+// another protocol version (jobs.StreamMetaProtocol): every job would be
+// refused.
+func (w *Worker) checkProtocol(ctx context.Context, js jetstream.JetStream) error {
+	st, err := js.Stream(ctx, jobs.StreamJobs)
+	if err != nil {
+		return fmt.Errorf("job stream: %w", err)
+	}
+	v, ok := st.CachedInfo().Config.Metadata[jobs.StreamMetaProtocol]
+	if !ok || v == strconv.Itoa(w.version()) {
+		return nil // (a stream set up before the version was recorded: the jobs say)
+	}
+	return fmt.Errorf("this worker speaks protocol version %d, the coordinator that set up %s speaks version %s: run a worker of the coordinator's build (wyvern --version)",
+		w.version(), jobs.StreamJobs, v)
 }
 
 // waitConsumer waits for the coordinator to have created the job stream.
@@ -327,8 +425,8 @@ func (s *slot) prefetch() {
 func (s *slot) handle(ctx context.Context, h *held) {
 	w, msg := s.w, h.msg
 	j := &Job{w: w, js: s.js, start: time.Now()}
-	if err := jobs.Decode(msg.Data(), &j.Job); err != nil {
-		w.reject(msg, fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err))
+	if err := w.decodeJob(msg, &j.Job); err != nil {
+		w.reject(msg, err)
 		h.release()
 		return
 	}
@@ -362,8 +460,24 @@ func (s *slot) handle(ctx context.Context, h *held) {
 	if w.wm != nil {
 		w.wm.JobStarted()
 	}
-	err := w.run(ctx, handler, j)
+	// The job runs until its experiment stops (cancelled, failed, done):
+	// then it is abandoned, not handed back.
+	jctx, cancel := context.WithCancel(ctx)
+	untrack := s.st.track(j.Experiment, cancel)
+	err := w.run(jctx, handler, j)
+	untrack()
+	stopped := jctx.Err() != nil && ctx.Err() == nil
+	cancel()
 	s.lastExp, s.lastDur = j.Experiment, time.Since(j.start)
+	if stopped {
+		w.logf("job %s: abandoned after %v: its experiment stopped", j.ID(), time.Since(j.start).Round(time.Millisecond))
+		if w.wm != nil {
+			w.wm.JobAbandoned()
+		}
+		msg.Ack() // nobody needs it: never delivered again
+		h.release()
+		return
+	}
 	var rej *rejectError
 	if errors.As(err, &rej) {
 		if w.wm != nil {
@@ -412,6 +526,34 @@ func (s *slot) complete(j *Job, h *held, ran bool) {
 		}
 		h.msg.Ack()
 	}()
+}
+
+// decodeJob decodes a job message. A job of another protocol version is
+// also told to the coordinator (jobs.SkewNotice), which fails its
+// experiment naming this worker and both versions: no worker of this
+// version can run it, and terminated, it would never get a result.
+func (w *Worker) decodeJob(msg jetstream.Msg, job *jobs.Job) error {
+	var hdr struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(msg.Data(), &hdr); err != nil {
+		return fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err)
+	}
+	if hdr.Version != w.version() {
+		n := jobs.SkewNotice{Worker: w.ID, WorkerVersion: w.version(), JobVersion: hdr.Version,
+			Experiment: strings.TrimPrefix(msg.Subject(), jobs.JobSubject(""))}
+		if md, err := msg.Metadata(); err == nil {
+			n.Seq = md.Sequence.Stream
+		}
+		b, _ := json.Marshal(n)
+		w.NC.Publish(jobs.SubjectSkew, b)
+		return fmt.Errorf("a job of experiment %s of protocol version %d; this worker speaks %d: run workers of the coordinator's build (wyvern --version)",
+			n.Experiment, hdr.Version, w.version())
+	}
+	if err := jobs.Decode(msg.Data(), job); err != nil {
+		return fmt.Errorf("an undecodable job message (%d bytes): %w", len(msg.Data()), err)
+	}
+	return nil
 }
 
 // run runs a job's handler. A handler that panics (a bug the job's
@@ -514,8 +656,12 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		e = &machineEntry{}
 		w.machines[key] = e
 	}
+	w.tick++
+	e.used = w.tick
 	w.mu.Unlock()
+	loaded := false
 	e.once.Do(func() {
+		loaded = true
 		obs, err := j.js.ObjectStore(ctx, jobs.BucketPrograms)
 		if err != nil {
 			e.err = fmt.Errorf("programs bucket: %w: %w", errUnavailable, err)
@@ -542,9 +688,12 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		// again.
 		w.mu.Lock()
 		if w.machines[key] == e {
+			w.machineBytes -= e.bytes
 			delete(w.machines, key)
 		}
 		w.mu.Unlock()
+	} else if loaded {
+		w.cacheMachine(key, e)
 	}
 	return e.m, e.err
 }

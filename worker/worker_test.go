@@ -229,6 +229,20 @@ func TestOversizedTraceJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The forged jobs name an experiment that runs (a worker does not run
+	// jobs of experiments no coordinator started: TestUnknownExperiment).
+	kv, err := js.KeyValue(ctx, jobs.BucketExperiments)
+	for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond) // the coordinator is creating it
+		kv, err = js.KeyValue(ctx, jobs.BucketExperiments)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, _ := json.Marshal(jobs.Status{Version: jobs.Version, State: jobs.StateRunning})
+	if _, err := kv.Put(ctx, "forged", running); err != nil {
+		t.Fatal(err)
+	}
 	payload, _ := json.Marshal(jobs.TraceRange{First: 0, Count: 1_000_000_000_000})
 	job, _ := json.Marshal(jobs.Job{Version: jobs.Version, Kind: jobs.KindTrace, Experiment: "forged", Part: "0",
 		Program: "none", Query: "Pr[<=10](<> [0.main])", Payload: payload})
@@ -260,6 +274,70 @@ func TestOversizedTraceJob(t *testing.T) {
 	}
 	if info, err := cons.Info(ctx); err != nil || info.NumAckPending != 0 || info.NumPending != 0 {
 		t.Errorf("consumer after the rejections: %+v, %v", info, err)
+	}
+}
+
+// TestUnknownExperiment: a job of an experiment no coordinator started
+// (none in the bucket: 2 000 forged jobs left 2 000 error results in the
+// results stream) is dropped without running and without a result.
+func TestUnknownExperiment(t *testing.T) {
+	emb := cluster(t)
+	nc, err := emb.Connect("forger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	wnc, err := emb.Connect("worker2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &worker.Worker{NC: wnc, ID: "w-trace", Slots: 1}
+	w.Register(jobs.KindTrace, simulator.NewTraceHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(jobs.TraceRange{First: 0, Count: 1})
+	const n = 20
+	for i := 0; i < n; i++ {
+		exp := fmt.Sprintf("madeup%d", i)
+		job, _ := json.Marshal(jobs.Job{Version: jobs.Version, Kind: jobs.KindTrace, Experiment: exp, Part: "0",
+			Program: "none", Query: "Pr[<=10](<> [0.main])", Payload: payload})
+		if _, err := js.Publish(ctx, jobs.JobSubject(exp), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.NumPending == 0 && info.NumAckPending == 0 && info.AckFloor.Stream >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the %d forged jobs are not all taken in 30 s: %+v", n, info)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, err := js.Stream(ctx, jobs.StreamResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.State.Msgs != 0 {
+		t.Errorf("%d results stored for %d jobs of experiments no coordinator started", info.State.Msgs, n)
 	}
 }
 

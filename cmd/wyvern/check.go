@@ -370,8 +370,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 // submitOne submits p's experiment and waits for its result; without one
-// it says why and gives the exit status (1 failed, 130 interrupted).
-func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int) {
+// it says why and gives the exit status (1 failed, 130 interrupted) and
+// the error.
+func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int, error) {
 	pl := newProgressLine(stderr, ef.quiet)
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
@@ -392,12 +393,12 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 		if errors.Is(err, context.Canceled) {
 			partialResult(stderr, p.q, last.Load())
 			fmt.Fprintln(stderr, "wyvern: interrupted")
-			return nil, 130
+			return nil, 130, fmt.Errorf("interrupted: %w", err)
 		}
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
-		return nil, 1
+		return nil, 1, err
 	}
-	return res, 0
+	return res, 0, nil
 }
 
 // printResult prints a result: the levels (--emit-levels), its JSON
@@ -544,6 +545,48 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	return runQueries(ctx, nc, ps, &ef, stdout, stderr)
 }
 
+func cmdCancel(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("cancel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf natsFlags
+	nf.register(fs, "")
+	reason := fs.String("reason", "wyvern cancel", "why, for the experiment's error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wyvern cancel --nats URL [NATS auth/TLS flags] EXPERIMENT-ID...")
+		fmt.Fprintln(stderr, "\nStops running experiments: each fails with \"cancelled: REASON\", its queued jobs are dropped")
+		fmt.Fprintln(stderr, "and workers abandon its running jobs. The id is in the result's \"experiment\" and the coordinator's log.")
+		fs.PrintDefaults()
+	}
+	ids, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(ids) == 0 {
+		fmt.Fprintln(stderr, "wyvern: cancel: no experiment id given")
+		return exitUsage
+	}
+	nf.fromEnv(fs)
+	nc, err := nf.connect("wyvern-cancel", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return 1
+	}
+	defer nc.Close()
+	rc := 0
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := coordinator.Cancel(ctx, nc, id, *reason)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "wyvern: %v\n", err)
+			rc = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "cancelled %s\n", id)
+	}
+	return rc
+}
+
 func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -555,7 +598,12 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	maddr := metricsFlag(fs)
 	var lim limitFlags
 	lim.register(fs)
+	progMiB := fs.Uint64("max-program-memory", worker.DefaultMaxProgramBytes>>20, "MiB of loaded programs kept (globals and code); past it the least recently used are dropped")
 	if _, err := parseInterspersed(fs, args); err != nil {
+		return exitUsage
+	}
+	if *progMiB == 0 {
+		fmt.Fprintln(stderr, "wyvern: --max-program-memory must be at least 1 MiB")
 		return exitUsage
 	}
 	if err := lim.check(); err != nil {
@@ -578,7 +626,7 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wyvern worker %s: serving jobs from %s\n", *id, redactURL(nf.url))
 	w := kinds.Worker(&worker.Worker{NC: nc, ID: *id, Slots: *slots, Metrics: ms.Workers(), Limits: lim.limits(),
-		Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
+		MaxProgramBytes: *progMiB << 20, Log: log.New(stderr, "wyvern worker: ", log.LstdFlags)})
 	if err := w.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return 1
@@ -593,10 +641,29 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 	nf.register(fs, "NATS server URL(s) (with JetStream: nats-server -js), comma-separated")
 	ackWait := fs.Duration("ack-wait", 10*time.Second, "time before an unacknowledged job is redelivered")
 	maxDeliver := fs.Int("max-deliver", 5, "deliveries of a job before its experiment fails")
+	var lim coordinator.Limits
+	fs.Uint64Var(&lim.MaxBound, "max-bound", 0, "refuse queries whose step bound is above this (0: no limit)")
+	fs.Uint64Var(&lim.MaxRuns, "max-runs", 0, "refuse trace experiments that may need more runs than this (0: no limit)")
+	fs.IntVar(&lim.MaxJobSize, "max-job-size", 0, fmt.Sprintf("refuse job sizes above this many traces (0: the protocol's %d)", jobs.MaxTraceJob))
+	d := coordinator.DefaultStoreLimits
+	var store coordinator.StoreLimits
+	resultsMiB := fs.Int64("results-max-bytes", d.ResultsMaxBytes>>20, "MiB of results JetStream keeps (the oldest dropped past it)")
+	fs.DurationVar(&store.ResultsMaxAge, "results-max-age", d.ResultsMaxAge, "how long JetStream keeps a result")
+	jobsMiB := fs.Int64("jobs-max-bytes", d.JobsMaxBytes>>20, "MiB of queued jobs (a job past it is refused and its experiment fails)")
+	expMiB := fs.Int64("experiments-max-bytes", d.ExperimentsMaxBytes>>20, "MiB of the experiments bucket")
+	fs.DurationVar(&store.ExperimentsMaxAge, "experiments-max-age", d.ExperimentsMaxAge, "how long an experiment not written since is remembered")
+	progMiB := fs.Int64("programs-max-bytes", d.ProgramsMaxBytes>>20, "MiB of the programs bucket")
+	fs.DurationVar(&store.ProgramsMaxAge, "programs-max-age", d.ProgramsMaxAge, "how long an uploaded program is kept")
+	submitterCheck := fs.Duration("submitter-check", 5*time.Second, "how often a running experiment's submitter is asked whether it still waits; cancelled after two checks without one (0: never)")
 	maddr := metricsFlag(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitUsage
 	}
+	if *submitterCheck <= 0 {
+		*submitterCheck = -1
+	}
+	store.ResultsMaxBytes, store.JobsMaxBytes = *resultsMiB<<20, *jobsMiB<<20
+	store.ExperimentsMaxBytes, store.ProgramsMaxBytes = *expMiB<<20, *progMiB<<20
 	nf.fromEnv(fs)
 	nc, err := nf.connect("wyvern-coordinator", stderr)
 	if err != nil {
@@ -612,7 +679,7 @@ func cmdCoordinator(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	co := kinds.Coordinator(&coordinator.Coordinator{NC: nc, AckWait: *ackWait, MaxDeliver: *maxDeliver, Metrics: ms.Coordinator(),
-		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags)})
+		Log: log.New(stderr, "wyvern coordinator: ", log.LstdFlags), Limits: lim, SubmitterCheck: *submitterCheck, Store: store})
 	fmt.Fprintf(stderr, "wyvern coordinator: serving %s on %s\n", jobs.SubjectSubmit, redactURL(nf.url))
 	if err := co.Serve(ctx); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)

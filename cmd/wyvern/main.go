@@ -69,6 +69,7 @@ var commands = []command{
 	{"worker", "serve trace jobs from a NATS server", cmdWorker},
 	{"coordinator", "serve experiments on a NATS server", cmdCoordinator},
 	{"submit", "submit an experiment to a coordinator and print its result", cmdSubmit},
+	{"cancel", "stop running experiments by id", cmdCancel},
 	{"chart", "draw the charts of a result saved with check --json", cmdChart},
 	{"verify", "verify an SV-COMP task with a portfolio of engines (TRUE, FALSE(...), UNKNOWN)", cmdVerify},
 }

@@ -181,10 +181,30 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 // results). The exit status is the worst over the queries: 1 when one
 // failed, else 10 when one is violated, else 11 when one has no verdict,
 // else 0; an interrupt stops at once (130) after printing the results so
-// far.
+// far. With --json, a query that has no result is an entry of the array
+// too (failedQuery), so that the array has one entry per query, in order.
 func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
+	return answerQueries(ps, ef, func(p *prepared) (*coordinator.Result, int, error) {
+		return submitOne(ctx, nc, p, ef, stderr)
+	}, stdout, stderr)
+}
+
+// failedQuery is the JSON entry (-q --json) of a query that has no
+// result: its error, in the query's place in the file (docs/json.md,
+// object failed-query).
+type failedQuery struct {
+	Kind       string `json:"kind"` // "failed"
+	Query      string `json:"query"`
+	Program    string `json:"program"`
+	Where      string `json:"where"`
+	ExitStatus int    `json:"exit_status"`
+	Error      string `json:"error"`
+}
+
+// answerQueries is runQueries with the experiments submitted by submit.
+func answerQueries(ps []*prepared, ef *experimentFlags, submit func(*prepared) (*coordinator.Result, int, error), stdout, stderr io.Writer) int {
 	if ef.queries == "" {
-		res, rc := submitOne(ctx, nc, ps[0], ef, stderr)
+		res, rc, _ := submit(ps[0])
 		if res == nil {
 			return rc
 		}
@@ -195,7 +215,7 @@ func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experime
 		}
 		return rc
 	}
-	var results []*coordinator.Result
+	results := []any{} // *coordinator.Result or failedQuery, in file order
 	var summary []string
 	worst := 0
 	for i, p := range ps {
@@ -205,12 +225,17 @@ func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experime
 			}
 			fmt.Fprintf(stdout, "== Query %d of %d (%s)\n", i+1, len(ps), p.where)
 		}
-		res, rc := submitOne(ctx, nc, p, ef, stderr)
+		res, rc, err := submit(p)
 		if res == nil {
 			word := "FAILED (see above)"
 			if rc == 130 {
 				word = "INTERRUPTED"
 			}
+			msg := word
+			if err != nil {
+				msg = err.Error()
+			}
+			results = append(results, failedQuery{Kind: "failed", Query: p.q.Text, Program: p.src.Name, Where: p.where, ExitStatus: rc, Error: msg})
 			summary = append(summary, fmt.Sprintf("%-14s %s: %s", p.where, p.q.Text, word))
 			worst = worseStatus(worst, rc)
 			if rc == 130 {
@@ -241,9 +266,6 @@ func runQueries(ctx context.Context, nc *nats.Conn, ps []*prepared, ef *experime
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		if results == nil {
-			results = []*coordinator.Result{}
-		}
 		enc.Encode(results)
 	} else {
 		fmt.Fprintf(stdout, "\n== Summary: %d queries of %s (exit status %d)\n", len(ps), ef.queries, worst)

@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/query"
 )
 
 // TestParseQueryFile: one query a line; blank lines, // and # comment
@@ -200,5 +204,67 @@ func TestQueryFileExplicitFlags(t *testing.T) {
 	rc = dispatch([]string{"check", "--reduction", "global", "-q", sim, "../../examples/race.c"}, &out, &errb)
 	if rc != exitUsage || !strings.Contains(errb.String(), "none of the 2 queries of "+sim+" is one") {
 		t.Errorf("simulation-only file with --reduction global: exit %d: %s", rc, errb.String())
+	}
+}
+
+// TestQueryFileJSONKeepsFailures: with -q --json a query whose experiment
+// fails is an entry of the array (object failed-query of docs/json.md)
+// with its error, in its place in the file: the array used to skip it
+// (1 000 entries for 1 010 queries, positions no longer the file's).
+func TestQueryFileJSONKeepsFailures(t *testing.T) {
+	texts := []string{"Pr[<=10](<> x > 0)", "Pr[<=20](<> x > 0)", "Pr[<=30](<> x > 0)", "Pr[<=40](<> x > 0)"}
+	failing := map[int]bool{1: true, 3: true}
+	var ps []*prepared
+	for i, text := range texts {
+		q, err := query.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, &prepared{q: q, src: &ir.Source{Name: "p.c"}, where: fmt.Sprintf("f.q:%d", i+1)})
+	}
+	submit := func(p *prepared) (*coordinator.Result, int, error) {
+		i := slices.Index(ps, p)
+		if failing[i] {
+			return nil, 1, fmt.Errorf("experiment failed: query %d refused", i+1)
+		}
+		return &coordinator.Result{Query: p.q.Text, Kind: "probability", Program: "p.c"}, 0, nil
+	}
+	var out, errb bytes.Buffer
+	ef := &experimentFlags{queries: "f.q", asJSON: true}
+	if rc := answerQueries(ps, ef, submit, &out, &errb); rc != 1 {
+		t.Errorf("exit status %d, want 1", rc)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &entries); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out.String())
+	}
+	if len(entries) != len(texts) {
+		t.Fatalf("%d entries for %d queries:\n%s", len(entries), len(texts), out.String())
+	}
+	s, err := loadSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		if e["query"] != texts[i] {
+			t.Errorf("entry %d answers %v, want %q", i+1, e["query"], texts[i])
+		}
+		if !failing[i] {
+			continue
+		}
+		want := fmt.Sprintf("experiment failed: query %d refused", i+1)
+		if e["kind"] != "failed" || e["error"] != want || e["where"] != fmt.Sprintf("f.q:%d", i+1) {
+			t.Errorf("entry %d: %v, want kind failed, error %q", i+1, e, want)
+		}
+		raw, _ := json.Marshal(e)
+		var v map[string]any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkObject(s, v, s.objects["failed-query"], "failed-query"); err != nil {
+			t.Errorf("entry %d does not follow docs/json.md: %v", i+1, err)
+		}
 	}
 }
