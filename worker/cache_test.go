@@ -29,16 +29,9 @@ func TestProgramCacheBounded(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var obs jetstream.ObjectStore
-	for obs == nil {
-		if obs, err = js.ObjectStore(ctx, jobs.BucketPrograms); err != nil {
-			if ctx.Err() != nil {
-				t.Fatal(err)
-			}
-			obs = nil
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	obs := await(t, ctx, func(ctx context.Context) (jetstream.ObjectStore, error) {
+		return js.ObjectStore(ctx, jobs.BucketPrograms)
+	})
 	const globalBytes = 1 << 20
 	var progs []string
 	for i := 0; i < 10; i++ {

@@ -32,16 +32,7 @@ func TestVersionSkew(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var stream jetstream.Stream
-	for stream == nil {
-		if stream, err = js.Stream(ctx, jobs.StreamJobs); err != nil {
-			if ctx.Err() != nil {
-				t.Fatal(err)
-			}
-			stream = nil
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	stream := await(t, ctx, func(ctx context.Context) (jetstream.Stream, error) { return js.Stream(ctx, jobs.StreamJobs) })
 	old := func(id string) *worker.Worker {
 		wnc, err := emb.Connect(id)
 		if err != nil {

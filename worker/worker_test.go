@@ -94,6 +94,22 @@ func (doubleRunner) Run(ctx context.Context, s *coordinator.Session) (*coordinat
 
 // embedded starts an embedded NATS server, shut down (after the context
 // returned is cancelled) when the test ends.
+// await calls get until it succeeds, failing the test when ctx ends first
+// (a stream or bucket that a coordinator creates as it starts).
+func await[T any](t *testing.T, ctx context.Context, get func(context.Context) (T, error)) T {
+	t.Helper()
+	for {
+		v, err := get(ctx)
+		if err == nil {
+			return v
+		}
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func embedded(t *testing.T) (*coordinator.Embedded, context.Context) {
 	t.Helper()
 	emb, err := coordinator.StartEmbedded(t.TempDir(), "")
