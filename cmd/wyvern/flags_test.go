@@ -69,3 +69,24 @@ func TestBadOptionsAndFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlagShort: an unknown flag is reported in two lines (the
+// flag and where help is), not with the whole usage; -h still prints it.
+func TestUnknownFlagShort(t *testing.T) {
+	for _, cmd := range []string{"check", "run", "verify", "worker", "replay"} {
+		var out, errb bytes.Buffer
+		if rc := dispatch([]string{cmd, "--bogus", "x"}, &out, &errb); rc != exitUsage {
+			t.Errorf("%s --bogus: exit %d, want %d", cmd, rc, exitUsage)
+		}
+		lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], "-bogus") || lines[1] != "(wyvern "+cmd+" -h for help)" {
+			t.Errorf("%s --bogus: stderr\n%s", cmd, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		dispatch([]string{cmd, "-h"}, &out, &errb)
+		if n := strings.Count(out.String()+errb.String(), "\n"); n < 10 {
+			t.Errorf("%s -h: %d lines of usage:\n%s%s", cmd, n, out.String(), errb.String())
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -137,10 +138,27 @@ func helpAsked(args []string) bool {
 
 // parseInterspersed parses flags that may appear before or after positional
 // arguments.
+//
+// A bad flag is reported in two lines — the flag package's message and
+// where to find help — instead of the whole usage, which -h prints.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	usage := fs.Usage
+	if usage == nil {
+		usage = func() {
+			fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+	}
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				usage()
+			} else {
+				fmt.Fprintf(fs.Output(), "(wyvern %s -h for help)\n", fs.Name())
+			}
 			return nil, err
 		}
 		args = fs.Args()
