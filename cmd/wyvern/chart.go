@@ -125,7 +125,7 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("the result has nothing to chart (%s query with %d runs)", res.Kind, res.Runs)
+		return nil, fmt.Errorf("%w: the result has nothing to chart (%s query with %d runs)", charts.ErrNoData, res.Kind, res.Runs)
 	}
 	return files, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/kinds"
@@ -442,9 +443,14 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 }
 
 // plotResult writes a result's charts into dir (--plot); false when it
-// cannot.
+// cannot. A result with nothing to chart (EnumStatesSMC, a count) is said
+// so, and is no failure: the answer stands and keeps its exit status.
 func plotResult(res *coordinator.Result, dir string, stderr io.Writer) bool {
 	files, err := writeCharts(res, dir)
+	if errors.Is(err, charts.ErrNoData) {
+		fmt.Fprintf(stderr, "wyvern: --plot: no chart for this result (%v)\n", err)
+		return true
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: --plot: %v\n", err)
 		return false

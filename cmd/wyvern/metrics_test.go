@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/internal/promapi"
 	"github.com/wyvernmc/wyvern/splitting"
@@ -273,7 +275,14 @@ func TestWriteChartsAllKinds(t *testing.T) {
 			}
 		})
 	}
-	if _, err := writeCharts(&coordinator.Result{Kind: "enum-states-smc", Runs: 3}, t.TempDir()); err == nil {
-		t.Error("a result with nothing to chart: no error")
+	if _, err := writeCharts(&coordinator.Result{Kind: "enum-states-smc", Runs: 3}, t.TempDir()); !errors.Is(err, charts.ErrNoData) {
+		t.Errorf("a result with nothing to chart: %v, want ErrNoData", err)
+	}
+	// --plot on it says so and keeps the answer's exit status (it was 1)
+	requireClang(t)
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"check", "--workers", "1", "--plot", t.TempDir(), "../../examples/race.c", "EnumStatesSMC <=100 50"}, &out, &errb); rc != 0 ||
+		!strings.Contains(errb.String(), "no chart for this result") {
+		t.Errorf("check --plot on EnumStatesSMC: exit %d: %s", rc, errb.String())
 	}
 }
