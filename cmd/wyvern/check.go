@@ -86,7 +86,10 @@ type experimentFlags struct {
 	queries string // -q: a file of queries
 	// several: the queries are a file's, of kinds that may differ: the
 	// explicit-state flags apply to those of them they fit (check)
-	several    bool
+	several bool
+	// inProcess: check's own coordinator and workers answer (not a
+	// cluster's), so a silent coordinator cannot be down
+	inProcess  bool
 	seed       uint64
 	jobSize    int
 	asJSON     bool
@@ -364,6 +367,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer snc.Close()
+	ef.inProcess = true
 	rc := runQueries(ctx, snc, ps, &ef, stdout, stderr)
 	// Let Prometheus record the final values before the endpoint goes.
 	ms.linger(15 * time.Second)
@@ -386,6 +390,11 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 		},
 		Silent: func(d time.Duration) {
 			pl.clear()
+			if ef.inProcess {
+				// the coordinator is this process: only a job can be long
+				fmt.Fprintf(stderr, "wyvern: no progress for %s: a long job (a BMC solve or an explicit-state search reports when it ends); still waiting\n", d)
+				return
+			}
 			fmt.Fprintf(stderr, "wyvern: no progress for %s: the coordinator may be down (is `wyvern coordinator` running?) or a job is long; still waiting\n", d)
 		},
 	})
