@@ -370,7 +370,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	ef.inProcess = true
 	rc := runQueries(ctx, snc, ps, &ef, stdout, stderr)
 	// Let Prometheus record the final values before the endpoint goes.
-	ms.linger(15 * time.Second)
+	ms.linger(15*time.Second, stderr)
 	return rc
 }
 

@@ -41,19 +41,22 @@ func (s *metricsServer) Gather() ([]*dto.MetricFamily, error) {
 	return mfs, err
 }
 
-// linger waits, when something has been scraping the endpoint, until a
-// scrape that started after the call has finished (at most max), so that
-// the scraper records the final values before the process exits.
-func (s *metricsServer) linger(max time.Duration) {
+// linger waits, when something has been scraping the endpoint (two
+// scrapes at least: one is a look by hand, not a scraper), until a scrape
+// that started after the call has finished (at most max), so that the
+// scraper records the final values before the process exits. It says so
+// on w while it waits.
+func (s *metricsServer) linger(max time.Duration, w io.Writer) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	after := s.started
 	s.mu.Unlock()
-	if after == 0 {
+	if after < 2 {
 		return
 	}
+	fmt.Fprintf(w, "wyvern: waiting for one more scrape of the metrics endpoint (at most %s) so that the final values are recorded\n", max)
 	deadline := time.Now().Add(max)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()

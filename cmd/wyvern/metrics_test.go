@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/internal/promapi"
@@ -284,5 +285,31 @@ func TestWriteChartsAllKinds(t *testing.T) {
 	if rc := dispatch([]string{"check", "--workers", "1", "--plot", t.TempDir(), "../../examples/race.c", "EnumStatesSMC <=100 50"}, &out, &errb); rc != 0 ||
 		!strings.Contains(errb.String(), "no chart for this result") {
 		t.Errorf("check --plot on EnumStatesSMC: exit %d: %s", rc, errb.String())
+	}
+}
+
+// TestLinger: check waits for a final scrape only when something has been
+// scraping (two scrapes or more; one is a look by hand, which used to
+// cost 15 silent seconds), says so, and stops at the scrape that follows.
+func TestLinger(t *testing.T) {
+	s := &metricsServer{reg: prometheus.NewRegistry()}
+	var w bytes.Buffer
+	s.Gather() // one look by hand
+	start := time.Now()
+	s.linger(5*time.Second, &w)
+	if d := time.Since(start); d > time.Second || w.Len() != 0 {
+		t.Errorf("after one scrape: lingered %v, said %q", d, w.String())
+	}
+	s.Gather() // a scraper
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		s.Gather()
+	}()
+	s.linger(5*time.Second, &w)
+	if !strings.Contains(w.String(), "waiting for one more scrape") {
+		t.Errorf("after two scrapes: said %q", w.String())
+	}
+	if s.finished < 3 {
+		t.Errorf("returned before the next scrape finished (%d finished)", s.finished)
 	}
 }
