@@ -202,34 +202,45 @@ func Prepass(src []byte) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-// gepSub starts a getelementptr instruction index that is a constant
+// gepSubs start a getelementptr instruction index that is a constant
 // `sub` expression: clang -O0 writes `(char *)p - offsetof(T, m)` with
 // a hand-written offsetof (((size_t)&((T *)0)->m), the container_of
-// idiom) as `i64 sub (i64 0, i64 ptrtoint (... to i64))`, an index the
-// llir parser rejects ("support for gep index type *ast.SubExpr").
-var gepSub = []byte(", i64 sub (i64 ")
+// idiom) as `i64 sub (i64 0, i64 ptrtoint (... to i64))` — `i32 ...`
+// under ILP32 (clang -m32) — an index the llir parser rejects ("support
+// for gep index type *ast.SubExpr").
+var gepSubs = [...]struct{ ty, pat string }{{"i64", ", i64 sub (i64 "}, {"i32", ", i32 sub (i32 "}}
 
 // hoistGEPSub rewrites each getelementptr instruction whose index is a
 // constant sub expression into a sub instruction computing the index,
 // named %wyvern.gepidx.N, followed by the getelementptr using it: the
 // same value, in a form llir parses.
 func hoistGEPSub(src []byte) []byte {
-	if !bytes.Contains(src, gepSub) {
+	found := false
+	for _, g := range gepSubs {
+		found = found || bytes.Contains(src, []byte(g.pat))
+	}
+	if !found {
 		return src
 	}
 	lines := bytes.Split(src, []byte("\n"))
 	out := make([][]byte, 0, len(lines)+8)
 	n := 0
 	for _, ln := range lines {
-		j := bytes.Index(ln, gepSub)
+		ty, j := "", -1
+		for _, g := range gepSubs {
+			if j = bytes.Index(ln, []byte(g.pat)); j >= 0 {
+				ty = g.ty
+				break
+			}
+		}
 		k := bytes.Index(ln, []byte("getelementptr "))
 		eq := bytes.Index(ln, []byte(" = "))
 		if j < 0 || k < 0 || eq < 0 || eq > k || !bytes.HasPrefix(bytes.TrimSpace(ln), []byte("%")) {
 			out = append(out, ln)
 			continue
 		}
-		// The expression's parenthesised operands: "(i64 A, i64 B)".
-		open := j + len(", i64 sub ")
+		// The expression's parenthesised operands: "(T A, T B)".
+		open := j + len(", "+ty+" sub ")
 		depth, end := 0, -1
 		for p := open; p < len(ln); p++ {
 			switch ln[p] {
@@ -247,19 +258,20 @@ func hoistGEPSub(src []byte) []byte {
 			out = append(out, ln)
 			continue
 		}
-		ops := ln[open+1 : end] // "i64 A, i64 B"
+		ops := ln[open+1 : end] // "T A, T B"
 		comma := topLevelComma(ops)
-		if comma < 0 || !bytes.HasPrefix(ops, []byte("i64 ")) || !bytes.HasPrefix(bytes.TrimSpace(ops[comma+1:]), []byte("i64 ")) {
+		tp := []byte(ty + " ")
+		if comma < 0 || !bytes.HasPrefix(ops, tp) || !bytes.HasPrefix(bytes.TrimSpace(ops[comma+1:]), tp) {
 			out = append(out, ln)
 			continue
 		}
-		a := bytes.TrimSpace(ops[len("i64 "):comma])
-		b := bytes.TrimPrefix(bytes.TrimSpace(ops[comma+1:]), []byte("i64 "))
+		a := bytes.TrimSpace(ops[len(tp):comma])
+		b := bytes.TrimPrefix(bytes.TrimSpace(ops[comma+1:]), tp)
 		name := fmt.Sprintf("%%wyvern.gepidx.%d", n)
 		n++
 		indent := ln[:len(ln)-len(bytes.TrimLeft(ln, " \t"))]
-		sub := fmt.Sprintf("%s%s = sub i64 %s, %s", indent, name, a, b)
-		rest := append(append(append([]byte{}, ln[:j]...), []byte(", i64 "+name)...), ln[end+1:]...)
+		sub := fmt.Sprintf("%s%s = sub %s %s, %s", indent, name, ty, a, b)
+		rest := append(append(append([]byte{}, ln[:j]...), []byte(", "+ty+" "+name)...), ln[end+1:]...)
 		out = append(out, []byte(sub), rest)
 	}
 	return bytes.Join(out, []byte("\n"))

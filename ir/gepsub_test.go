@@ -40,3 +40,33 @@ define i32 @main() {
 		t.Errorf("Prepass changed %q into %q", plain, got)
 	}
 }
+
+// TestHoistGEPSub32: the same idiom compiled for i386 (clang -m32) has an
+// i32 index, `i32 sub (i32 0, i32 ptrtoint (... to i32))`: hoisted the
+// same way (SV-COMP's ldv-races container_of tasks failed to load under
+// ILP32 without it).
+func TestHoistGEPSub32(t *testing.T) {
+	const ll = `%struct.s = type { i32, i32 }
+
+define i8* @f(i8* %p) {
+  %q = getelementptr inbounds i8, i8* %p, i32 sub (i32 0, i32 ptrtoint (i32* getelementptr inbounds (%struct.s, %struct.s* null, i32 0, i32 1) to i32))
+  ret i8* %q
+}
+
+define i32 @main() {
+  ret i32 0
+}
+`
+	got := string(Prepass([]byte(ll)))
+	for _, want := range []string{
+		"  %wyvern.gepidx.0 = sub i32 0, ptrtoint (i32* getelementptr inbounds (%struct.s, %struct.s* null, i32 0, i32 1) to i32)\n",
+		"  %q = getelementptr inbounds i8, i8* %p, i32 %wyvern.gepidx.0\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Prepass output lacks %q:\n%s", want, got)
+		}
+	}
+	if _, err := ParseLL("gepsub32.ll", []byte(ll)); err != nil {
+		t.Fatal(err)
+	}
+}
