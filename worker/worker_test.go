@@ -326,10 +326,12 @@ func TestUnknownExperiment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cons, err := js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// (the worker's Run creates the consumer: it may not be there yet)
+	wait, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	cons := await(t, wait, func(ctx context.Context) (jetstream.Consumer, error) {
+		return js.Consumer(ctx, jobs.StreamJobs, jobs.ConsumerWorkers)
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		info, err := cons.Info(ctx)
