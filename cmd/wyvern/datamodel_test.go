@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -153,17 +152,7 @@ func TestDifferentialILP32(t *testing.T) {
 					if err != nil {
 						t.Fatalf("native compile: %v\n%s", err, out)
 					}
-					var nout bytes.Buffer
-					cmd := exec.Command(exe, h.args...)
-					cmd.Stdout = &nout
-					nrc := 0
-					if err := cmd.Run(); err != nil {
-						var ee *exec.ExitError
-						if !errors.As(err, &ee) {
-							t.Fatalf("native run: %v", err)
-						}
-						nrc = ee.ExitCode()
-					}
+					nout, nrc := runNative(t, exe, h.args)
 					for _, seed := range h.seeds {
 						args := []string{"run", "--data-model", "ILP32", "-O", opt, "--seed", seed, f}
 						for _, a := range h.args {

@@ -81,17 +81,7 @@ func TestDifferential(t *testing.T) {
 				if out, err := exec.Command(clang, "-w", "-O"+opt, "-pthread", "-o", exe, f, "-lm").CombinedOutput(); err != nil {
 					t.Fatalf("native compile: %v\n%s", err, out)
 				}
-				var nout bytes.Buffer
-				cmd := exec.Command(exe, h.args...)
-				cmd.Stdout = &nout
-				nrc := 0
-				if err := cmd.Run(); err != nil {
-					var ee *exec.ExitError
-					if !errors.As(err, &ee) {
-						t.Fatalf("native run: %v", err)
-					}
-					nrc = ee.ExitCode()
-				}
+				nout, nrc := runNative(t, exe, h.args)
 				for _, seed := range h.seeds {
 					args := []string{"run", "-O", opt, "--seed", seed, f}
 					for _, a := range h.args {
@@ -267,4 +257,21 @@ func TestRunJSONExit(t *testing.T) {
 			t.Errorf("%s: status %s, exit_code %v, exit %d", tc.file, j.Status, j.ExitCode, rc)
 		}
 	}
+}
+
+// runNative runs a natively compiled program and returns its stdout and
+// exit status (failing the test when it cannot run at all).
+func runNative(t *testing.T, exe string, args []string) (bytes.Buffer, int) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("native run: %v", err)
+		}
+		return out, ee.ExitCode()
+	}
+	return out, 0
 }
