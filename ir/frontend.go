@@ -58,6 +58,82 @@ func Load(path string, opts Options) (*Program, error) {
 	return p, nil
 }
 
+// LoadFiles is Load of one program made of several files (C, LLVM bitcode or
+// assembly), linked into one module by llvm-link-14.
+func LoadFiles(paths []string, opts Options) (*Program, error) {
+	src, err := FrontendFiles(paths, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ParseLL(src.Name, src.LL)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckDataModel(p, opts.DataModel); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ProgramName is the user-facing name of a program made of the files
+// paths: the file, or the files separated by spaces (as on a command line).
+func ProgramName(paths []string) string { return strings.Join(paths, " ") }
+
+// FrontendFiles is Frontend of a program of one file or more: each file is
+// turned into LLVM assembly as Frontend does and the modules are linked
+// into one by llvm-link-14, so that a function defined in one file and
+// declared in another is one function. The source's name is ProgramName.
+func FrontendFiles(paths []string, opts Options) (*Source, error) {
+	switch len(paths) {
+	case 0:
+		return nil, fmt.Errorf("no program file given")
+	case 1:
+		return Frontend(paths[0], opts)
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if seen[abs] {
+			return nil, fmt.Errorf("%s: given twice (each file of a program once)", p)
+		}
+		seen[abs] = true
+	}
+	link, err := findTool("WYVERN_LLVM_LINK", "llvm-link-14", "llvm-link")
+	if err != nil {
+		return nil, fmt.Errorf("link %s: %w", ProgramName(paths), err)
+	}
+	dir, err := os.MkdirTemp("", "wyvern-link-")
+	if err != nil {
+		return nil, fmt.Errorf("link %s: %w", ProgramName(paths), err)
+	}
+	defer os.RemoveAll(dir)
+	args := []string{"-S", "-o", "-"}
+	for i, p := range paths {
+		src, err := Frontend(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		f := filepath.Join(dir, fmt.Sprintf("%d.ll", i))
+		if err := os.WriteFile(f, src.LL, 0o644); err != nil {
+			return nil, fmt.Errorf("link %s: %w", ProgramName(paths), err)
+		}
+		args = append(args, f)
+	}
+	out, err := runTool(link, args...)
+	if err != nil {
+		// llvm-link names the temporary files; name the user's instead
+		msg := err.Error()
+		for i, p := range paths {
+			msg = strings.ReplaceAll(msg, filepath.Join(dir, fmt.Sprintf("%d.ll", i)), p)
+		}
+		return nil, fmt.Errorf("link %s: llvm-link failed: %s", ProgramName(paths), msg)
+	}
+	return &Source{Name: ProgramName(paths), LL: out}, nil
+}
+
 // Frontend turns a file into LLVM assembly: .c through clang-14, .bc through
 // llvm-dis-14, .ll as is.
 func Frontend(path string, opts Options) (*Source, error) {

@@ -275,8 +275,8 @@ func (l *loader) indexFuncs() error {
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		return &LoadError{File: l.name, Msg: fmt.Sprintf("unknown external function(s), not implemented by the platform: %s",
-			strings.Join(missing, ", "))}
+		return &LoadError{File: l.name, Msg: fmt.Sprintf("unknown external function(s), not implemented by the platform: %s "+
+			"(defined in another source file? give all the program's files: wyvern run main.c lib.c)", strings.Join(missing, ", "))}
 	}
 	if len(notILP32) > 0 {
 		sort.Strings(notILP32)

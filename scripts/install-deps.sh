@@ -11,7 +11,7 @@ set -euo pipefail
 
 need=()
 command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
-command -v llvm-dis-14 >/dev/null 2>&1 || need+=(llvm-14)
+{ command -v llvm-dis-14 && command -v llvm-link-14; } >/dev/null 2>&1 || need+=(llvm-14)
 command -v z3 >/dev/null 2>&1 || need+=(z3)
 command -v cvc5 >/dev/null 2>&1 || need+=(cvc5)
 command -v boolector >/dev/null 2>&1 || need+=(boolector)

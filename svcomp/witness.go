@@ -96,11 +96,11 @@ const platformTag = "# wyvern-platform:"
 
 // WitnessMeta is what a witness says about its task.
 type WitnessMeta struct {
-	InputFile string // the program file
-	Spec      string // the property's formula, e.g. G ! call(reach_error())
-	DataModel string // ILP32 or LP64
-	Producer  string // the producer's version
-	Engine    string // the engine that found the violation
+	InputFiles []string // the program's files (one, or several linked)
+	Spec       string   // the property's formula, e.g. G ! call(reach_error())
+	DataModel  string   // ILP32 or LP64
+	Producer   string   // the producer's version
+	Engine     string   // the engine that found the violation
 }
 
 // stepInfo is one replayed step of a trace.
@@ -305,11 +305,21 @@ func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, me
 	if err != nil {
 		return err
 	}
-	file := filepath.Base(meta.InputFile)
-	hash, err := FileSHA256(meta.InputFile)
-	if err != nil {
-		return fmt.Errorf("witness: %w", err)
+	if len(meta.InputFiles) == 0 {
+		return fmt.Errorf("witness: no input file")
 	}
+	var files []string
+	hashes := map[string]string{}
+	for _, in := range meta.InputFiles {
+		f := filepath.Base(in)
+		hash, err := FileSHA256(in)
+		if err != nil {
+			return fmt.Errorf("witness: %w", err)
+		}
+		files = append(files, f)
+		hashes[f] = hash
+	}
+	file := files[0]
 	dm := meta.DataModel
 	if dm == "" {
 		dm = "LP64"
@@ -317,11 +327,16 @@ func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, me
 	wt := wWitness{EntryType: "violation_sequence", Metadata: wMetadata{
 		FormatVersion: "2.0", UUID: newUUID(), CreationTime: time.Now().UTC().Format(time.RFC3339),
 		Producer: wProducer{Name: "Wyvern", Version: meta.Producer, Configuration: meta.Engine},
-		Task: wTask{InputFiles: []string{file}, InputFileHashes: map[string]string{file: hash},
+		Task: wTask{InputFiles: files, InputFileHashes: hashes,
 			Specification: meta.Spec, DataModel: dm, Language: "C"},
 	}}
 	loc := func(l ir.SrcLoc, fn string) wLocation {
-		return wLocation{FileName: file, Line: int(l.Line), Column: int(l.Col), Function: fn}
+		// the waypoint's file: the step's own among several files
+		f := file
+		if b := filepath.Base(l.File); len(files) > 1 && hashes[b] != "" {
+			f = b
+		}
+		return wLocation{FileName: f, Line: int(l.Line), Column: int(l.Col), Function: fn}
 	}
 	for _, si := range infos {
 		if si.width == 0 {
@@ -343,7 +358,7 @@ func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, me
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# Violation witness (format 2.0) by Wyvern %s, engine %s: %d steps.\n", meta.Producer, meta.Engine, len(steps))
-	fmt.Fprintf(&buf, "# Replay: wyvern replay %s --witness THIS_FILE\n", file)
+	fmt.Fprintf(&buf, "# Replay: wyvern replay %s --witness THIS_FILE\n", strings.Join(files, " "))
 	writeSchedule(&buf, steps)
 	writePlatform(&buf, steps, infos)
 	buf.Write(body.Bytes())

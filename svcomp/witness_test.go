@@ -55,7 +55,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			m, g, steps := witnessFor(t, tc.file, tc.prop)
 			var buf bytes.Buffer
-			meta := WitnessMeta{InputFile: "testdata/" + tc.file, Spec: g.Prop.Spec, DataModel: "ILP32", Producer: "test", Engine: "simulation"}
+			meta := WitnessMeta{InputFiles: []string{"testdata/" + tc.file}, Spec: g.Prop.Spec, DataModel: "ILP32", Producer: "test", Engine: "simulation"}
 			if err := WriteWitness(&buf, m, steps, g, meta); err != nil {
 				t.Fatal(err)
 			}

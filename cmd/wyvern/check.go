@@ -50,8 +50,8 @@ type prepared struct {
 // prepare loads the program locally and checks the parsed query against
 // it, so that a program rejected at load time or a query that does not fit
 // it fails fast with exit status 2.
-func prepare(file string, q *query.Query, lf *loadFlags) (*prepared, error) {
-	src, err := ir.Frontend(file, lf.options())
+func prepare(files []string, q *query.Query, lf *loadFlags) (*prepared, error) {
+	src, err := ir.FrontendFiles(files, lf.options())
 	if err != nil {
 		return nil, err
 	}
@@ -297,8 +297,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var lim limitFlags
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern check FILE QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1] [--data-model ILP32|LP64]")
-		fmt.Fprintln(stderr, "       wyvern check FILE -q QUERIES.q [flags]")
+		fmt.Fprintln(stderr, "usage: wyvern check FILE... QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1] [--data-model ILP32|LP64]")
+		fmt.Fprintln(stderr, "       wyvern check FILE... -q QUERIES.q [flags]")
 		fmt.Fprintln(stderr, "\nAnswers QUERY (or each query of QUERIES.q in turn) on FILE with an in-process NATS server,")
 		fmt.Fprintln(stderr, "a coordinator and N workers. Exit status: 0 holds (or an estimate), 10 violated or reachable,")
 		fmt.Fprintln(stderr, "11 no verdict, 2 bad input, 1 failure; with -q the worst over the queries.")

@@ -63,34 +63,50 @@ func parseQueryFile(name string, r io.Reader) ([]fileQuery, error) {
 	return out, nil
 }
 
-// queryArgs checks the positional arguments of check and submit, FILE
-// QUERY or FILE with -q QUERIES.q, and returns the program and the queries;
-// its errors say what is wrong.
-func queryArgs(pos []string, queryFile string) (string, []fileQuery, error) {
+// queryArgs checks the positional arguments of check and submit, FILE...
+// QUERY or FILE... with -q QUERIES.q, and returns the program's files and
+// the queries; its errors say what is wrong. The program's files are the
+// first argument and each following one named like a program file (.c,
+// .i, .ll, .bc): several are linked into one program.
+func queryArgs(pos []string, queryFile string) ([]string, []fileQuery, error) {
 	if len(pos) == 0 {
-		return "", nil, fmt.Errorf("no program given: FILE QUERY, or FILE -q QUERIES.q")
+		return nil, nil, fmt.Errorf("no program given: FILE QUERY, or FILE -q QUERIES.q")
 	}
+	n := 1
+	for n < len(pos) && isProgramFile(pos[n]) {
+		n++
+	}
+	files, rest := pos[:n], pos[n:]
 	if queryFile != "" {
-		if len(pos) > 1 {
-			return "", nil, fmt.Errorf("a query (%q) and -q %s given: put the query in the file, or leave out -q", pos[1], queryFile)
+		if len(rest) > 0 {
+			return nil, nil, fmt.Errorf("a query (%q) and -q %s given: put the query in the file, or leave out -q", rest[0], queryFile)
 		}
 		f, err := os.Open(queryFile)
 		if err != nil {
-			return "", nil, fmt.Errorf("-q: %w", err)
+			return nil, nil, fmt.Errorf("-q: %w", err)
 		}
 		defer f.Close()
 		qs, err := parseQueryFile(queryFile, f)
-		return pos[0], qs, err
+		return files, qs, err
 	}
-	switch len(pos) {
+	switch len(rest) {
+	case 0:
+		return nil, nil, fmt.Errorf("no query given after %s: FILE QUERY (quoted: 'Pr[<=100](<> x > 1)'), or -q QUERIES.q for a file of queries", strings.Join(files, " "))
 	case 1:
-		return "", nil, fmt.Errorf("no query given after %s: FILE QUERY (quoted: 'Pr[<=100](<> x > 1)'), or -q QUERIES.q for a file of queries", pos[0])
+		return files, []fileQuery{{text: rest[0]}}, nil
 	case 2:
-		return pos[0], []fileQuery{{text: pos[1]}}, nil
-	case 3:
-		return "", nil, fmt.Errorf("two queries given (%q, %q); use -q QUERIES.q for several (one a line), and quote a query that has spaces", pos[1], pos[2])
+		return nil, nil, fmt.Errorf("two queries given (%q, %q); use -q QUERIES.q for several (one a line), and quote a query that has spaces", rest[0], rest[1])
 	}
-	return "", nil, fmt.Errorf("%d queries given; use -q QUERIES.q for several (one a line), and quote a query that has spaces", len(pos)-1)
+	return nil, nil, fmt.Errorf("%d queries given; use -q QUERIES.q for several (one a line), and quote a query that has spaces", len(rest))
+}
+
+// isProgramFile says whether a positional argument names a program file.
+func isProgramFile(arg string) bool {
+	switch strings.ToLower(filepath.Ext(arg)) {
+	case ".c", ".i", ".ll", ".bc":
+		return true
+	}
+	return false
 }
 
 // explicitFlagsFit checks that explicit-state flags given for a file of
@@ -127,7 +143,7 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 	if err != nil {
 		return nil, false
 	}
-	file, qs, err := queryArgs(pos, ef.queries)
+	files, qs, err := queryArgs(pos, ef.queries)
 	if err == nil && len(qs) > 1 && ef.emitLevels {
 		err = fmt.Errorf("--emit-levels prints one query's levels; -q %s has %d queries", ef.queries, len(qs))
 	}
@@ -151,7 +167,7 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 		switch {
 		case err != nil:
 		case base == nil:
-			p, err = prepare(file, q, lf)
+			p, err = prepare(files, q, lf)
 			base = p
 		default:
 			p, err = base.withQuery(q)

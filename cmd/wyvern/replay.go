@@ -35,8 +35,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	pf.register(fs)
 	mode := fs.String("trace", traceSource, "the view: source (a line per C statement and process, with the values loaded and stored, and the final state) or ir (a line per LLVM instruction)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern replay FILE --seed S --index I [--query Q] [--trace source|ir]")
-		fmt.Fprintln(stderr, "       wyvern replay FILE --counterexample RESULT.json [--trace source|ir]")
+		fmt.Fprintln(stderr, "usage: wyvern replay FILE... --seed S --index I [--query Q] [--trace source|ir]")
+		fmt.Fprintln(stderr, "       wyvern replay FILE... --counterexample RESULT.json [--trace source|ir]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -47,7 +47,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: --trace %q: want source or ir\n", *mode)
 		return exitUsage
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -56,9 +56,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *witness != "" {
-		return replayWitness(pos[0], lf.options(), lf.model.set, *witness, stdout, stderr)
+		return replayWitness(pos, lf.options(), lf.model.set, *witness, stdout, stderr)
 	}
-	prog, err := ir.Load(pos[0], lf.options())
+	prog, err := ir.LoadFiles(pos, lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage

@@ -98,9 +98,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var pf platformFlags
 	pf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
-		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc). The program's output goes to stdout, the reason the run")
-		fmt.Fprintln(stderr, "ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE... [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
+		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc; several files are linked into one program). The program's")
+		fmt.Fprintln(stderr, "output goes to stdout, the reason the run ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
 		fs.PrintDefaults()
 	}
@@ -108,7 +108,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -121,7 +121,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return exitUsage
 	}
-	prog, err := ir.Load(pos[0], lf.options())
+	prog, err := ir.LoadFiles(pos, lf.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage

@@ -38,6 +38,8 @@ type verifyReport struct {
 	// ExpectedSub its violated subproperty.
 	Expected    string `json:"expected,omitempty"`
 	ExpectedSub string `json:"expected_subproperty,omitempty"`
+	// files: the program's files (Program names them all)
+	files []string
 }
 
 func cmdVerify(args []string, stdout, stderr io.Writer) int {
@@ -59,7 +61,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "log each engine's outcome on stderr as it comes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: wyvern verify TASK.yml [--prop FILE.prp] [--time-limit D] [--json] [--witness FILE] [--nats URL]")
-		fmt.Fprintln(stderr, "       wyvern verify FILE.c|FILE.i --prop FILE.prp [--data-model ILP32|LP64] ...")
+		fmt.Fprintln(stderr, "       wyvern verify FILE.c|FILE.i... --prop FILE.prp [--data-model ILP32|LP64] ...")
 		fmt.Fprintln(stderr, "\nVerifies an SV-COMP task with a portfolio of engines and prints the verdict (TRUE, FALSE(...), UNKNOWN) on a line of its own.")
 		fs.PrintDefaults()
 	}
@@ -67,7 +69,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 || isTask(pos[0]) && len(pos) != 1 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -99,13 +101,10 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := verifyReport{}
 	var tp svcomp.TaskProperty
-	if strings.HasSuffix(pos[0], ".yml") || strings.HasSuffix(pos[0], ".yaml") {
+	if isTask(pos[0]) {
 		task, err := svcomp.ReadTask(pos[0])
 		if err != nil {
 			return fail(err)
-		}
-		if len(task.InputFiles) != 1 {
-			return fail(fmt.Errorf("task %s: %d input files; verify takes tasks of one file", pos[0], len(task.InputFiles)))
 		}
 		if tp, err = pickProperty(task, *prop); err != nil {
 			return fail(fmt.Errorf("task %s: %w", pos[0], err))
@@ -113,7 +112,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		if *dataModel != "" {
 			return fail(fmt.Errorf("--data-model: the task %s states its own (%s)", pos[0], task.DataModel))
 		}
-		rep.Task, rep.Program, rep.DataModel = pos[0], task.InputFiles[0], task.DataModel
+		rep.Task, rep.files, rep.DataModel = pos[0], task.InputFiles, task.DataModel
 		rep.Expected, rep.ExpectedSub = tp.Expected, tp.Subproperty
 	} else {
 		if *prop == "" {
@@ -125,11 +124,12 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("--data-model %q: want ILP32 or LP64", *dataModel))
 		}
 		tp = svcomp.TaskProperty{File: *prop}
-		rep.Program, rep.DataModel = pos[0], *dataModel
+		rep.files, rep.DataModel = pos, *dataModel
 	}
 	if rep.DataModel == "" {
 		rep.DataModel = "LP64"
 	}
+	rep.Program = ir.ProgramName(rep.files)
 	rep.PropFile = tp.File
 	p, err := svcomp.ReadProperty(tp.File)
 	if err != nil {
@@ -158,7 +158,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		return coordinator.ExitUnknown
 	}
-	src, err := ir.Frontend(rep.Program, verifyOptions(ir.Options{DataModel: dm}))
+	src, err := ir.FrontendFiles(rep.files, verifyOptions(ir.Options{DataModel: dm}))
 	var prog *ir.Program
 	if err == nil {
 		prog, err = ir.ParseLL(src.Name, src.LL)
@@ -203,7 +203,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if len(out.Steps) > 0 {
 		var buf bytes.Buffer
 		err := svcomp.WriteWitness(&buf, vm.NewMachine(prog), out.Steps, g, svcomp.WitnessMeta{
-			InputFile: rep.Program, Spec: p.Spec, DataModel: rep.DataModel, Producer: version, Engine: out.Engine})
+			InputFiles: rep.files, Spec: p.Spec, DataModel: rep.DataModel, Producer: version, Engine: out.Engine})
 		if err == nil {
 			err = os.WriteFile(*witness, buf.Bytes(), 0o644)
 		}
@@ -214,6 +214,11 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		out.Witness = *witness
 	}
 	return emit(out)
+}
+
+// isTask says whether a verify argument is an SV-COMP task definition.
+func isTask(arg string) bool {
+	return strings.HasSuffix(arg, ".yml") || strings.HasSuffix(arg, ".yaml")
 }
 
 // verifyOptions are the compiler options of verify (and of replay
@@ -266,7 +271,7 @@ func writeVerifyText(w io.Writer, r *verifyReport) {
 		fmt.Fprintf(w, "Note: %s\n", n)
 	}
 	if o.Witness != "" {
-		fmt.Fprintf(w, "Witness: %s (%d steps; replay: wyvern replay %s --witness %s)\n", o.Witness, len(o.Steps), r.Program, o.Witness)
+		fmt.Fprintf(w, "Witness: %s (%d steps; replay: wyvern replay %s --witness %s)\n", o.Witness, len(o.Steps), strings.Join(r.files, " "), o.Witness)
 	}
 	fmt.Fprintf(w, "Time: %.2f s\n", o.Seconds)
 }
@@ -334,7 +339,7 @@ func startLocalCluster(ctx context.Context, n int, stderr io.Writer) (*nats.Conn
 // says whether it reproduces the violation of its specification (exit 0)
 // or not (1). The program is compiled for the data model the witness's
 // task states unless modelSet (--data-model given).
-func replayWitness(file string, opts ir.Options, modelSet bool, path string, stdout, stderr io.Writer) int {
+func replayWitness(files []string, opts ir.Options, modelSet bool, path string, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
@@ -350,7 +355,7 @@ func replayWitness(file string, opts ir.Options, modelSet bool, path string, std
 			return exitUsage
 		}
 	}
-	prog, err := ir.Load(file, verifyOptions(opts))
+	prog, err := ir.LoadFiles(files, verifyOptions(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
