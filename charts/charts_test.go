@@ -87,6 +87,22 @@ var all = map[string]func(path string) error{
 		}
 		return Exploration(path, "EnumStates", pts)
 	},
+	"sweep": func(path string) error {
+		var pts []SweepPoint
+		for n := 1; n <= 8; n++ {
+			p := 1 - math.Pow(0.8, float64(n))
+			pts = append(pts, SweepPoint{X: float64(n), Estimate: p, Lo: math.Max(0, p-0.04), Hi: math.Min(1, p+0.04)})
+		}
+		return Sweep(path, "Pr[<=1000](<> done) against N", "N", "probability", pts)
+	},
+	"sweep-log": func(path string) error {
+		var pts []SweepPoint
+		for n := 10; n <= 18; n += 2 {
+			p := math.Pow(0.3, float64(n))
+			pts = append(pts, SweepPoint{X: float64(n), Estimate: p, Lo: p / 2, Hi: p * 2})
+		}
+		return Sweep(path, "rare event against N", "N", "probability", pts)
+	},
 }
 
 func TestPNG(t *testing.T) {
@@ -225,6 +241,7 @@ func TestErrors(t *testing.T) {
 		"splitting":      func() error { return Splitting(png, "t", nil) },
 		"replications":   func() error { return Replications(png, "t", nil, 0, 1) },
 		"exploration":    func() error { return Exploration(png, "t", []ExplorePoint{}) },
+		"sweep":          func() error { return Sweep(png, "t", "N", "probability", nil) },
 		"estimate-empty": func() error { return EstimateValues(png, "t", []float64{}, 0, 0, 0) },
 	}
 	for name, f := range empty {
@@ -267,6 +284,8 @@ func TestErrors(t *testing.T) {
 		"lo above hi":                      Replications(png, "t", []float64{0.1}, 0.2, 0.1),
 		"time going backwards":             Exploration(png, "t", []ExplorePoint{{2, 10, 0}, {1, 20, 0}}),
 		"negative states":                  Exploration(png, "t", []ExplorePoint{{1, -1, 0}}),
+		"sweep interval not around":        Sweep(png, "t", "N", "probability", []SweepPoint{{X: 1, Estimate: 0.5, Lo: 0.6, Hi: 0.7}}),
+		"sweep NaN parameter":              Sweep(png, "t", "N", "probability", []SweepPoint{{X: math.NaN(), Estimate: 0.5, Lo: 0.4, Hi: 0.7}}),
 	}
 	for name, err := range invalid {
 		if err == nil {

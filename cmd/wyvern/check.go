@@ -95,6 +95,7 @@ type experimentFlags struct {
 	asJSON     bool
 	quiet      bool
 	emitLevels bool
+	sweep      sweepFlag // --sweep: the program compiled for each value
 	plot       string
 	metrics    *string
 	// explicit-state search and exact probabilities
@@ -269,6 +270,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.quiet, "quiet", false, "no progress line")
 	fs.BoolVar(&e.emitLevels, "emit-levels", false, "adaptive splitting: print only the fixed-levels query built from the levels found")
 	fs.StringVar(&e.plot, "plot", "", "write the result's charts (PNG and SVG) into this directory")
+	fs.Var(&e.sweep, "sweep", "NAME=A:B[:STEP] or NAME=V1,V2,...: answer the queries for each value, the program compiled with -DNAME=V; a table and (--plot) a chart of the answers against NAME")
 	e.metrics = metricsFlag(fs)
 	fs.BoolVar(&e.exact, "exact", false, "compute Pr[<=N](<> P) exactly by exploring the state space (finite models)")
 	fs.StringVar(&e.order, "order", "bfs", "explicit-state search order: bfs (shortest counterexamples) or dfs")

@@ -156,6 +156,59 @@ func prepareArgs(fs *flag.FlagSet, args []string, lf *loadFlags, ef *experimentF
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
 		return nil, false
 	}
+	if ef.sweep.name == "" {
+		return prepareQueries(fs, files, qs, lf, ef, stderr)
+	}
+	// --sweep: the queries for each value in turn, the program compiled
+	// for it (all of them before anything runs, so that a value the
+	// program does not compile with fails at once)
+	err = nil
+	if ef.emitLevels {
+		err = fmt.Errorf("--emit-levels prints one run's levels; --sweep makes %d runs", len(ef.sweep.values))
+	}
+	for _, f := range files {
+		if ext := strings.ToLower(filepath.Ext(f)); err == nil && ext != ".c" && ext != ".i" {
+			err = fmt.Errorf("--sweep defines the C macro %s (-D%s=V); %s is not C source", ef.sweep.name, ef.sweep.name, f)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		return nil, false
+	}
+	var out []*prepared
+	for _, v := range ef.sweep.values {
+		lv := *lf
+		lv.clang = append(append(multiFlag{}, lf.clang...), "-D"+ef.sweep.name+"="+v)
+		ps, ok := prepareQueries(fs, files, qs, &lv, ef, &prefixWriter{w: stderr, prefix: fmt.Sprintf("%s=%s: ", ef.sweep.name, v)})
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ps...)
+	}
+	return out, true
+}
+
+// prefixWriter writes each message with a prefix after "wyvern: " (the
+// value of the sweep that failed).
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	s := string(b)
+	if rest, ok := strings.CutPrefix(s, "wyvern: "); ok {
+		s = "wyvern: " + p.prefix + rest
+	}
+	if _, err := io.WriteString(p.w, s); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// prepareQueries prepares the queries qs on the program of files (loaded
+// once), each with the flags checked against it.
+func prepareQueries(fs *flag.FlagSet, files []string, qs []fileQuery, lf *loadFlags, ef *experimentFlags, stderr io.Writer) ([]*prepared, bool) {
 	var out []*prepared
 	var base *prepared
 	for _, fq := range qs {
@@ -219,6 +272,9 @@ type failedQuery struct {
 
 // answerQueries is runQueries with the experiments submitted by submit.
 func answerQueries(ps []*prepared, ef *experimentFlags, submit func(*prepared) (*coordinator.Result, int, error), stdout, stderr io.Writer) int {
+	if ef.sweep.name != "" {
+		return answerSweep(ps, ef, submit, stdout, stderr)
+	}
 	if ef.queries == "" {
 		res, rc, _ := submit(ps[0])
 		if res == nil {
