@@ -194,6 +194,9 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 			}
 			switch st.State {
 			case jobs.StateFailed:
+				if st.Refused {
+					return nil, fmt.Errorf("experiment refused: %w", Refusal(st.Error))
+				}
 				return nil, fmt.Errorf("experiment failed: %s", st.Error)
 			case jobs.StateDone:
 				var r Result

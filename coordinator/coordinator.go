@@ -520,7 +520,7 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 	defer cancel()
 	st := jobs.Status{Version: jobs.Version, Experiment: exp, State: jobs.StateDone, Updated: time.Now()}
 	if err != nil {
-		st.State, st.Error = jobs.StateFailed, err.Error()
+		st.State, st.Error, st.Refused = jobs.StateFailed, err.Error(), errors.Is(err, ErrRefused)
 		c.logf("experiment %s failed: %v", exp.ID, err)
 	} else {
 		if q, perr := query.Parse(exp.Query); perr == nil {

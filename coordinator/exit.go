@@ -1,6 +1,10 @@
 package coordinator
 
-import "github.com/wyvernmc/wyvern/explicit"
+import (
+	"errors"
+
+	"github.com/wyvernmc/wyvern/explicit"
+)
 
 // Exit statuses of `wyvern check` and `wyvern submit` for a result, after
 // CBMC's conventions, so that scripts can branch on the verdict.
@@ -75,3 +79,15 @@ func verdictStatus(holds, fails bool) int {
 	}
 	return ExitUnknown
 }
+
+// ErrRefused matches (errors.Is) the error of an experiment that ended
+// because an engine refused its program (jobs.Result.Refused): a
+// construct the engine does not support, bad input for it — `check` and
+// `submit` exit with status 2 — not a failure of the cluster.
+var ErrRefused = errors.New("refused")
+
+// Refusal is a refusal's message, as an error that matches ErrRefused.
+type Refusal string
+
+func (r Refusal) Error() string        { return string(r) }
+func (r Refusal) Is(target error) bool { return target == ErrRefused }

@@ -309,6 +309,9 @@ func (s *Session) OneJob(ctx context.Context, part string, payload any) (*jobs.R
 	case err := <-intake:
 		return nil, err
 	case r := <-results:
+		if r.Error != "" && r.Refused {
+			return nil, Refusal(fmt.Sprintf("worker %s: %s", r.Worker, r.Error))
+		}
 		if r.Error != "" {
 			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
 		}

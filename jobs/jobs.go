@@ -176,14 +176,18 @@ func (j *Job) ID() string { return j.Experiment + "/" + j.Kind + "/" + j.Part }
 // when the job cannot run for a reason that will not go away (a program
 // that does not load).
 type Result struct {
-	Version    int             `json:"version"`
-	Kind       string          `json:"kind"`
-	Experiment string          `json:"experiment"`
-	Part       string          `json:"part"`
-	Worker     string          `json:"worker"`
-	Elapsed    float64         `json:"elapsed_s"`
-	Error      string          `json:"error,omitempty"`
-	Payload    json.RawMessage `json:"payload,omitempty"`
+	Version    int     `json:"version"`
+	Kind       string  `json:"kind"`
+	Experiment string  `json:"experiment"`
+	Part       string  `json:"part"`
+	Worker     string  `json:"worker"`
+	Elapsed    float64 `json:"elapsed_s"`
+	Error      string  `json:"error,omitempty"`
+	// Refused: Error is a refusal — the kind's engine does not support
+	// the job's input (a program construct), which the submitter must
+	// change — not a failure of the worker or the cluster.
+	Refused bool            `json:"refused,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
 // MaxTraceJob bounds the traces of one trace job: a worker keeps their
@@ -514,6 +518,7 @@ type Status struct {
 	Experiment Experiment      `json:"experiment"`
 	State      string          `json:"state"` // running, done, failed
 	Error      string          `json:"error,omitempty"`
+	Refused    bool            `json:"refused,omitempty"` // failed: an engine refused the program (Result.Refused)
 	Result     json.RawMessage `json:"result,omitempty"`
 	Updated    time.Time       `json:"updated"`
 }

@@ -84,6 +84,17 @@ type Progress struct {
 	SolverSeconds float64
 }
 
+// ErrUnsupported matches (errors.Is) Check's errors for a program the
+// encoder does not support: a refusal, not a failure.
+var ErrUnsupported = errors.New("unsupported by BMC")
+
+// unsupported is an encoding error, which matches ErrUnsupported.
+type unsupported struct{ err error }
+
+func (u unsupported) Error() string        { return u.err.Error() }
+func (u unsupported) Unwrap() error        { return u.err }
+func (u unsupported) Is(target error) bool { return target == ErrUnsupported }
+
 // Check runs bounded model checking of an E<> or A[] query on program p:
 // for each bound (the fixed one, or 1, 2, 4, ... up to MaxUnwind), it
 // encodes the program, asks the solver for a violation, and if there is
@@ -149,7 +160,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		t0 := time.Now()
 		enc, err := Encode(p, opts)
 		if err != nil {
-			return nil, err
+			// what the encoder cannot encode is a refusal: the program
+			// uses a construct it does not support (bad input for BMC)
+			return nil, unsupported{err}
 		}
 		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
 		res.EncodeSeconds += bc.EncodeSeconds

@@ -3,6 +3,7 @@ package symbolic
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -39,6 +40,9 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if errors.Is(err, ErrUnsupported) {
+		return j.Fail(ctx, &worker.Refusal{Err: fmt.Errorf("%s: %w", j.ProgramName, err)})
 	}
 	if err != nil {
 		return j.Fail(ctx, fmt.Errorf("%s: %w", j.ProgramName, err))

@@ -721,8 +721,19 @@ func (j *Job) Fail(ctx context.Context, why error) error {
 		j.w.logf("job %s: %v; handing it back", j.ID(), why)
 		return why
 	}
-	return j.publish(ctx, jobs.Result{Error: why.Error()})
+	var rf *Refusal
+	return j.publish(ctx, jobs.Result{Error: why.Error(), Refused: errors.As(why, &rf)})
 }
+
+// Refusal marks a job's error as a refusal: the engine does not support
+// the job's input (a program construct it cannot handle), which is the
+// submitter's to change, not a failure of the worker or the cluster. Fail
+// publishes it with jobs.Result.Refused set; the submitter reports it as
+// bad input (exit status 2).
+type Refusal struct{ Err error }
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
 
 func (j *Job) publish(ctx context.Context, r jobs.Result) error {
 	r.Version, r.Kind, r.Experiment, r.Part, r.Worker = jobs.Version, j.Kind, j.Experiment, j.Part, j.w.ID

@@ -65,3 +65,44 @@ func TestCheckBMC(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBMCRefusal: a program the BMC encoder does not support (here
+// main's argv) is a refusal, bad input for the engine — exit status 2
+// with the construct named and a hint to use another engine — never 1 (a
+// failure of the cluster); with -q --json its entry says so.
+func TestCheckBMCRefusal(t *testing.T) {
+	requireClang(t)
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "argv.c")
+	src := "extern void reach_error(void);\nint main(int argc, char **argv) { if (argc > 5) reach_error(); return 0; }\n"
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"check", "--workers", "1", "--quiet", "--engine", "bmc", prog, "E<> [0.reach_error]"}, &out, &errb)
+	if rc != exitUsage {
+		t.Fatalf("exit %d, want %d (a refusal is bad input)\n%s", rc, exitUsage, errb.String())
+	}
+	for _, want := range []string{"refused", "argv", "not supported by the BMC encoder", "leave out --engine bmc"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("the message does not say %q:\n%s", want, errb.String())
+		}
+	}
+	qf := filepath.Join(dir, "q.q")
+	if err := os.WriteFile(qf, []byte("E<> [0.reach_error]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	rc = dispatch([]string{"check", "--workers", "1", "--quiet", "--engine", "bmc", prog, "-q", qf, "--json"}, &out, &errb)
+	var entries []struct {
+		Kind       string `json:"kind"`
+		ExitStatus int    `json:"exit_status"`
+		Error      string `json:"error"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &entries); err != nil || len(entries) != 1 {
+		t.Fatalf("-q --json: %v\n%s", err, out.String())
+	}
+	if rc != exitUsage || entries[0].Kind != "failed" || entries[0].ExitStatus != exitUsage || !strings.Contains(entries[0].Error, "refused") {
+		t.Errorf("-q --json: exit %d, entry %+v; want 2, a failed entry with exit status 2 saying refused", rc, entries[0])
+	}
+}

@@ -408,6 +408,13 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 			return nil, 130, fmt.Errorf("interrupted: %w", err)
 		}
 		fmt.Fprintf(stderr, "wyvern: %v\n", err)
+		if errors.Is(err, coordinator.ErrRefused) {
+			// an engine does not support the program: bad input for it
+			if p.bmc != nil {
+				fmt.Fprintln(stderr, "wyvern: leave out --engine bmc to answer the query by explicit-state search or simulation")
+			}
+			return nil, exitUsage, err
+		}
 		return nil, 1, err
 	}
 	return res, 0, nil
