@@ -66,7 +66,7 @@ var all = map[string]func(path string) error{
 		return EstimateValues(path, "Estimate[<=500,1000]{max x}", v, m, m-0.19, m+0.19)
 	},
 	"splitting": func(path string) error {
-		return Splitting(path, "fixed splitting", []Level{{0, 0, 1}, {1, 2, 0.31}, {2, 4, 0.12}, {3, 6, 0.05}, {4, 8, 0.02}, {5, 10, 0.004}})
+		return Splitting(path, "fixed splitting", []Level{{0, 0, 1, false}, {1, 2, 0.31, false}, {2, 4, 0.12, false}, {3, 6, 0.05, false}, {4, 8, 0.02, false}, {5, 10, 0.004, false}})
 	},
 	"replications": func(path string) error {
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -280,7 +280,7 @@ func TestErrors(t *testing.T) {
 		"overlapping bins":                 RunLengthBins(png, "t", []Bin{{0, 10, 1}, {5, 15, 1}}),
 		"empty bin interval":               RunLengthBins(png, "t", []Bin{{3, 3, 1}}),
 		"infinite length":                  RunLengths(png, "t", []float64{1, math.Inf(1)}),
-		"probability above 1":              Splitting(png, "t", []Level{{1, 2, 1.5}}),
+		"probability above 1":              Splitting(png, "t", []Level{{1, 2, 1.5, false}}),
 		"lo above hi":                      Replications(png, "t", []float64{0.1}, 0.2, 0.1),
 		"time going backwards":             Exploration(png, "t", []ExplorePoint{{2, 10, 0}, {1, 20, 0}}),
 		"negative states":                  Exploration(png, "t", []ExplorePoint{{1, -1, 0}}),
@@ -314,8 +314,8 @@ func TestEdgeCases(t *testing.T) {
 		"constant-values": func(p string) error { return EstimateValues(p, "t", []float64{3, 3, 3}, 3, 3, 3) },
 		"one-length":      func(p string) error { return RunLengths(p, "t", []float64{42}) },
 		// A level never reached: product 0 from there on.
-		"zero-level":  func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0.5}, {2, 2, 0}, {3, 3, 0}}) },
-		"all-zero":    func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0}}) },
+		"zero-level":  func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0.5, false}, {2, 2, 0, false}, {3, 3, 0, false}}) },
+		"all-zero":    func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0, false}}) },
 		"one-replica": func(p string) error { return Replications(p, "t", []float64{0.3}, 0.3, 0.3) },
 		"t0":          func(p string) error { return Exploration(p, "t", []ExplorePoint{{0, 1, 1}}) },
 	}
@@ -389,5 +389,22 @@ func TestConvergenceRange(t *testing.T) {
 		if !ok || math.Abs(ymin-tc.ymin) > 1e-12 || math.Abs(ymax-tc.ymax) > 1e-12 || top != tc.top {
 			t.Errorf("%s %v-%v: [%g, %g] legend top %v, want [%g, %g] %v", tc.ylabel, tc.lo, tc.hi, ymin, ymax, top, tc.ymin, tc.ymax, tc.top)
 		}
+	}
+}
+
+// TestSplittingPropertyLabel: the property's level is labelled
+// "property", not with a score threshold it does not have.
+func TestSplittingPropertyLabel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "levels.svg")
+	err := Splitting(path, "adaptive", []Level{{1, 3, 0.2, false}, {2, 6, 0.15, false}, {3, 8, 0.1, true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "property") || strings.Contains(s, "≥8") || !strings.Contains(s, "≥6") {
+		t.Errorf("the levels' labels: want ≥3, ≥6 and property (not ≥8)")
 	}
 }

@@ -17,6 +17,9 @@ type Level struct {
 	Level     int
 	Threshold float64
 	CondProb  float64
+	// Property: the level is the property itself (no score threshold),
+	// labelled so
+	Property bool
 }
 
 // Splitting draws an importance-splitting run's levels: the per-level
@@ -41,6 +44,9 @@ func Splitting(path, title string, levels []Level) error {
 			return fmt.Errorf("charts: %s: level %d: conditional probability %g is not in [0, 1]", chart, l.Level, l.CondProb)
 		}
 		names[i] = fmt.Sprintf("%d\n≥%s", l.Level, strconv.FormatFloat(l.Threshold, 'g', 4, 64))
+		if l.Property {
+			names[i] = fmt.Sprintf("%d\nproperty", l.Level)
+		}
 		probs[i] = l.CondProb
 		run *= l.CondProb
 		if run > 0 {

@@ -478,7 +478,11 @@ func (f *folder) result() Result {
 		if pr.Stopped && !pr.EpsilonReached {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("the interval's half-width %.3g is above Epsilon = %g: MaxRuns = %d stopped the rule first", pr.HalfWidth(), pr.Epsilon, pr.N))
 		}
-		if f.sat == 0 && f.runs > 0 {
+		if cut := f.ends[jobs.EndAssumeFailed.String()]; f.sat == 0 && f.runs > 0 && cut == f.runs {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("every one of the %d runs ended in a failed assumption (__VERIFIER_assume with a false condition) before the property held: "+
+				"the estimate counts them as runs that do not satisfy it; the program's assumptions exclude every run drawn — check them "+
+				"(a contradiction, or a condition random inputs seldom meet, such as assume(x == 42) with x over 2^32: explicit-state search or --engine bmc handle those)", f.runs))
+		} else if f.sat == 0 && f.runs > 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("0 of %d runs satisfy the property: the event may be rare, and the absolute Epsilon = %g says only that p <= %.3g; "+
 				"importance splitting estimates rare events (add {Split=adaptive, Score=EXPR} with a score that grows toward the property)", f.runs, pr.Epsilon, pr.Hi))
 		}

@@ -485,10 +485,15 @@ func emitLevels(q *query.Query, s *Spec, levels []Level) string {
 	}
 	var picked []string
 	acc := 1.0
-	for _, l := range levels {
-		if l.Threshold == "property" {
-			break
-		}
+	// The last score level's survivors are the runs that reach the
+	// property: a level above it (Z+1) may lie past the highest score a
+	// run takes short of the property, which a fixed run would then reach
+	// "below the level". Its probability joins the property's level.
+	last := len(levels) - 1
+	for last >= 0 && levels[last].Threshold == "property" {
+		last--
+	}
+	for _, l := range levels[:max(last, 0)] {
 		acc *= l.CondProb
 		if acc <= 0.2 {
 			z, err := strconv.ParseInt(l.Threshold, 10, 64)

@@ -324,6 +324,25 @@ func TestEmitLevels(t *testing.T) {
 			t.Errorf("emitted level %s has conditional probability %g", l.Threshold, l.CondProb)
 		}
 	}
+	// No level past the last score level of the adaptive run (whose
+	// crossing is the property): the fixed run never reaches the property
+	// below a level.
+	lastZ := ""
+	for _, l := range r.Levels {
+		if l.Threshold != "property" {
+			lastZ = l.Threshold
+		}
+	}
+	for _, v := range q.Levels {
+		if z, _ := strconv.ParseFloat(lastZ, 64); v > z {
+			t.Errorf("emitted %q: level %g is past the adaptive run's last score level %s", r.EmitLevels, v, lastZ)
+		}
+	}
+	for _, w := range f.Warnings {
+		if strings.Contains(w, "reached the property") {
+			t.Errorf("the emitted levels' run warns: %s", w)
+		}
+	}
 }
 
 // TestPropositionLevels: levels given as propositions that must hold in
@@ -416,4 +435,32 @@ func mustSkew(t *testing.T, xs []float64) float64 {
 		t.Fatal(err)
 	}
 	return r.Skewness
+}
+
+// TestEmitLevelsCapped: a score whose maximum (8) lies below the
+// property: the adaptive run's last score level is 8, and the emitted
+// fixed levels stop below it (a level at 9 is never crossed: every run
+// would reach the property "below the level"); the fixed run estimates
+// the analytic probability.
+func TestEmitLevelsCapped(t *testing.T) {
+	const exact = 3.90625e-4 // 0.5^8 / 10
+	r := estimate(t, "../testdata/splitting/capped.c", "Pr[<=100000](<> done == 1) {Split=adaptive, Score=x}", 3)
+	q, err := query.Parse(r.EmitLevels)
+	if err != nil || len(q.Levels) == 0 {
+		t.Fatalf("emitted %q: %v", r.EmitLevels, err)
+	}
+	for _, v := range q.Levels {
+		if v > 8 {
+			t.Errorf("emitted %q: level %g is past the score's maximum 8", r.EmitLevels, v)
+		}
+	}
+	f := estimate(t, "../testdata/splitting/capped.c", r.EmitLevels, 4)
+	for _, w := range f.Warnings {
+		if strings.Contains(w, "reached the property") {
+			t.Errorf("the emitted levels' run warns: %s", w)
+		}
+	}
+	if dev := (f.Estimate - exact) / f.StdErr; math.Abs(dev) > 4 {
+		t.Errorf("fixed levels %s: %g ± %g is %.1f standard errors from %g", r.EmitLevels, f.Estimate, f.StdErr, dev, exact)
+	}
 }

@@ -426,8 +426,18 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
 	if ef.emitLevels {
 		if res.Split() == nil || res.Split().EmitLevels == "" {
-			fmt.Fprintln(stderr, "wyvern: --emit-levels needs an adaptive splitting query (Split=adaptive with Score=expr) whose run found levels")
-			return 1
+			// no answer to what was asked, and no failure: exit 11
+			fmt.Fprintln(stderr, "wyvern: --emit-levels: the adaptive run found no levels to place (every replication went extinct, or the property was reached below the first level); the result:")
+			res.WriteText(stderr)
+			return coordinator.ExitUnknown
+		}
+		if ef.asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			enc.Encode(emittedLevels{Kind: "emit-levels", Query: res.Query, EmitLevels: res.Split().EmitLevels,
+				Estimate: res.Estimate, Lo: res.Lo, Hi: res.Hi, Experiment: res.Experiment})
+			return 0
 		}
 		fmt.Fprintln(stdout, res.Split().EmitLevels)
 		return 0
@@ -458,6 +468,18 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		}
 	}
 	return res.ExitStatus()
+}
+
+// emittedLevels is --emit-levels --json's output (docs/json.md, object
+// emit-levels).
+type emittedLevels struct {
+	Kind       string  `json:"kind"` // "emit-levels"
+	Query      string  `json:"query"`
+	EmitLevels string  `json:"emit_levels"`
+	Estimate   float64 `json:"estimate"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Experiment string  `json:"experiment"`
 }
 
 // plotResult writes a result's charts into dir (--plot); false when it

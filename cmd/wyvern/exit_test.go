@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
 )
 
 // TestExitStatuses: check exits 0 when the property holds (or for an
@@ -48,5 +52,50 @@ func TestVersion(t *testing.T) {
 	var out, errb bytes.Buffer
 	if rc := dispatch([]string{"--version"}, &out, &errb); rc != 0 || !strings.HasPrefix(out.String(), "wyvern ") || !strings.Contains(out.String(), fmt.Sprintf("protocol %d", jobs.Version)) {
 		t.Errorf("--version: exit %d, %q %q", rc, out.String(), errb.String())
+	}
+}
+
+// TestEmitLevelsJSON: --emit-levels honours --json (an emit-levels object
+// whose query parses), and places no level past the score's maximum.
+func TestEmitLevelsJSON(t *testing.T) {
+	requireClang(t)
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"check", "--workers", "1", "--quiet", "--emit-levels", "--json",
+		"../../testdata/splitting/capped.c", "Pr[<=100000](<> done == 1) {Split=adaptive, Score=x}"}, &out, &errb)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s%s", rc, out.String(), errb.String())
+	}
+	var e struct {
+		Kind       string  `json:"kind"`
+		EmitLevels string  `json:"emit_levels"`
+		Estimate   float64 `json:"estimate"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &e); err != nil || e.Kind != "emit-levels" {
+		t.Fatalf("--json: %v, kind %q\n%s", err, e.Kind, out.String())
+	}
+	q, err := query.Parse(e.EmitLevels)
+	if err != nil || q.Enum("Split") != "fixed" || len(q.Levels) == 0 {
+		t.Fatalf("emitted %q: %v", e.EmitLevels, err)
+	}
+	if q.Levels[len(q.Levels)-1] > 8 {
+		t.Errorf("emitted %q: a level past the score's maximum 8", e.EmitLevels)
+	}
+}
+
+// TestAllAssumeFailed: when every run ends in a failed assumption, the
+// warning says so instead of calling the event rare.
+func TestAllAssumeFailed(t *testing.T) {
+	requireClang(t)
+	prog := filepath.Join(t.TempDir(), "assume.c")
+	src := "int main(void) { int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x == 42); return x == 42; }\n"
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"check", "--workers", "1", "--quiet", prog, "Pr[<=100](<> Error)"}, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d\n%s", rc, errb.String())
+	}
+	if s := out.String(); !strings.Contains(s, "every one of the") || !strings.Contains(s, "failed assumption") || strings.Contains(s, "may be rare") {
+		t.Errorf("warnings: want one saying every run ended in a failed assumption, and no rare-event one:\n%s", s)
 	}
 }
