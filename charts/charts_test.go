@@ -314,7 +314,9 @@ func TestEdgeCases(t *testing.T) {
 		"constant-values": func(p string) error { return EstimateValues(p, "t", []float64{3, 3, 3}, 3, 3, 3) },
 		"one-length":      func(p string) error { return RunLengths(p, "t", []float64{42}) },
 		// A level never reached: product 0 from there on.
-		"zero-level":  func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0.5, false}, {2, 2, 0, false}, {3, 3, 0, false}}) },
+		"zero-level": func(p string) error {
+			return Splitting(p, "t", []Level{{1, 1, 0.5, false}, {2, 2, 0, false}, {3, 3, 0, false}})
+		},
 		"all-zero":    func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0, false}}) },
 		"one-replica": func(p string) error { return Replications(p, "t", []float64{0.3}, 0.3, 0.3) },
 		"t0":          func(p string) error { return Exploration(p, "t", []ExplorePoint{{0, 1, 1}}) },
