@@ -367,6 +367,36 @@ func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
 			return nil, err
 		}
 		return func(st *vm.State) int64 { return -x(st) }, nil
+	case exprFunc:
+		args := make([]func(*vm.State) int64, len(e.args))
+		for i, a := range e.args {
+			f, err := c.expr(a)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = f
+		}
+		switch e.fn {
+		case "abs":
+			x := args[0]
+			return func(st *vm.State) int64 {
+				if v := x(st); v < 0 {
+					return -v
+				}
+				return x(st)
+			}, nil
+		case "min", "max":
+			lower := e.fn == "min"
+			return func(st *vm.State) int64 {
+				v := args[0](st)
+				for _, a := range args[1:] {
+					if w := a(st); (w < v) == lower && w != v {
+						v = w
+					}
+				}
+				return v
+			}, nil
+		}
 	case exprBin:
 		l, err := c.expr(e.l)
 		if err != nil {

@@ -43,7 +43,7 @@ func TestOptionErrors(t *testing.T) {
 		{"not an integer", pr + "{MaxRuns=10.5}", 30, []string{"option MaxRuns: 10.5 must be an integer >= 1"}},
 		{"split not an integer", pr + "{Split=adaptive, Score=x, N=1.5}", 49, []string{"option N: 1.5 must be an integer >= 2"}},
 		{"bad rule", pr + "{Rule=sequential}", 27, []string{`option Rule: "sequential" is not one of checkpoint, lodin, fixed`}},
-		{"bad split", pr + "{Split=sideways, Score=x}", 28, []string{`option Split: "sideways" is neither fixed nor adaptive`}},
+		{"bad split", pr + "{Split=sideways, Score=x}", 28, []string{`option Split: "sideways" is not one of fixed, adaptive, auto`}},
 		{"bad interval", pr + "{Split=adaptive, Score=x, Interval=normal}", 56, []string{`option Interval: "normal" is neither log nor t`}},
 		// out of range
 		{"alpha 2", pr + "{Alpha=2}", 28, []string{"option Alpha: 2 must lie strictly between 0 and 1"}},

@@ -694,6 +694,11 @@ type (
 		x Expr
 		c int
 	}
+	exprFunc struct { // min(a, b, ...), max(a, b, ...), abs(a)
+		fn   string
+		args []Expr
+		c    int
+	}
 	exprProp struct { // a proposition as 0 or 1
 		x Prop
 		c int
@@ -717,6 +722,7 @@ func (x exprReg) col() int      { return x.c }
 func (x exprVar) col() int      { return x.c }
 func (x exprBin) col() int      { return x.c }
 func (x exprNeg) col() int      { return x.c }
+func (x exprFunc) col() int     { return x.c }
 func (x exprProp) col() int     { return x.c }
 func (x exprExitCode) col() int { return x.c }
 
@@ -972,6 +978,32 @@ func (p *parser) term() (Expr, error) {
 	return l, nil
 }
 
+// function parses min(e, ...), max(e, ...) (one argument or more) and
+// abs(e): integer functions for scores (Split=auto writes them).
+func (p *parser) function() (Expr, error) {
+	t := p.next()
+	p.next() // (
+	f := exprFunc{fn: t.text, c: t.col}
+	for {
+		a, err := p.arith()
+		if err != nil {
+			return nil, err
+		}
+		f.args = append(f.args, a)
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	if _, err := p.expect(")"); err != nil {
+		return nil, err
+	}
+	if f.fn == "abs" && len(f.args) != 1 {
+		return nil, p.errAt(t, "abs takes one argument, not %d", len(f.args))
+	}
+	return f, nil
+}
+
 // path parses what follows a variable: elements [e], fields .f and
 // fields through pointers ->f, in any number.
 func (p *parser) path(v exprVar) (Expr, error) {
@@ -1086,6 +1118,8 @@ func (p *parser) factor() (Expr, error) {
 			return nil, err
 		}
 		return exprReg{proc: proc, fn: f.text, reg: r.text, bits: bits, signed: signed, c: t.col}, nil
+	case t.kind == tIdent && (t.text == "min" || t.text == "max" || t.text == "abs") && p.toks[p.pos+1].text == "(":
+		return p.function()
 	case t.kind == tIdent:
 		p.next()
 		if p.is("::") {

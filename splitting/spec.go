@@ -95,6 +95,8 @@ func FromQuery(q *query.Query) (*Spec, error) {
 		s.Method = Fixed
 	case "adaptive":
 		s.Method = Adaptive
+	case "auto":
+		return nil, fmt.Errorf("option Split=auto: the score is derived from the program by the client (wyvern check and submit do it, then submit {Split=adaptive, Score=...}); this query was submitted without it")
 	default:
 		return nil, fmt.Errorf("option Split: %q is neither fixed nor adaptive", split)
 	}

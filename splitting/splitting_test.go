@@ -70,7 +70,7 @@ func TestFromQueryErrors(t *testing.T) {
 	cases := []struct{ q, want string }{
 		{"Pr[<=10](<> x > 1) {Split=fixed, Score=x}", "needs levels"},
 		{"Pr[<=10](<> x > 1) {Split=fixed, Levels=[1,2]}", "need a score expression"},
-		{"Pr[<=10](<> x > 1) {Split=sideways, Score=x}", "neither fixed nor adaptive"},
+		{"Pr[<=10](<> x > 1) {Split=sideways, Score=x}", "not one of fixed, adaptive, auto"},
 		{"Pr[<=10](<> x > 1) {Split=adaptive, Score=x, N=10, K=10}", "must be below N"},
 		{"Pr[<=10](<> x > 1) {Split=adaptive, Score=x, N=1.5}", "must be an integer"},
 		{"Pr[<=10](<> x > 1) {Split=adaptive}", "needs a score"},

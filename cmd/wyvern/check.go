@@ -45,6 +45,9 @@ type prepared struct {
 	args []string
 	// where: the query's place in a query file (-q), "QUERIES.q:3"
 	where string
+	// auto: the score Split=auto derived (q is then the adaptive query
+	// that uses it); "" otherwise
+	auto string
 }
 
 // prepare loads the program locally and checks the parsed query against
@@ -70,12 +73,26 @@ func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
 	if _, err := query.Compile(q, p.newMachine()); err != nil {
 		return nil, err
 	}
+	auto := ""
+	if q.Enum("Split") == "auto" {
+		d, err := splitting.Auto(q, p.src.Name, p.src.LL)
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %w", q.Text, err)
+		}
+		if q, err = query.Parse(d.Query); err == nil {
+			_, err = query.Compile(q, p.newMachine())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("query %q: Split=auto derived %q, which does not compile: %w", q.Text, d.Query, err)
+		}
+		auto = d.Score
+	}
 	spec, err := splitting.FromQuery(q)
 	if err != nil {
 		return nil, fmt.Errorf("query %q: %w", q.Text, err)
 	}
 	np := *p
-	np.q, np.split = q, spec
+	np.q, np.split, np.auto = q, spec, auto
 	return &np, nil
 }
 
@@ -230,7 +247,7 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 		switch {
 		case e.exact:
 			return fmt.Errorf("--emit-levels prints the levels an adaptive splitting run found; --exact computes the probability without splitting")
-		case q.OptionKind() != query.OptSplitting || q.Enum("Split") != "adaptive":
+		case q.OptionKind() != query.OptSplitting || (q.Enum("Split") != "adaptive" && q.Enum("Split") != "auto"):
 			return fmt.Errorf("--emit-levels needs an adaptive splitting query, Pr[<=N](<> P) {Split=adaptive, Score=expr, ...}; this is %s", describe(q))
 		}
 	}
@@ -380,6 +397,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 // it says why and gives the exit status (1 failed, 130 interrupted) and
 // the error.
 func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFlags, stderr io.Writer) (*coordinator.Result, int, error) {
+	if p.auto != "" {
+		fmt.Fprintf(stderr, "wyvern: Split=auto: the score is %s; the query runs as %s\n", p.auto, p.q.Text)
+	}
 	pl := newProgressLine(stderr, ef.quiet)
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
