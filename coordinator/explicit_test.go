@@ -11,6 +11,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -65,7 +66,7 @@ func TestExplicitJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := vm.NewMachine(prog)
-	st, err := explicit.ReplayFinal(m, x.Trace.Steps)
+	st, err := trace.ReplayFinal(m, x.Trace.Steps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 	"github.com/wyvernmc/wyvern/worker"
 )
@@ -434,7 +435,7 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
-		var trace *explicit.Trace
+		var trace *trace.Trace
 		if x := res.Explicit(); x != nil {
 			trace = x.Trace
 		} else if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {

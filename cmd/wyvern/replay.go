@@ -13,6 +13,7 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/srctrace"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -151,7 +152,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 // readCounterexample reads the trace of an explicit-state or bounded
 // model-checking result saved by `check --json` (or of a bare
 // explicit.Result).
-func readCounterexample(path string) ([]explicit.Step, error) {
+func readCounterexample(path string) ([]trace.Step, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

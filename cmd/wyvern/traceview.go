@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/wyvernmc/wyvern/coordinator"
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/srctrace"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -19,9 +19,9 @@ const (
 
 // writeSteps prints the steps of a counterexample or witness: the source
 // view, the IR view, or with quiet only the final state.
-func writeSteps(w io.Writer, m *vm.Machine, steps []explicit.Step, mode string, quiet bool) error {
+func writeSteps(w io.Writer, m *vm.Machine, steps []trace.Step, mode string, quiet bool) error {
 	if mode == traceIR {
-		return explicit.WriteTrace(w, m, steps)
+		return trace.Write(w, m, steps)
 	}
 	rec, st, err := srctrace.Replay(m, steps)
 	if err != nil {
@@ -37,8 +37,8 @@ func writeSteps(w io.Writer, m *vm.Machine, steps []explicit.Step, mode string, 
 // resultTraces returns the traces a result carries: an explicit search's
 // counterexample or witness and its first deadlock and error, a BMC
 // witness.
-func resultTraces(res *coordinator.Result) []*explicit.Trace {
-	var out []*explicit.Trace
+func resultTraces(res *coordinator.Result) []*trace.Trace {
+	var out []*trace.Trace
 	if x := res.Explicit(); x != nil {
 		out = append(out, x.Trace)
 		if x.FirstDeadlock != nil {
