@@ -42,7 +42,7 @@ func TestExplicitJobs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", red, err)
 		}
-		x := r.Explicit()
+		x := explicit.ResultOf(r)
 		if r.Kind != "explicit" || x == nil || x.Verdict != explicit.Satisfied {
 			t.Fatalf("%s: result %+v", red, r)
 		}
@@ -57,7 +57,7 @@ func TestExplicitJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := r.Explicit()
+	x := explicit.ResultOf(r)
 	if x == nil || x.Verdict != explicit.NotSatisfied || x.Trace == nil {
 		t.Fatalf("buggy Peterson: %+v", r)
 	}
@@ -103,8 +103,8 @@ func TestExactAgreesWithSMC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s exact: %v", name, err)
 		}
-		if ex.Exact() == nil || !ex.Exact().Complete {
-			t.Fatalf("%s: exact result %+v", name, ex.Exact())
+		if explicit.ExactOf(ex) == nil || !explicit.ExactOf(ex).Complete {
+			t.Fatalf("%s: exact result %+v", name, explicit.ExactOf(ex))
 		}
 		smc, err := c.submit(t, ll, name, m.q+" {Alpha=0.01, Epsilon=0.01}", 5)
 		if err != nil {

@@ -2,11 +2,9 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 )
@@ -84,7 +82,7 @@ func Options(q *query.Query, exp *jobs.Experiment) (map[string]any, []string) {
 		set("max-states", orNone(x.MaxStates, x.MaxStates == 0), x.MaxStates == 0)
 		mib := x.MaxBytes >> 20
 		if x.MaxBytes == 0 {
-			mib = explicit.DefaultMaxBytes >> 20
+			mib = jobs.DefaultExplicitMaxBytes >> 20
 		}
 		set("max-memory", mib, x.MaxBytes == 0)
 		set("max-time", orNone(x.MaxTimeS, x.MaxTimeS == 0), x.MaxTimeS == 0)
@@ -134,50 +132,12 @@ func cmp(v, def string) string {
 // describe fills what a runner's result takes from the experiment: the
 // version, the program's hash and the options in effect (a runner's own
 // entries in Options, e.g. an effective default it computed, win).
-func (r *Result) describe(q *query.Query, exp *jobs.Experiment) {
+func describe(r *Result, q *query.Query, exp *jobs.Experiment) {
 	r.WyvernVersion = Version
 	r.ProgramSHA256 = exp.Program
 	opts, defaults := Options(q, exp)
-	if d := r.Trace(); d != nil && r.Kind == "hypothesis" && d.MaxRuns > 0 {
-		opts["MaxRuns"] = d.MaxRuns // Wald's expected number at the worst p, times 10, when not given
-	}
 	for k, v := range r.Options {
 		opts[k] = v
 	}
 	r.Options, r.Defaults = opts, defaults
-}
-
-// OptionsText writes the options in effect on one line, a star after each
-// default: "Alpha=0.05*, Epsilon=0.02, ...".
-func (r *Result) OptionsText() string {
-	keys := make([]string, 0, len(r.Options))
-	for k := range r.Options {
-		keys = append(keys, k)
-	}
-	// Query options first (capitalised, as in the query language), then
-	// the bound and the engine's.
-	sort.Slice(keys, func(i, j int) bool {
-		ui, uj := keys[i] != strings.ToLower(keys[i]), keys[j] != strings.ToLower(keys[j])
-		if ui != uj {
-			return ui
-		}
-		return keys[i] < keys[j]
-	})
-	def := map[string]bool{}
-	for _, d := range r.Defaults {
-		def[d] = true
-	}
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		v := r.Options[k]
-		s := fmt.Sprint(v)
-		if v == nil {
-			s = "none"
-		}
-		if def[k] {
-			s += "*"
-		}
-		parts = append(parts, k+"="+s)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
@@ -97,7 +98,7 @@ func ParseReduction(s string) (Reduction, error) {
 
 // Defaults of Options.
 const (
-	DefaultMaxBytes     = 2 << 30 // 2 GiB
+	DefaultMaxBytes     = jobs.DefaultExplicitMaxBytes // 2 GiB
 	DefaultMaxBranching = 1024
 )
 

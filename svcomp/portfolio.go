@@ -14,6 +14,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
@@ -281,7 +282,7 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 			continue
 		}
 		runs += int(x.Runs)
-		td := x.Trace()
+		td := simulator.DetailOf(x)
 		if td == nil || td.FirstSatisfying == nil {
 			continue
 		}
@@ -391,7 +392,7 @@ func (r *runner) search(ctx context.Context) engineResult {
 			res.Outcome, res.Detail = OutRefused, err.Error()
 			return res
 		}
-		ex := x.Explicit()
+		ex := explicit.ResultOf(x)
 		if ex == nil {
 			res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not an explicit-state result", q)
 			return res

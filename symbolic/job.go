@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
-	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -50,14 +52,14 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 // result it wraps as the experiment's.
 type Runner struct{}
 
-// Check implements coordinator.Runner: the query must be one BMC answers.
+// Check implements kind.Runner: the query must be one BMC answers.
 func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
 	_, err := query.BMCTarget(q)
 	return err
 }
 
-// Run implements coordinator.Runner.
-func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Result, error) {
+// Run implements kind.Runner.
+func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	start := time.Now()
 	var opts jobs.BMCOptions
 	if s.Exp.BMC != nil {
@@ -72,9 +74,9 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 		return nil, fmt.Errorf("bmc result of %s from worker %s: %w", s.Exp.ID, r.Worker, err)
 	}
 	el := time.Since(start).Seconds()
-	res := &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
-		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}
-	res.Options = map[string]any{} // the defaults in effect (coordinator.Options)
+	res := &kind.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
+		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: kind.Stats{Seconds: el, Workers: []string{r.Worker}}}
+	res.Options = map[string]any{} // the defaults in effect (coordinator.Options adds the rest)
 	if opts.Unwind == 0 && opts.MaxUnwind == 0 {
 		res.Options["max-unwind"] = DefaultMaxUnwind
 	}
@@ -84,16 +86,21 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 	return res, nil
 }
 
-// Detail is a BMC result's part of a coordinator.Result.
+// Detail is a BMC result's part of a kind.Result.
 type Detail struct {
 	BMC *Result `json:"bmc"`
 }
 
-// NewDetail makes an empty Detail (for coordinator.RegisterDetail).
-func NewDetail() coordinator.Detail { return &Detail{} }
+// NewDetail makes an empty Detail (for kind.RegisterDetail).
+func NewDetail() kind.Detail { return &Detail{} }
 
-// WriteText implements coordinator.Detail.
-func (d *Detail) WriteText(w io.Writer, r *coordinator.Result) {
+func init() {
+	// A BMC result's JSON has the fields of its Detail.
+	kind.RegisterDetail(jobs.KindBMC, nil, NewDetail)
+}
+
+// WriteText implements kind.Detail.
+func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 	x := d.BMC
 	if x == nil {
 		return
@@ -119,19 +126,34 @@ func (d *Detail) WriteText(w io.Writer, r *coordinator.Result) {
 	fmt.Fprintf(w, "Time: %.2f s (encoding %.2f s, solver %.2f s)\n", x.ElapsedSec, x.EncodeSeconds, x.SolverSeconds)
 }
 
-// ExitStatus gives the check's exit status (coordinator.Exit*): a
-// violation found is ExitViolated, a proof ExitHolds, no verdict
-// ExitUnknown.
-func (d *Detail) ExitStatus() int {
+// Answer implements kind.Detail: a violation found is Violated, a proof
+// Holds, no verdict Unknown.
+func (d *Detail) Answer(*kind.Result) kind.Verdict {
 	if d.BMC == nil {
-		return coordinator.ExitUnknown
+		return kind.Unknown
 	}
 	violation := d.BMC.Trace != nil
 	switch {
 	case violation:
-		return coordinator.ExitViolated
+		return kind.Violated
 	case d.BMC.Verdict == VerdictSatisfied || d.BMC.Verdict == VerdictNotSatisfied:
-		return coordinator.ExitHolds
+		return kind.Holds
 	}
-	return coordinator.ExitUnknown
+	return kind.Unknown
+}
+
+// Summary implements kind.Detail.
+func (d *Detail) Summary(r *kind.Result) string {
+	if d.BMC == nil {
+		return fmt.Sprintf("%s result (exit status %d)", r.Kind, r.ExitStatus())
+	}
+	return fmt.Sprintf("%s (bmc, unwind %d): %s", strings.ToUpper(d.BMC.Verdict), d.BMC.Bound, d.BMC.Reason)
+}
+
+// Counterexamples implements kind.Detail: the witness (nil: none).
+func (d *Detail) Counterexamples() []*trace.Trace {
+	if d.BMC == nil {
+		return nil
+	}
+	return []*trace.Trace{d.BMC.Trace}
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
-	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 	"github.com/wyvernmc/wyvern/worker"
 )
@@ -417,11 +416,12 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 // exit status (the result's verdict, or 1 when the trace does not replay).
 func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
 	if ef.emitLevels {
-		if res.Split() == nil || res.Split().EmitLevels == "" {
+		sp := splitting.ResultOf(res)
+		if sp == nil || sp.EmitLevels == "" {
 			fmt.Fprintln(stderr, "wyvern: --emit-levels needs an adaptive splitting query (Split=adaptive with Score=expr) whose run found levels")
 			return 1
 		}
-		fmt.Fprintln(stdout, res.Split().EmitLevels)
+		fmt.Fprintln(stdout, sp.EmitLevels)
 		return 0
 	}
 	if ef.asJSON {
@@ -435,15 +435,9 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
-		var trace *trace.Trace
-		if x := res.Explicit(); x != nil {
-			trace = x.Trace
-		} else if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-			trace = d.BMC.Trace
-		}
-		if trace != nil {
+		if tr := counterexample(res); tr != nil {
 			fmt.Fprintln(stdout, "Trace:")
-			if err := writeSteps(stdout, p.newMachine(), trace.Steps, traceSource, ef.quiet); err != nil {
+			if err := writeSteps(stdout, p.newMachine(), tr.Steps, traceSource, ef.quiet); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
 				return 1
 			}

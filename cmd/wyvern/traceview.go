@@ -6,7 +6,6 @@ import (
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/srctrace"
-	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -34,24 +33,23 @@ func writeSteps(w io.Writer, m *vm.Machine, steps []trace.Step, mode string, qui
 	return rec.Write(w, st)
 }
 
-// resultTraces returns the traces a result carries: an explicit search's
-// counterexample or witness and its first deadlock and error, a BMC
-// witness.
+// resultTraces returns the traces a result carries (kind.Detail's
+// Counterexamples): an explicit search's counterexample or witness and its
+// first deadlock and error, a BMC witness.
 func resultTraces(res *coordinator.Result) []*trace.Trace {
-	var out []*trace.Trace
-	if x := res.Explicit(); x != nil {
-		out = append(out, x.Trace)
-		if x.FirstDeadlock != nil {
-			out = append(out, x.FirstDeadlock.Trace)
-		}
-		if x.FirstError != nil {
-			out = append(out, x.FirstError.Trace)
-		}
+	if res.Detail == nil {
+		return nil
 	}
-	if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-		out = append(out, d.BMC.Trace)
+	return res.Detail.Counterexamples()
+}
+
+// counterexample is the first trace a result carries: the counterexample
+// or witness of its answer (nil: none).
+func counterexample(res *coordinator.Result) *trace.Trace {
+	if ts := resultTraces(res); len(ts) > 0 {
+		return ts[0]
 	}
-	return out
+	return nil
 }
 
 // describeTraces fills the steps of a result's traces with their
