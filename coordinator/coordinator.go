@@ -357,7 +357,7 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 	q, err := query.Parse(exp.Query)
 	if err == nil {
 		if exp.Kind == "" {
-			exp.Kind = KindOf(q, exp.Explicit)
+			exp.Kind = KindOf(q, exp.Explicit, exp.BMC)
 		}
 		if r := c.runners[exp.Kind]; r == nil {
 			err = fmt.Errorf("this coordinator does not run %q experiments", exp.Kind)

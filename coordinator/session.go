@@ -279,12 +279,17 @@ func (s *session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 const resultsInactive = 30 * time.Second
 
 // KindOf decides which job kind answers query q with the explicit-state
-// options opts (nil: none): the one place that maps queries to kinds.
-func KindOf(q *query.Query, opts *jobs.ExplicitOptions) string {
+// options explicit and the bounded model-checking options bmc (nil: none):
+// the one place that maps queries to kinds (Submit asks it unless a flag
+// named an engine, Submission.Kind; the coordinator for a client that did
+// not say).
+func KindOf(q *query.Query, explicit *jobs.ExplicitOptions, bmc *jobs.BMCOptions) string {
 	switch {
+	case bmc != nil:
+		return jobs.KindBMC
 	case q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates:
 		return jobs.KindExplicit
-	case opts != nil && opts.Exact:
+	case explicit != nil && explicit.Exact:
 		return jobs.KindExplicit
 	case q.Enum("Split") != "":
 		return jobs.KindSplit

@@ -18,8 +18,13 @@ import (
 // which reports its progress itself.
 type Runner struct{}
 
-// Check implements kind.Runner: exact probabilities answer Pr queries only.
+// Check implements kind.Runner, at submission: the options must be valid
+// (as the worker will read them), and exact probabilities answer Pr
+// queries only.
 func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
+	if _, err := OptionsFromWire(exp.Explicit); err != nil {
+		return fmt.Errorf("explicit-state options: %w", err)
+	}
 	if exp.Explicit != nil && exp.Explicit.Exact && q.Kind != query.Probability && q.Kind != query.Hypothesis {
 		return fmt.Errorf("exact probabilities answer Pr[<=N](<> P) queries, not %s", q.Kind)
 	}
@@ -105,6 +110,9 @@ type ExactDetail struct {
 func init() {
 	kind.RegisterDetail("explicit", []string{"explicit"}, func() kind.Detail { return &Detail{} })
 	kind.RegisterDetail("exact", []string{"estimate", "lo", "hi", "exact"}, func() kind.Detail { return &ExactDetail{} })
+	kind.RegisterProgress(jobs.KindExplicit, func(pr jobs.Progress) string {
+		return fmt.Sprintf("explicit state space: %d states, %.0f states/s, queue %d, depth %d", pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
+	})
 }
 
 // ResultOf returns an explicit-state search's result (nil for other kinds).
@@ -254,4 +262,3 @@ func (d *Detail) Negative(*kind.Result) bool {
 	x := d.Explicit
 	return x != nil && (x.Kind == "reach" && x.Verdict == NotSatisfied || x.Kind == "invariant" && x.Verdict == Satisfied)
 }
-

@@ -7,7 +7,8 @@
 // into a Result, and a Detail, the kind's own part of that Result, which
 // answers for it: its text, its verdict (Answer, hence the exit status),
 // a one-line Summary, the Counterexamples it carries (trace.Trace) and,
-// registered with RegisterDetail, its JSON fields. The coordinator hosts
+// registered with RegisterDetail, its JSON fields; RegisterProgress gives
+// its progress line. The coordinator hosts
 // Sessions and imports no engine; clients (check, verify, replay) read
 // results through Detail and never switch on an engine's types. The
 // worker side of a kind is a worker.Handler; internal/kinds registers both

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/wyvernmc/wyvern/estimator"
 	"github.com/wyvernmc/wyvern/jobs"
@@ -28,6 +29,22 @@ func init() {
 	for k, keys := range resultKeys {
 		kind.RegisterDetail(k, keys, func() kind.Detail { return &Detail{} })
 	}
+	kind.RegisterProgress(jobs.KindTrace, progressText)
+}
+
+// progressText is a trace experiment's progress line: runs, satisfying
+// runs, the interval, throughput and the time left.
+func progressText(pr jobs.Progress) string {
+	eta := ""
+	if pr.Planned > 0 && pr.RunsPerS > 0 && pr.Runs < pr.Planned {
+		bound := "≤" // the rule stops by Planned at the latest
+		if pr.Expected {
+			bound = "~" // a sequential test: Planned is its expected length
+		}
+		eta = fmt.Sprintf(" ETA %s%s", bound, (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
+	}
+	return fmt.Sprintf("%d runs, %d satisfying, [%.4f, %.4f], %.0f runs/s, %d workers%s",
+		pr.Runs, pr.Satisfied, pr.Lo, pr.Hi, pr.RunsPerS, pr.Workers, eta)
 }
 
 // DetailOf returns a trace experiment's detail (nil for other kinds).

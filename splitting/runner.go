@@ -328,6 +328,10 @@ type Detail struct {
 func init() {
 	kind.RegisterDetail("splitting", []string{"runs", "estimate", "lo", "hi", "confidence", "steps", "split"},
 		func() kind.Detail { return &Detail{} })
+	kind.RegisterProgress(jobs.KindSplit, func(pr jobs.Progress) string {
+		return fmt.Sprintf("splitting: %d of %d replications, estimate %.4g, %d run segments, %.0f segments/s, %d workers",
+			pr.Replications, pr.PlannedReplications, pr.Estimate, pr.Runs, pr.RunsPerS, pr.Workers)
+	})
 }
 
 // ResultOf returns a splitting result's report (nil for other kinds).

@@ -491,7 +491,7 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 		if rem <= 0 {
 			break
 		}
-		x, err := r.submit(ctx, coordinator.Submission{Query: q, Kind: jobs.KindBMC,
+		x, err := r.submit(ctx, coordinator.Submission{Query: q,
 			BMC: &jobs.BMCOptions{Solver: solver, SolverTimeoutS: rem.Seconds()}})
 		if err != nil {
 			res.Outcome, res.Detail = OutRefused, err.Error()

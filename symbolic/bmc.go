@@ -106,8 +106,8 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	}
 	defer s.Close()
 	res := &Result{Query: q.Text, Solver: name}
-	if o.Unwind < 0 || o.MaxUnwind < 0 {
-		return nil, fmt.Errorf("unwinding bounds must be >= 1 (unwind %d, max unwind %d)", o.Unwind, o.MaxUnwind)
+	if err := checkOptions(o); err != nil {
+		return nil, err
 	}
 	bounds := []int{o.Unwind}
 	if o.Unwind <= 0 {

@@ -52,10 +52,27 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 // result it wraps as the experiment's.
 type Runner struct{}
 
-// Check implements kind.Runner: the query must be one BMC answers.
+// Check implements kind.Runner, at submission: the query must be one BMC
+// answers and the options valid (as the worker will read them).
 func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
-	_, err := query.BMCTarget(q)
-	return err
+	if _, err := query.BMCTarget(q); err != nil {
+		return err
+	}
+	if exp.BMC != nil {
+		return checkOptions(*exp.BMC)
+	}
+	return nil
+}
+
+// checkOptions refuses BMC options no run could use.
+func checkOptions(o jobs.BMCOptions) error {
+	if o.Unwind < 0 || o.MaxUnwind < 0 {
+		return fmt.Errorf("unwinding bounds must be >= 1 (unwind %d, max unwind %d)", o.Unwind, o.MaxUnwind)
+	}
+	if o.SolverTimeoutS < 0 || o.Contexts < 0 {
+		return fmt.Errorf("solver timeout %g s and contexts %d: want >= 0 (0: none, the default)", o.SolverTimeoutS, o.Contexts)
+	}
+	return nil
 }
 
 // Run implements kind.Runner.
@@ -97,6 +114,9 @@ func NewDetail() kind.Detail { return &Detail{} }
 func init() {
 	// A BMC result's JSON has the fields of its Detail.
 	kind.RegisterDetail(jobs.KindBMC, nil, NewDetail)
+	kind.RegisterProgress(jobs.KindBMC, func(pr jobs.Progress) string {
+		return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
+	})
 }
 
 // WriteText implements kind.Detail.

@@ -24,6 +24,7 @@ import (
 	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
@@ -485,32 +486,7 @@ func (p *progressLine) update(pr jobs.Progress) {
 	if !p.on || pr.Done {
 		return
 	}
-	switch pr.Kind {
-	case jobs.KindExplicit:
-		fmt.Fprintf(p.w, "\r\x1b[Kexplicit state space: %d states, %.0f states/s, queue %d, depth %d",
-			pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
-		p.shown = true
-		return
-	case jobs.KindBMC:
-		fmt.Fprintf(p.w, "\r\x1b[Kbmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
-		p.shown = true
-		return
-	case jobs.KindSplit:
-		fmt.Fprintf(p.w, "\r\x1b[Ksplitting: %d of %d replications, estimate %.4g, %d run segments, %.0f segments/s, %d workers",
-			pr.Replications, pr.PlannedReplications, pr.Estimate, pr.Runs, pr.RunsPerS, pr.Workers)
-		p.shown = true
-		return
-	}
-	eta := ""
-	if pr.Planned > 0 && pr.RunsPerS > 0 && pr.Runs < pr.Planned {
-		bound := "≤" // the rule stops by Planned at the latest
-		if pr.Expected {
-			bound = "~" // a sequential test: Planned is its expected length
-		}
-		eta = fmt.Sprintf(" ETA %s%s", bound, (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%d runs, %d satisfying, [%.4f, %.4f], %.0f runs/s, %d workers%s",
-		pr.Runs, pr.Satisfied, pr.Lo, pr.Hi, pr.RunsPerS, pr.Workers, eta)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", kind.ProgressText(pr))
 	p.shown = true
 }
 
