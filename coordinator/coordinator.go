@@ -525,7 +525,7 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 		c.logf("experiment %s failed: %v", exp.ID, err)
 	} else {
 		if q, perr := query.Parse(exp.Query); perr == nil {
-			describe(res, q, &exp)
+			describe(res, q, &exp, c.runners[exp.Kind])
 		}
 		st.Result, _ = json.Marshal(res)
 		c.logf("experiment %s done: %d runs", exp.ID, res.Runs)

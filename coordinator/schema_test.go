@@ -4,12 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/splitting"
+	"github.com/wyvernmc/wyvern/symbolic"
 )
 
-// TestOptions: every option of the query's kind is reported with its value
-// in effect, and the defaults are named.
+// TestOptions: every option of the query's kind and of the engine (as the
+// kind reports them) is reported with its value in effect, and the
+// defaults are named; a kind that reports none is named by its kind.
 func TestOptions(t *testing.T) {
 	cases := []struct {
 		query    string
@@ -41,13 +46,18 @@ func TestOptions(t *testing.T) {
 		{"E<> Error", jobs.Experiment{Kind: jobs.KindBMC, BMC: &jobs.BMCOptions{Unwind: 8, Solver: "cvc5"}},
 			map[string]any{"engine": "bmc", "unwind": 8, "max-unwind": nil, "solver": "cvc5", "solver-timeout": nil, "Platform": "posix"},
 			[]string{"Platform", "solver-timeout"}},
+		{"E<> Error", jobs.Experiment{Kind: "custom"},
+			map[string]any{"engine": "custom", "Platform": "posix"},
+			[]string{"Platform"}},
 	}
 	for _, c := range cases {
 		q, err := query.Parse(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, defaults := Options(q, &c.exp)
+		runners := map[string]Runner{jobs.KindTrace: simulator.Runner{}, jobs.KindSplit: splitting.SplitRunner{},
+			jobs.KindExplicit: explicit.Runner{}, jobs.KindBMC: symbolic.Runner{}}
+		got, defaults := Options(q, &c.exp, runners[c.exp.Kind])
 		if len(got) != len(c.want) {
 			t.Errorf("%s: options %v, want %v", c.query, got, c.want)
 		}

@@ -37,6 +37,43 @@ func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
 	return nil
 }
 
+// ReportOptions implements kind.OptionsReporter: the search's options by
+// their flag names (order, reduction, compact, max-states, max-memory in
+// MiB, max-time in seconds, search-workers when given); an exact
+// computation has no statistical options, but its runs have the query's
+// platform behaviours.
+func (Runner) ReportOptions(q *query.Query, exp *jobs.Experiment, o *kind.Options) {
+	x := exp.Explicit
+	if x == nil {
+		x = &jobs.ExplicitOptions{}
+	}
+	if x.Exact {
+		for _, s := range q.Settings() {
+			if s.Name != "Platform" && s.Name != "Spurious" {
+				o.Delete(s.Name)
+			}
+		}
+		o.Set("engine", "exact", false)
+	} else {
+		o.Set("engine", "explicit", false)
+		o.Set("order", kind.OrDefault(x.Order, "bfs"), x.Order == "")
+		o.Set("reduction", kind.OrDefault(x.Reduction, "none"), x.Reduction == "")
+	}
+	o.Set("compact", x.Compact, !x.Compact)
+	o.Set("max-states", kind.OrNone(x.MaxStates, x.MaxStates == 0), x.MaxStates == 0)
+	mib := x.MaxBytes >> 20
+	if x.MaxBytes == 0 {
+		mib = DefaultMaxBytes >> 20
+	}
+	o.Set("max-memory", mib, x.MaxBytes == 0)
+	o.Set("max-time", kind.OrNone(x.MaxTimeS, x.MaxTimeS == 0), x.MaxTimeS == 0)
+	if x.Workers > 1 && !x.Exact {
+		// given only: goroutines of a breadth-first search, which do not
+		// change the answer
+		o.Set("search-workers", x.Workers, false)
+	}
+}
+
 // Run implements kind.Runner.
 func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	exp, q := s.Exp, s.Query

@@ -37,6 +37,11 @@ func (Runner) RunLimit(q *query.Query) (uint64, error) {
 	return f.limit(), nil
 }
 
+// ReportOptions implements kind.OptionsReporter.
+func (Runner) ReportOptions(_ *query.Query, _ *jobs.Experiment, o *kind.Options) {
+	o.Set("engine", "simulation", false)
+}
+
 // Run implements kind.Runner.
 func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	exp, q := s.Exp, s.Query

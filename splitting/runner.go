@@ -175,6 +175,11 @@ func (SplitRunner) Check(q *query.Query, _ *jobs.Experiment) error {
 	return err
 }
 
+// ReportOptions implements kind.OptionsReporter.
+func (SplitRunner) ReportOptions(_ *query.Query, _ *jobs.Experiment, o *kind.Options) {
+	o.Set("engine", "splitting", false)
+}
+
 // Run implements kind.Runner.
 func (SplitRunner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	exp, q := s.Exp, s.Query

@@ -75,6 +75,33 @@ func checkOptions(o jobs.BMCOptions) error {
 	return nil
 }
 
+// ReportOptions implements kind.OptionsReporter: unwind, max-unwind,
+// solver, solver-timeout, and any other option given by its JSON name.
+func (Runner) ReportOptions(_ *query.Query, exp *jobs.Experiment, o *kind.Options) {
+	o.Set("engine", "bmc", false)
+	b := exp.BMC
+	if b == nil {
+		b = &jobs.BMCOptions{}
+	}
+	o.Set("unwind", kind.OrNone(b.Unwind, b.Unwind == 0), b.Unwind == 0)
+	o.Set("max-unwind", kind.OrNone(b.MaxUnwind, b.MaxUnwind == 0 || b.Unwind > 0), b.MaxUnwind == 0 && b.Unwind == 0)
+	o.Set("solver", kind.OrDefault(b.Solver, "z3"), b.Solver == "")
+	o.Set("solver-timeout", kind.OrNone(b.SolverTimeoutS, b.SolverTimeoutS == 0), b.SolverTimeoutS == 0)
+	// Options added to jobs.BMCOptions later appear by their JSON names
+	// when given.
+	if raw, err := json.Marshal(b); err == nil {
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			for k, v := range m {
+				name := strings.ReplaceAll(strings.TrimSuffix(k, "_s"), "_", "-")
+				if !o.Has(name) {
+					o.Set(name, v, false)
+				}
+			}
+		}
+	}
+}
+
 // Run implements kind.Runner.
 func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	start := time.Now()
