@@ -9,6 +9,7 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 )
 
 // TestAlways: Pr[<=N]([] P) is answered from the runs' eventuality of !P
@@ -23,7 +24,7 @@ func TestAlways(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := coordinator.Fold(q, 1, trace)
+		r, err := simulator.Fold(q, 1, trace)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func TestAlways(t *testing.T) {
 	trace := func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%4 == 3, Steps: 10 + i%5} }
 	always := fold("Pr[<=100]([] x < 3) {Epsilon=0.02}", trace)
 	eventually := fold("Pr[<=100](<> !(x < 3)) {Epsilon=0.02}", trace)
-	a, e := always.Trace(), eventually.Trace()
+	a, e := simulator.DetailOf(always), simulator.DetailOf(eventually)
 	const tol = 1e-12
 	if always.Runs != eventually.Runs || math.Abs(always.Estimate+eventually.Estimate-1) > tol ||
 		math.Abs(always.Lo-(1-eventually.Hi)) > tol || math.Abs(always.Hi-(1-eventually.Lo)) > tol {
@@ -62,7 +63,7 @@ func TestAlways(t *testing.T) {
 		{"Pr[<=100]([] x < 3) <= 0.6", "fails"},
 	} {
 		r := fold(c.query, trace)
-		if d := r.Trace(); d.Verdict != c.verdict || d.Cmp != c.query[len(c.query)-6:len(c.query)-4] || math.Abs(r.Estimate-0.75) > 0.1 {
+		if d := simulator.DetailOf(r); d.Verdict != c.verdict || d.Cmp != c.query[len(c.query)-6:len(c.query)-4] || math.Abs(r.Estimate-0.75) > 0.1 {
 			t.Errorf("%s: %s (cmp %s, frequency %g), want %s", c.query, d.Verdict, d.Cmp, r.Estimate, c.verdict)
 		}
 	}
@@ -83,7 +84,7 @@ func TestIndifferenceRegionText(t *testing.T) {
 		t.Fatal(err)
 	}
 	// every fifth run satisfies: the test cannot decide in 50 runs
-	r, err := coordinator.Fold(q, 1, func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%5 == 0, Steps: 3} })
+	r, err := simulator.Fold(q, 1, func(i uint64) jobs.Outcome { return jobs.Outcome{Index: i, Sat: i%5 == 0, Steps: 3} })
 	if err != nil {
 		t.Fatal(err)
 	}

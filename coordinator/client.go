@@ -73,12 +73,8 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		return nil, err
 	}
 	kind := s.Kind
-	switch {
-	case kind != "":
-	case s.BMC != nil:
-		kind = jobs.KindBMC
-	default:
-		kind = KindOf(q, s.Explicit)
+	if kind == "" {
+		kind = KindOf(q, s.Explicit, s.BMC)
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
 		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Args: s.Args,

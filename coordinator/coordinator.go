@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 )
@@ -60,7 +61,7 @@ type Coordinator struct {
 	runners map[string]Runner // by job kind
 
 	mu      sync.Mutex
-	running map[string]*Session
+	running map[string]*session
 	workers map[string]time.Time // last heartbeat
 	skewed  map[string]bool      // workers of another version heard from ("id@version"), at most 1000
 }
@@ -73,31 +74,31 @@ type Limits struct {
 }
 
 // check refuses an experiment past the limits.
-func (l Limits) check(q *query.Query, exp *jobs.Experiment) error {
+func (l Limits) check(r Runner, q *query.Query, exp *jobs.Experiment) error {
 	if l.MaxBound > 0 && q.Bound > l.MaxBound {
 		return fmt.Errorf("step bound %d is above this coordinator's maximum of %d (--max-bound)", q.Bound, l.MaxBound)
 	}
 	if l.MaxJobSize > 0 && exp.JobSize > l.MaxJobSize {
 		return fmt.Errorf("job size %d is above this coordinator's maximum of %d traces per job (--max-job-size)", exp.JobSize, l.MaxJobSize)
 	}
-	if l.MaxRuns > 0 && exp.Kind == jobs.KindTrace {
-		f, err := newFolder(q, 0)
+	if rl, ok := r.(kind.RunLimiter); ok && l.MaxRuns > 0 {
+		n, err := rl.RunLimit(q)
 		if err != nil {
 			return err
 		}
-		if n := f.limit(); n > l.MaxRuns {
+		if n > l.MaxRuns {
 			return fmt.Errorf("the query may need %d runs, above this coordinator's maximum of %d (--max-runs): lower its runs (R, MaxRuns) or raise Epsilon", n, l.MaxRuns)
 		}
 	}
 	return nil
 }
 
-// Register makes the coordinator run experiments of kind with r.
-func (c *Coordinator) Register(kind string, r Runner) {
+// Register makes the coordinator run experiments of kind name with r.
+func (c *Coordinator) Register(name string, r Runner) {
 	if c.runners == nil {
 		c.runners = map[string]Runner{}
 	}
-	c.runners[kind] = r
+	c.runners[name] = r
 }
 
 func (c *Coordinator) logf(format string, args ...any) {
@@ -235,7 +236,7 @@ func (c *Coordinator) Serve(ctx context.Context) error {
 	if len(c.runners) == 0 {
 		return errors.New("coordinator: no job kinds registered")
 	}
-	c.running = map[string]*Session{}
+	c.running = map[string]*session{}
 	c.workers = map[string]time.Time{}
 	// Jobs are published asynchronously (Session.PublishJobs): an ack that
 	// never comes (NATS restarted) resolves as an error after the time an
@@ -356,7 +357,7 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 	q, err := query.Parse(exp.Query)
 	if err == nil {
 		if exp.Kind == "" {
-			exp.Kind = KindOf(q, exp.Explicit)
+			exp.Kind = KindOf(q, exp.Explicit, exp.BMC)
 		}
 		if r := c.runners[exp.Kind]; r == nil {
 			err = fmt.Errorf("this coordinator does not run %q experiments", exp.Kind)
@@ -379,7 +380,7 @@ func (c *Coordinator) submit(ctx context.Context, m *nats.Msg) {
 		reply(jobs.SubmitReply{Error: fmt.Sprintf("job size %d is above the maximum of %d traces per job", exp.JobSize, jobs.MaxTraceJob)})
 		return
 	}
-	if err := c.Limits.check(q, &exp); err != nil {
+	if err := c.Limits.check(c.runners[exp.Kind], q, &exp); err != nil {
 		reply(jobs.SubmitReply{Error: err.Error()})
 		return
 	}
@@ -417,7 +418,7 @@ func (c *Coordinator) resume(ctx context.Context) {
 
 func (c *Coordinator) start(ctx context.Context, exp jobs.Experiment) {
 	sctx, cancel := context.WithCancelCause(ctx)
-	e := &Session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next(), cancel: cancel}
+	e := &session{Exp: exp, c: c, fail: make(chan string, 4), nonce: nuid.Next(), cancel: cancel}
 	c.mu.Lock()
 	if _, dup := c.running[exp.ID]; dup {
 		c.mu.Unlock()
@@ -483,7 +484,7 @@ func (c *Coordinator) Cancel(id, reason string) bool {
 
 // watchSubmitter cancels e when its submitter no longer waits for it: two
 // checks in a row find no responder on its waiting subject.
-func (c *Coordinator) watchSubmitter(ctx context.Context, e *Session) {
+func (c *Coordinator) watchSubmitter(ctx context.Context, e *session) {
 	every := c.SubmitterCheck
 	if every == 0 {
 		every = 5 * time.Second
@@ -524,7 +525,7 @@ func (c *Coordinator) finish(exp jobs.Experiment, res *Result, err error) {
 		c.logf("experiment %s failed: %v", exp.ID, err)
 	} else {
 		if q, perr := query.Parse(exp.Query); perr == nil {
-			res.describe(q, &exp)
+			describe(res, q, &exp, c.runners[exp.Kind])
 		}
 		st.Result, _ = json.Marshal(res)
 		c.logf("experiment %s done: %d runs", exp.ID, res.Runs)
@@ -727,7 +728,7 @@ func (c *Coordinator) purge(ctx context.Context, stream, subject string) {
 }
 
 // run runs one experiment with the runner of its kind.
-func (c *Coordinator) run(ctx context.Context, s *Session) (*Result, error) {
+func (c *Coordinator) run(ctx context.Context, s *session) (*Result, error) {
 	q, err := query.Parse(s.Exp.Query)
 	if err != nil {
 		return nil, err
@@ -745,18 +746,15 @@ func (c *Coordinator) run(ctx context.Context, s *Session) (*Result, error) {
 	if r == nil {
 		return nil, fmt.Errorf("this coordinator does not run %q experiments", s.Exp.Kind)
 	}
-	return r.Run(ctx, s)
+	return r.Run(ctx, kind.NewSession(s.Exp, q, s))
 }
 
 // reportResult sets an experiment's metrics to its final result.
 func reportResult(em *metrics.Experiment, res *Result) {
 	p := metrics.Progress{Runs: res.Runs, Steps: res.Steps, Estimate: res.Estimate,
 		Lo: res.Lo, Hi: res.Hi, RunsPerSec: res.Stats.RunsPerSec, Planned: res.Runs}
-	if d := res.Trace(); d != nil {
-		p.Satisfied = d.Satisfied
+	if mr, ok := res.Detail.(kind.MetricsReporter); ok {
+		mr.ReportMetrics(em, &p)
 	}
 	em.Progress(p)
-	if s := res.Split(); s != nil {
-		splitLevel(em, s.Levels)
-	}
 }

@@ -134,8 +134,8 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	r7, _ := one.submit(t, ll, "counter_race.c", queries[0], 7)
-	if r.Trace().Satisfied == r7.Trace().Satisfied && r.Runs == r7.Runs {
-		t.Errorf("seeds 7 and 8 gave identical samples (%d of %d)", r.Trace().Satisfied, r.Runs)
+	if simulator.DetailOf(r).Satisfied == simulator.DetailOf(r7).Satisfied && r.Runs == r7.Runs {
+		t.Errorf("seeds 7 and 8 gave identical samples (%d of %d)", simulator.DetailOf(r).Satisfied, r.Runs)
 	}
 }
 
@@ -162,13 +162,13 @@ func TestSafeAndBuggy(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		if (r.Trace().Satisfied > 0) != tc.sat {
-			t.Errorf("%s %s: %d of %d runs satisfy, want satisfying=%v", tc.file, tc.q, r.Trace().Satisfied, r.Runs, tc.sat)
+		if (simulator.DetailOf(r).Satisfied > 0) != tc.sat {
+			t.Errorf("%s %s: %d of %d runs satisfy, want satisfying=%v", tc.file, tc.q, simulator.DetailOf(r).Satisfied, r.Runs, tc.sat)
 			continue
 		}
 		if !tc.sat {
-			if r.Trace().FirstSatisfying != nil || r.Hi > 0.05 {
-				t.Errorf("%s: safe program reported %+v, interval [%g, %g]", tc.file, r.Trace().FirstSatisfying, r.Lo, r.Hi)
+			if simulator.DetailOf(r).FirstSatisfying != nil || r.Hi > 0.05 {
+				t.Errorf("%s: safe program reported %+v, interval [%g, %g]", tc.file, simulator.DetailOf(r).FirstSatisfying, r.Lo, r.Hi)
 			}
 			continue
 		}
@@ -182,9 +182,9 @@ func TestSafeAndBuggy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, _ := simulator.NewTracer(cq).Trace(r.Trace().FirstSatisfying.Seed, r.Trace().FirstSatisfying.Index)
-		if !out.Sat || out.Steps != r.Trace().FirstSatisfying.Steps {
-			t.Errorf("%s: replay of %+v gives sat=%v at %d steps", tc.file, r.Trace().FirstSatisfying, out.Sat, out.Steps)
+		out, _ := simulator.NewTracer(cq).Trace(simulator.DetailOf(r).FirstSatisfying.Seed, simulator.DetailOf(r).FirstSatisfying.Index)
+		if !out.Sat || out.Steps != simulator.DetailOf(r).FirstSatisfying.Steps {
+			t.Errorf("%s: replay of %+v gives sat=%v at %d steps", tc.file, simulator.DetailOf(r).FirstSatisfying, out.Sat, out.Steps)
 		}
 	}
 }
@@ -242,7 +242,7 @@ func TestCoverage(t *testing.T) {
 		const reps = 200
 		covered := 0
 		for seed := uint64(1); seed <= reps; seed++ {
-			r, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			r, err := simulator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,17 +285,17 @@ func TestSPRTErrorRates(t *testing.T) {
 		const reps = 200
 		wrong := 0
 		for seed := uint64(1); seed <= reps; seed++ {
-			r, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			r, err := simulator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Trace().Decision != tc.want {
+			if simulator.DetailOf(r).Decision != tc.want {
 				wrong++
 			}
 			// the same test asked the other way round gives the opposite verdict
-			rle, _ := coordinator.Fold(qle, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
-			if (r.Trace().Verdict == "holds") == (rle.Trace().Verdict == "holds") || r.Trace().Decision != rle.Trace().Decision {
-				t.Fatalf("seed %d: >= gives %s/%s, <= gives %s/%s", seed, r.Trace().Decision, r.Trace().Verdict, rle.Trace().Decision, rle.Trace().Verdict)
+			rle, _ := simulator.Fold(qle, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			if (simulator.DetailOf(r).Verdict == "holds") == (simulator.DetailOf(rle).Verdict == "holds") || simulator.DetailOf(r).Decision != simulator.DetailOf(rle).Decision {
+				t.Fatalf("seed %d: >= gives %s/%s, <= gives %s/%s", seed, simulator.DetailOf(r).Decision, simulator.DetailOf(r).Verdict, simulator.DetailOf(rle).Decision, simulator.DetailOf(rle).Verdict)
 			}
 		}
 		limit := 0.05*reps + 3*math.Sqrt(reps*0.05*0.95)

@@ -11,6 +11,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -41,7 +42,7 @@ func TestExplicitJobs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", red, err)
 		}
-		x := r.Explicit()
+		x := explicit.ResultOf(r)
 		if r.Kind != "explicit" || x == nil || x.Verdict != explicit.Satisfied {
 			t.Fatalf("%s: result %+v", red, r)
 		}
@@ -56,7 +57,7 @@ func TestExplicitJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := r.Explicit()
+	x := explicit.ResultOf(r)
 	if x == nil || x.Verdict != explicit.NotSatisfied || x.Trace == nil {
 		t.Fatalf("buggy Peterson: %+v", r)
 	}
@@ -65,7 +66,7 @@ func TestExplicitJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := vm.NewMachine(prog)
-	st, err := explicit.ReplayFinal(m, x.Trace.Steps)
+	st, err := trace.ReplayFinal(m, x.Trace.Steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +103,8 @@ func TestExactAgreesWithSMC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s exact: %v", name, err)
 		}
-		if ex.Exact() == nil || !ex.Exact().Complete {
-			t.Fatalf("%s: exact result %+v", name, ex.Exact())
+		if explicit.ExactOf(ex) == nil || !explicit.ExactOf(ex).Complete {
+			t.Fatalf("%s: exact result %+v", name, explicit.ExactOf(ex))
 		}
 		smc, err := c.submit(t, ll, name, m.q+" {Alpha=0.01, Epsilon=0.01}", 5)
 		if err != nil {

@@ -11,6 +11,8 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/metrics"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -99,8 +101,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if v, _ := gauge(t, m, "wyvern_worker_traces_total", ""); v < float64(res.Runs) {
 		t.Errorf("workers simulated %v traces, fewer than the %d runs", v, res.Runs)
 	}
-	if v, _ := gauge(t, m, "wyvern_worker_satisfying_traces_total", ""); v < float64(res.Trace().Satisfied) {
-		t.Errorf("workers found %v satisfying traces, fewer than %d", v, res.Trace().Satisfied)
+	if v, _ := gauge(t, m, "wyvern_worker_satisfying_traces_total", ""); v < float64(simulator.DetailOf(res).Satisfied) {
+		t.Errorf("workers found %v satisfying traces, fewer than %d", v, simulator.DetailOf(res).Satisfied)
 	}
 	if v, _ := gauge(t, m, "wyvern_worker_jobs_running", ""); v != 0 {
 		t.Errorf("%v jobs running after the experiment", v)
@@ -108,8 +110,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if v, _ := gauge(t, m, "wyvern_experiments_completed_total", ""); v != 1 {
 		t.Errorf("%v experiments completed", v)
 	}
-	if len(res.Trace().Convergence) == 0 || res.Trace().Convergence[len(res.Trace().Convergence)-1].Runs != res.Runs {
-		t.Errorf("convergence checkpoints %v do not end at %d runs", res.Trace().Convergence, res.Runs)
+	if len(simulator.DetailOf(res).Convergence) == 0 || simulator.DetailOf(res).Convergence[len(simulator.DetailOf(res).Convergence)-1].Runs != res.Runs {
+		t.Errorf("convergence checkpoints %v do not end at %d runs", simulator.DetailOf(res).Convergence, res.Runs)
 	}
 
 	// A hypothesis test reports its log-likelihood ratio and bounds.
@@ -117,8 +119,8 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := gauge(t, m, "wyvern_experiment_sprt_log_likelihood_ratio", res.Experiment); !ok || v != res.Trace().LLR {
-		t.Errorf("SPRT metric %v (present %v), result LLR %v", v, ok, res.Trace().LLR)
+	if v, ok := gauge(t, m, "wyvern_experiment_sprt_log_likelihood_ratio", res.Experiment); !ok || v != simulator.DetailOf(res).LLR {
+		t.Errorf("SPRT metric %v (present %v), result LLR %v", v, ok, simulator.DetailOf(res).LLR)
 	}
 	if lo, _ := gauge(t, m, "wyvern_experiment_sprt_lower_bound", res.Experiment); lo >= 0 {
 		t.Errorf("SPRT lower bound %v, want < 0", lo)
@@ -130,7 +132,7 @@ func TestMetricsFromExperiments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	levels := res.Split().Levels
+	levels := splitting.ResultOf(res).Levels
 	if v, _ := gauge(t, m, "wyvern_splitting_level", res.Experiment); int(v) != levels[len(levels)-1].Index {
 		t.Errorf("splitting level metric %v, deepest level %d", v, levels[len(levels)-1].Index)
 	}

@@ -1,13 +1,8 @@
 package coordinator
 
 import (
-	"encoding/json"
-	"fmt"
-	"sort"
-	"strings"
-
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
 )
 
@@ -15,169 +10,43 @@ import (
 // computes (Result.WyvernVersion); the binary sets it at start.
 var Version = "devel"
 
-// Engine names, as results report them (options "engine").
-const (
-	EngineSimulation = "simulation"
-	EngineSplitting  = "splitting"
-	EngineExplicit   = "explicit"
-	EngineExact      = "exact"
-	EngineBMC        = "bmc"
-)
-
 // Options returns every option in effect for query q run as experiment
-// exp, defaults included, and the names of those that took their default:
-// the query's options (Settings: Alpha, Epsilon, Rule, ..., by their names
-// in the query language), the query's step bound ("bound") and run count
-// ("runs", Estimate and EnumStatesSMC), the engine that answers it
-// ("engine") and the engine's options by their flag names (explicit
-// search: order, reduction, compact, max-states, max-memory in MiB,
-// max-time in seconds, search-workers when given; bmc: unwind, max-unwind, solver, solver-timeout and
-// any other option given). A value nil means "none" (no cap, no limit).
-func Options(q *query.Query, exp *jobs.Experiment) (map[string]any, []string) {
-	opts := map[string]any{}
-	var defaults []string
-	set := func(name string, v any, isDefault bool) {
-		opts[name] = v
-		if isDefault {
-			defaults = append(defaults, name)
-		}
-	}
-	exact := exp.Kind == jobs.KindExplicit && exp.Explicit != nil && exp.Explicit.Exact
+// exp by runner r (nil: none known), defaults included, and the names of
+// those that took their default: the query's options (Settings: Alpha,
+// Epsilon, Rule, ..., by their names in the query language), the query's
+// step bound ("bound") and run count ("runs", Estimate and EnumStatesSMC),
+// then the kind's (kind.OptionsReporter): the engine that answers it
+// ("engine") and the engine's options by their flag names. A value nil
+// means "none" (no cap, no limit).
+func Options(q *query.Query, exp *jobs.Experiment, r Runner) (map[string]any, []string) {
+	o := kind.NewOptions()
 	for _, s := range q.Settings() {
-		// an exact computation has no statistical options, but its runs
-		// have the query's platform behaviours
-		if !exact || s.Name == "Platform" || s.Name == "Spurious" {
-			set(s.Name, s.Value, s.Default)
-		}
+		o.Set(s.Name, s.Value, s.Default)
 	}
 	switch q.Kind {
 	case query.Probability, query.Hypothesis, query.Estimate, query.EnumStatesSMC:
-		opts["bound"] = q.Bound
+		o.Set("bound", q.Bound, false)
 	}
 	if q.Kind == query.Estimate || q.Kind == query.EnumStatesSMC {
-		opts["runs"] = q.Runs
+		o.Set("runs", q.Runs, false)
 	}
-	orNone := func(v any, zero bool) any {
-		if zero {
-			return nil
-		}
-		return v
+	if rep, ok := r.(kind.OptionsReporter); ok {
+		rep.ReportOptions(q, exp, o)
+	} else {
+		o.Set("engine", exp.Kind, false)
 	}
-	switch exp.Kind {
-	case jobs.KindTrace:
-		opts["engine"] = EngineSimulation
-	case jobs.KindSplit:
-		opts["engine"] = EngineSplitting
-	case jobs.KindExplicit:
-		x := exp.Explicit
-		if x == nil {
-			x = &jobs.ExplicitOptions{}
-		}
-		if x.Exact {
-			opts["engine"] = EngineExact
-		} else {
-			opts["engine"] = EngineExplicit
-			set("order", cmp(x.Order, "bfs"), x.Order == "")
-			set("reduction", cmp(x.Reduction, "none"), x.Reduction == "")
-		}
-		set("compact", x.Compact, !x.Compact)
-		set("max-states", orNone(x.MaxStates, x.MaxStates == 0), x.MaxStates == 0)
-		mib := x.MaxBytes >> 20
-		if x.MaxBytes == 0 {
-			mib = explicit.DefaultMaxBytes >> 20
-		}
-		set("max-memory", mib, x.MaxBytes == 0)
-		set("max-time", orNone(x.MaxTimeS, x.MaxTimeS == 0), x.MaxTimeS == 0)
-		if x.Workers > 1 && !x.Exact {
-			// given only: goroutines of a breadth-first search, which
-			// do not change the answer
-			set("search-workers", x.Workers, false)
-		}
-	case jobs.KindBMC:
-		opts["engine"] = EngineBMC
-		b := exp.BMC
-		if b == nil {
-			b = &jobs.BMCOptions{}
-		}
-		set("unwind", orNone(b.Unwind, b.Unwind == 0), b.Unwind == 0)
-		set("max-unwind", orNone(b.MaxUnwind, b.MaxUnwind == 0 || b.Unwind > 0), b.MaxUnwind == 0 && b.Unwind == 0)
-		set("solver", cmp(b.Solver, "z3"), b.Solver == "")
-		set("solver-timeout", orNone(b.SolverTimeoutS, b.SolverTimeoutS == 0), b.SolverTimeoutS == 0)
-		// Options added to jobs.BMCOptions later appear by their JSON
-		// names when given.
-		if raw, err := json.Marshal(b); err == nil {
-			var m map[string]any
-			if json.Unmarshal(raw, &m) == nil {
-				for k, v := range m {
-					name := strings.ReplaceAll(strings.TrimSuffix(k, "_s"), "_", "-")
-					if _, ok := opts[name]; !ok {
-						opts[name] = v
-					}
-				}
-			}
-		}
-	default:
-		opts["engine"] = exp.Kind
-	}
-	sort.Strings(defaults)
-	return opts, defaults
-}
-
-// cmp returns v, or def when v is empty.
-func cmp(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
+	return o.Map()
 }
 
 // describe fills what a runner's result takes from the experiment: the
 // version, the program's hash and the options in effect (a runner's own
 // entries in Options, e.g. an effective default it computed, win).
-func (r *Result) describe(q *query.Query, exp *jobs.Experiment) {
+func describe(r *Result, q *query.Query, exp *jobs.Experiment, runner Runner) {
 	r.WyvernVersion = Version
 	r.ProgramSHA256 = exp.Program
-	opts, defaults := Options(q, exp)
-	if d := r.Trace(); d != nil && r.Kind == "hypothesis" && d.MaxRuns > 0 {
-		opts["MaxRuns"] = d.MaxRuns // Wald's expected number at the worst p, times 10, when not given
-	}
+	opts, defaults := Options(q, exp, runner)
 	for k, v := range r.Options {
 		opts[k] = v
 	}
 	r.Options, r.Defaults = opts, defaults
-}
-
-// OptionsText writes the options in effect on one line, a star after each
-// default: "Alpha=0.05*, Epsilon=0.02, ...".
-func (r *Result) OptionsText() string {
-	keys := make([]string, 0, len(r.Options))
-	for k := range r.Options {
-		keys = append(keys, k)
-	}
-	// Query options first (capitalised, as in the query language), then
-	// the bound and the engine's.
-	sort.Slice(keys, func(i, j int) bool {
-		ui, uj := keys[i] != strings.ToLower(keys[i]), keys[j] != strings.ToLower(keys[j])
-		if ui != uj {
-			return ui
-		}
-		return keys[i] < keys[j]
-	})
-	def := map[string]bool{}
-	for _, d := range r.Defaults {
-		def[d] = true
-	}
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		v := r.Options[k]
-		s := fmt.Sprint(v)
-		if v == nil {
-			s = "none"
-		}
-		if def[k] {
-			s += "*"
-		}
-		parts = append(parts, k+"="+s)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -53,7 +53,7 @@ func TestPublishJobsBatch(t *testing.T) {
 		}
 		return info.State.Subjects[jobs.JobSubject(exp.ID)]
 	}
-	s := &Session{Exp: exp, c: c, nonce: "one"}
+	s := &session{Exp: exp, c: c, nonce: "one"}
 	if err := s.PublishJobs(ctx, batch); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestPublishJobsBatch(t *testing.T) {
 	if n := stored(); n != 50 {
 		t.Errorf("%d jobs stored after publishing the batch again in the same session, want 50 (duplicates dropped)", n)
 	}
-	s2 := &Session{Exp: exp, c: c, nonce: "two"}
+	s2 := &session{Exp: exp, c: c, nonce: "two"}
 	if err := s2.PublishJobs(ctx, batch[:10]); err != nil {
 		t.Fatal(err)
 	}

@@ -8,31 +8,25 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 )
 
-// Runner runs the experiments of one job kind on the coordinator: it
-// plans and publishes jobs, folds their results, decides when the
-// experiment is done and builds its result. It is registered under its
-// kind's name (Coordinator.Register); the coordinator owns everything
-// around it (submission, persistence, resumption, failures reported by
-// JetStream, metrics registration).
-type Runner interface {
-	// Check refuses, at submission, an experiment this kind cannot run
-	// (before anything is stored or published).
-	Check(q *query.Query, exp *jobs.Experiment) error
-	// Run runs the experiment to its result. A resumed experiment runs
-	// again from its stored description; results already in the stream
-	// may be read back (Session.Results with onlyNew false).
-	Run(ctx context.Context, s *Session) (*Result, error)
-}
+// Runner runs the experiments of one job kind on the coordinator
+// (kind.Runner).
+type Runner = kind.Runner
 
-// Session is what a Runner gets from the coordinator for one experiment.
-type Session struct {
+// PlannedJob is a job for Session.PublishJobs (kind.PlannedJob).
+type PlannedJob = kind.PlannedJob
+
+// session is the coordinator's side of one experiment: what it serves a
+// Runner's kind.Session with (it implements kind.Host).
+type session struct {
 	Exp   jobs.Experiment
 	Query *query.Query
 
@@ -49,9 +43,9 @@ type Session struct {
 	published map[string]bool // parts published by this session
 }
 
-// storedResults is the number of the experiment's results stored before
+// StoredResults is the number of the experiment's results stored before
 // this session started (a resumed experiment's; 0 when unknown).
-func (s *Session) storedResults(ctx context.Context) int {
+func (s *session) StoredResults(ctx context.Context) int {
 	if s.before == 0 {
 		return 0
 	}
@@ -68,7 +62,7 @@ func (s *Session) storedResults(ctx context.Context) int {
 }
 
 // planned reports whether part was published by this session.
-func (s *Session) planned(part string) bool {
+func (s *session) planned(part string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.published[part]
@@ -76,39 +70,26 @@ func (s *Session) planned(part string) bool {
 
 // Reject logs and counts a result that the runner will not use: it matches
 // no planned job (reason one of the metrics.Reject* words).
-func (s *Session) Reject(r *jobs.Result, reason, why string) {
+func (s *session) Reject(r *jobs.Result, reason, why string) {
 	s.c.reject(reason, "experiment %s: rejected a result (part %q, worker %q): %s", s.Exp.ID, r.Part, r.Worker, why)
 }
 
 // Failed delivers the reasons the experiment must fail (a job delivered
 // MaxDeliver times without a result): a runner returns the first as its
 // error.
-func (s *Session) Failed() <-chan string { return s.fail }
+func (s *session) Failed() <-chan string { return s.fail }
 
 // Workers is the number of workers heard from recently.
-func (s *Session) Workers() int { return s.c.Workers() }
+func (s *session) Workers() int { return s.c.Workers() }
 
 // Metrics returns the experiment's metrics (nil without metrics).
-func (s *Session) Metrics() *metrics.Experiment { return s.c.expMetrics(s.Exp.ID) }
-
-// PublishJob publishes a job of the experiment's kind with the kind's
-// payload; part names it uniquely within the experiment.
-func (s *Session) PublishJob(ctx context.Context, part string, payload any) error {
-	return s.PublishJobs(ctx, []PlannedJob{{Part: part, Payload: payload}})
-}
-
-// PlannedJob is a job for PublishJobs: part names it uniquely within the
-// experiment, Payload is the kind's.
-type PlannedJob struct {
-	Part    string
-	Payload any
-}
+func (s *session) Metrics() *metrics.Experiment { return s.c.expMetrics(s.Exp.ID) }
 
 // PublishJobs publishes jobs of the experiment's kind, all at once: it
 // waits for JetStream to have stored every one (one round trip for the
 // lot instead of one a job), and returns an error if one could not be
 // within the retry time.
-func (s *Session) PublishJobs(ctx context.Context, planned []PlannedJob) error {
+func (s *session) PublishJobs(ctx context.Context, planned []PlannedJob) error {
 	if len(planned) == 0 {
 		return nil
 	}
@@ -179,20 +160,35 @@ func (s *Session) PublishJobs(ctx context.Context, planned []PlannedJob) error {
 
 // Progress publishes a progress report (core NATS: clients that listen
 // show it).
-func (s *Session) Progress(p jobs.Progress) {
+func (s *session) Progress(p jobs.Progress) {
 	p.Version, p.Kind = jobs.Version, s.Exp.Kind
 	b, _ := json.Marshal(p)
 	s.c.NC.Publish(jobs.ProgressSubject(s.Exp.ID), b)
 }
 
+// WatchProgress calls f with the experiment's progress reports (those of
+// its workers: a long job reports its own) until stop is called.
+func (s *session) WatchProgress(f func(jobs.Progress)) (stop func(), err error) {
+	sub, err := s.c.NC.Subscribe(jobs.ProgressSubject(s.Exp.ID), func(m *nats.Msg) {
+		var p jobs.Progress
+		if jobs.Decode(m.Data, &p) == nil {
+			f(p)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("progress subscription: %w", err)
+	}
+	return func() { sub.Unsubscribe() }, nil
+}
+
 // PurgeJobs drops the experiment's queued jobs (a resumed experiment plans
 // its jobs again).
-func (s *Session) PurgeJobs(ctx context.Context) {
+func (s *session) PurgeJobs(ctx context.Context) {
 	s.c.purge(ctx, jobs.StreamJobs, jobs.JobSubject(s.Exp.ID))
 }
 
 // PurgeResults drops the experiment's stored results.
-func (s *Session) PurgeResults(ctx context.Context) {
+func (s *session) PurgeResults(ctx context.Context) {
 	s.c.purge(ctx, jobs.StreamResults, jobs.ResultSubject(s.Exp.ID))
 }
 
@@ -205,7 +201,7 @@ func (s *Session) PurgeResults(ctx context.Context) {
 // dropped — never handed to take: anyone who can publish on the results
 // subject could have sent them. A stream error is sent on errc (not after
 // ctx ends).
-func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Result) bool) (stop func(), errc <-chan error, err error) {
+func (s *session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Result) bool) (stop func(), errc <-chan error, err error) {
 	// The consumer is deleted when the reading stops (stop, take returning
 	// false, ctx ending, a stream error): JetStream caps a stream at 1 000
 	// consumers, and an ordered consumer left behind lingers until its
@@ -282,50 +278,18 @@ func (s *Session) Results(ctx context.Context, onlyNew bool, take func(*jobs.Res
 // reads (one whose coordinator died before deleting it).
 const resultsInactive = 30 * time.Second
 
-// OneJob runs an experiment that is one job: it drops queued jobs of the
-// experiment, publishes the job (unless its result is already in the
-// stream: a job finished before a coordinator restart is used as it is)
-// and waits for its result, the experiment's failure or ctx. A result
-// that reports an error is returned as that error.
-func (s *Session) OneJob(ctx context.Context, part string, payload any) (*jobs.Result, error) {
-	s.PurgeJobs(ctx)
-	results := make(chan *jobs.Result, 1)
-	stop, intake, err := s.Results(ctx, false, func(r *jobs.Result) bool {
-		results <- r
-		return false
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	if err := s.PublishJob(ctx, part, payload); err != nil {
-		return nil, err
-	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case why := <-s.Failed():
-		return nil, errors.New(why)
-	case err := <-intake:
-		return nil, err
-	case r := <-results:
-		if r.Error != "" && r.Refused {
-			return nil, Refusal(fmt.Sprintf("worker %s: %s", r.Worker, r.Error))
-		}
-		if r.Error != "" {
-			return nil, fmt.Errorf("worker %s: %s", r.Worker, r.Error)
-		}
-		return r, nil
-	}
-}
-
 // KindOf decides which job kind answers query q with the explicit-state
-// options opts (nil: none): the one place that maps queries to kinds.
-func KindOf(q *query.Query, opts *jobs.ExplicitOptions) string {
+// options explicit and the bounded model-checking options bmc (nil: none):
+// the one place that maps queries to kinds (Submit asks it unless a flag
+// named an engine, Submission.Kind; the coordinator for a client that did
+// not say).
+func KindOf(q *query.Query, explicit *jobs.ExplicitOptions, bmc *jobs.BMCOptions) string {
 	switch {
+	case bmc != nil:
+		return jobs.KindBMC
 	case q.Kind == query.Reach || q.Kind == query.Invariant || q.Kind == query.EnumStates:
 		return jobs.KindExplicit
-	case opts != nil && opts.Exact:
+	case explicit != nil && explicit.Exact:
 		return jobs.KindExplicit
 	case q.Enum("Split") != "":
 		return jobs.KindSplit

@@ -82,7 +82,7 @@ func TestSoundnessSPRTTerminates(t *testing.T) {
 				return
 			}
 			tr := simulator.NewTracer(cq)
-			want, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			want, err := simulator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
 			if err != nil {
 				mu.Lock()
 				firstErr = err
@@ -97,10 +97,10 @@ func TestSoundnessSPRTTerminates(t *testing.T) {
 			switch {
 			case err != nil:
 				firstErr = fmt.Errorf("seed %d: %w (the coordinator hung or failed)", seed, err)
-			case got.Runs != want.Runs || got.Trace().Decision != want.Trace().Decision || got.Trace().Verdict != want.Trace().Verdict:
-				firstErr = fmt.Errorf("seed %d: cluster %d runs %s, reference %d runs %s", seed, got.Runs, got.Trace().Decision, want.Runs, want.Trace().Decision)
-			case got.Trace().Decision == "undecided":
-				firstErr = fmt.Errorf("seed %d: undecided after %d runs (cap %d)", seed, got.Runs, got.Trace().MaxRuns)
+			case got.Runs != want.Runs || simulator.DetailOf(got).Decision != simulator.DetailOf(want).Decision || simulator.DetailOf(got).Verdict != simulator.DetailOf(want).Verdict:
+				firstErr = fmt.Errorf("seed %d: cluster %d runs %s, reference %d runs %s", seed, got.Runs, simulator.DetailOf(got).Decision, want.Runs, simulator.DetailOf(want).Decision)
+			case simulator.DetailOf(got).Decision == "undecided":
+				firstErr = fmt.Errorf("seed %d: undecided after %d runs (cap %d)", seed, got.Runs, simulator.DetailOf(got).MaxRuns)
 			}
 			if got != nil && got.Runs > planned {
 				beyond++
@@ -124,8 +124,8 @@ func TestSoundnessSPRTTerminates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Trace().Verdict != "undecided" || r.Runs != 300 || !strings.Contains(strings.Join(r.Warnings, " "), "MaxRuns = 300 reached") {
-		t.Errorf("capped test: verdict %s after %d runs, warnings %q", r.Trace().Verdict, r.Runs, r.Warnings)
+	if simulator.DetailOf(r).Verdict != "undecided" || r.Runs != 300 || !strings.Contains(strings.Join(r.Warnings, " "), "MaxRuns = 300 reached") {
+		t.Errorf("capped test: verdict %s after %d runs, warnings %q", simulator.DetailOf(r).Verdict, r.Runs, r.Warnings)
 	}
 }
 
@@ -155,11 +155,11 @@ func TestSoundnessSPRTErrorRates(t *testing.T) {
 		tr := simulator.NewTracer(cq)
 		wrong := 0
 		for seed := uint64(1); seed <= seeds; seed++ {
-			r, err := coordinator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
+			r, err := simulator.Fold(q, seed, func(i uint64) jobs.Outcome { o, _ := tr.Trace(seed, i); return o })
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Trace().Decision == tc.wrong {
+			if simulator.DetailOf(r).Decision == tc.wrong {
 				wrong++
 			}
 		}

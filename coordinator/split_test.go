@@ -17,14 +17,14 @@ import (
 // splitDeterministic strips the timings from a splitting result.
 func splitDeterministic(r *coordinator.Result) coordinator.Result {
 	c := deterministic(r)
-	if sp := c.Split(); sp != nil {
+	if sp := splitting.ResultOf(&c); sp != nil {
 		s := *sp
 		s.Seconds = 0
 		s.Levels = append([]splitting.Level(nil), s.Levels...)
 		for i := range s.Levels {
 			s.Levels[i].Seconds = 0
 		}
-		c.Detail = &coordinator.SplitDetail{Split: &s}
+		c.Detail = &splitting.Detail{Split: &s}
 	}
 	return c
 }
@@ -62,7 +62,7 @@ func TestSplittingAcrossWorkers(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s: 1 worker and 4 workers differ:\n%s\n%s", text, a, b)
 		}
-		if r1.Kind != "splitting" || r1.Split() == nil || r1.Estimate <= 0 || r1.Runs == 0 {
+		if r1.Kind != "splitting" || splitting.ResultOf(r1) == nil || r1.Estimate <= 0 || r1.Runs == 0 {
 			t.Fatalf("%s: result %+v", text, r1)
 		}
 		q, _ := query.Parse(text)
@@ -75,8 +75,8 @@ func TestSplittingAcrossWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ref.Estimate != r1.Estimate || ref.Segments != r1.Split().Segments {
-			t.Errorf("%s: NATS estimate %g (%d segments), local reference %g (%d segments)", text, r1.Estimate, r1.Split().Segments, ref.Estimate, ref.Segments)
+		if ref.Estimate != r1.Estimate || ref.Segments != splitting.ResultOf(r1).Segments {
+			t.Errorf("%s: NATS estimate %g (%d segments), local reference %g (%d segments)", text, r1.Estimate, splitting.ResultOf(r1).Segments, ref.Estimate, ref.Segments)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 )
 
 // TestResultWarnings: results warn where the numbers could mislead — an
@@ -22,7 +23,7 @@ func TestResultWarnings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := coordinator.Fold(q, 1, trace)
+		r, err := simulator.Fold(q, 1, trace)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -200,26 +200,3 @@ func (c *scripted) next() bool {
 type noChoice struct{ asked bool }
 
 func (c *noChoice) Choose(uint64) uint64 { c.asked = true; return 0 }
-
-// replayChooser returns recorded values in order.
-type replayChooser struct {
-	vals []uint64
-	pos  int
-	over bool
-}
-
-// Behaviours implements vm.BehaviourChooser: a recorded step replays the
-// behaviours its draws show (vm.ReplayBehaviours).
-func (c *replayChooser) Behaviours() vm.Behaviours {
-	return vm.ReplayBehaviours(c.pos < len(c.vals))
-}
-
-func (c *replayChooser) Choose(uint64) uint64 {
-	if c.pos >= len(c.vals) {
-		c.over = true
-		return 0
-	}
-	v := c.vals[c.pos]
-	c.pos++
-	return v
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -73,7 +74,7 @@ func TestCondOutcomes(t *testing.T) {
 				if res.Verdict != Satisfied {
 					continue
 				}
-				final, err := ReplayFinal(tc.m, res.Trace.Steps)
+				final, err := trace.ReplayFinal(tc.m, res.Trace.Steps)
 				if err != nil {
 					t.Fatalf("%s, %s, %s: replay: %v", tc.name, b.name, red, err)
 				}

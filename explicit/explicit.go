@@ -19,7 +19,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -96,7 +98,7 @@ func ParseReduction(s string) (Reduction, error) {
 
 // Defaults of Options.
 const (
-	DefaultMaxBytes     = 2 << 30 // 2 GiB
+	DefaultMaxBytes     = jobs.DefaultExplicitMaxBytes // 2 GiB
 	DefaultMaxBranching = 1024
 )
 
@@ -195,8 +197,8 @@ const (
 
 // Witness is a state found on the way, with the trace that reaches it.
 type Witness struct {
-	Description string `json:"description"`
-	Trace       *Trace `json:"trace"`
+	Description string       `json:"description"`
+	Trace       *trace.Trace `json:"trace"`
 }
 
 // Result is the outcome of Search. It is JSON-serialisable.
@@ -209,7 +211,7 @@ type Result struct {
 	Reason string `json:"reason"`
 	// Trace is the witness of a satisfied E<> P or the counterexample of
 	// a violated A[] P: single steps from the initial state to the state.
-	Trace *Trace `json:"trace,omitempty"`
+	Trace *trace.Trace `json:"trace,omitempty"`
 	// TraceTransitions is the trace's length in transitions of the
 	// (reduced) state graph: the depth at which the state was found.
 	TraceTransitions int `json:"trace_transitions,omitempty"`

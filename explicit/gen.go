@@ -4,6 +4,7 @@ import (
 	"errors"
 	"unsafe"
 
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -131,7 +132,7 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 
 // cont completes a reduced transition after process tid's step; with rec
 // it records every step it takes.
-func (g *gen) cont(st *vm.State, tid int32, rec *[]Step) {
+func (g *gen) cont(st *vm.State, tid int32, rec *[]trace.Step) {
 	if g.red == None {
 		return
 	}
@@ -163,7 +164,7 @@ func (g *gen) cont(st *vm.State, tid int32, rec *[]Step) {
 // runInvisible runs process tid while its next instruction is invisible.
 // Invisible instructions never block, so a process allowed to step stays
 // allowed while it runs them.
-func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]Step) int {
+func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]trace.Step) int {
 	k := 0
 	for ; k < maxInvisibleRun && st.Status == vm.Running; k++ {
 		t := st.Threads[tid]
@@ -172,7 +173,7 @@ func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]Step) int {
 		}
 		g.m.StepOnly(st, tid, &g.nc)
 		if rec != nil {
-			*rec = append(*rec, Step{Thread: tid})
+			*rec = append(*rec, trace.Step{Thread: tid})
 		}
 	}
 	return k
@@ -180,15 +181,15 @@ func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]Step) int {
 
 // replayStep executes one recorded transition (process, choices of its
 // first step) on st and appends the single steps it consists of to out.
-func (g *gen) replayStep(st *vm.State, tid int32, choices []uint64, settle bool, out []Step) ([]Step, error) {
-	ch := &replayChooser{vals: choices}
+func (g *gen) replayStep(st *vm.State, tid int32, choices []uint64, settle bool, out []trace.Step) ([]trace.Step, error) {
+	ch := trace.NewReplayer(choices)
 	if !g.m.StepOnly(st, tid, ch) {
-		return out, errNotEnabled(st, tid)
+		return out, trace.NotEnabled(st, tid)
 	}
-	if ch.over || ch.pos != len(choices) {
-		return out, errChoices(tid, len(choices), ch.pos, ch.over)
+	if err := ch.Check(tid); err != nil {
+		return out, err
 	}
-	out = append(out, Step{Thread: tid, Choices: append([]uint64(nil), choices...)})
+	out = append(out, trace.Step{Thread: tid, Choices: append([]uint64(nil), choices...)})
 	g.cont(st, tid, &out)
 	if settle {
 		g.en = g.m.Settle(st, g.en)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -563,7 +564,7 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 	m := sr.m
 	st := m.NewState()
 	m.Settle(st, nil)
-	var steps []Step
+	var steps []trace.Step
 	for i, e := range path {
 		var err error
 		if steps, err = sr.g.replayStep(st, e.Thread, e.Choices, true, steps); err != nil {
@@ -576,7 +577,7 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 			return nil, errors.New("explicit: internal error: the rebuilt trace does not reach the recorded state")
 		}
 	}
-	return &Witness{Description: describeState(m, st), Trace: &Trace{Steps: steps, End: describe(st)}}, nil
+	return &Witness{Description: describeState(m, st), Trace: &trace.Trace{Steps: steps, End: trace.End(st)}}, nil
 }
 
 // describeState says what a state is: how the run ended, or where each

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -82,14 +83,14 @@ func TestPetersonBug(t *testing.T) {
 			} else if res.TraceTransitions < bfsLen {
 				t.Errorf("%s: DFS counterexample has %d transitions, shorter than BFS's %d", red, res.TraceTransitions, bfsLen)
 			}
-			st, err := ReplayFinal(m, res.Trace.Steps)
+			st, err := trace.ReplayFinal(m, res.Trace.Steps)
 			if err != nil {
 				t.Fatalf("%s/%s: replay: %v", red, order, err)
 			}
 			if c.Prop(st) {
 				t.Errorf("%s/%s: the replayed counterexample ends in a state satisfying the invariant", red, order)
 			}
-			states, err := Replay(m, res.Trace.Steps)
+			states, err := trace.Replay(m, res.Trace.Steps)
 			if err != nil || len(states) != n+1 {
 				t.Fatalf("Replay: %d states, %v", len(states), err)
 			}
@@ -205,7 +206,7 @@ func TestReductionsKeepVerdicts(t *testing.T) {
 				verdicts = append(verdicts, res.Verdict)
 				states = append(states, res.States)
 				if res.Verdict == Satisfied && res.Trace != nil {
-					st, err := ReplayFinal(machine(t, p), res.Trace.Steps)
+					st, err := trace.ReplayFinal(machine(t, p), res.Trace.Steps)
 					if err != nil {
 						t.Fatalf("%s %q %s: replay: %v", filepath.Base(p), q, red, err)
 					}
@@ -273,7 +274,7 @@ func TestDeadlockAndErrorReports(t *testing.T) {
 	if res.Verdict != Satisfied || res.Trace == nil || !strings.Contains(res.Trace.End, "deadlock") {
 		t.Fatalf("E<> Deadlock: %s, trace %+v", res.Verdict, res.Trace)
 	}
-	st, err := ReplayFinal(m, res.Trace.Steps)
+	st, err := trace.ReplayFinal(m, res.Trace.Steps)
 	if err != nil || st.Status != vm.Deadlock {
 		t.Fatalf("replay: status %v, %v; want deadlock", st.Status, err)
 	}
@@ -290,7 +291,7 @@ func TestDeadlockAndErrorReports(t *testing.T) {
 	if res.Errors == 0 || res.FirstError == nil || !strings.Contains(res.FirstError.Description, "division by zero") {
 		t.Fatalf("div_zero: %d errors, first %+v", res.Errors, res.FirstError)
 	}
-	st, err = ReplayFinal(machine(t, "../testdata/errors/div_zero.c"), res.FirstError.Trace.Steps)
+	st, err = trace.ReplayFinal(machine(t, "../testdata/errors/div_zero.c"), res.FirstError.Trace.Steps)
 	if err != nil || st.Status != vm.Failed || st.Err.Kind != vm.ErrDivZero {
 		t.Fatalf("replay of the error trace: %v, %v", st.Describe(), err)
 	}
@@ -309,7 +310,7 @@ func TestDataRace(t *testing.T) {
 		if res.Verdict != Satisfied {
 			t.Fatalf("%s: %s", red, res.Verdict)
 		}
-		st, err := ReplayFinal(m, res.Trace.Steps)
+		st, err := trace.ReplayFinal(m, res.Trace.Steps)
 		if err != nil || !m.DataRace(st) {
 			t.Fatalf("%s: replayed witness: race %v, %v", red, m.DataRace(st), err)
 		}
@@ -434,7 +435,7 @@ func TestTracePrinting(t *testing.T) {
 	m := machine(t, petersonBug)
 	res := search(t, petersonBug, mutex, Options{Reduction: Global})
 	var b strings.Builder
-	if err := WriteTrace(&b, m, res.Trace.Steps); err != nil {
+	if err := trace.Write(&b, m, res.Trace.Steps); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -446,12 +447,12 @@ func TestTracePrinting(t *testing.T) {
 			t.Errorf("trace lacks %q:\n%s", want, out)
 		}
 	}
-	bad := append([]Step(nil), res.Trace.Steps...)
+	bad := append([]trace.Step(nil), res.Trace.Steps...)
 	bad[0].Thread = 2 // process 2 does not exist yet
-	if _, err := Replay(m, bad); err == nil || !strings.Contains(err.Error(), "step 1") {
+	if _, err := trace.Replay(m, bad); err == nil || !strings.Contains(err.Error(), "step 1") {
 		t.Errorf("replay of a bad trace: %v", err)
 	}
-	if _, err := ReplayFinal(m, []Step{{Thread: 0, Choices: []uint64{1}}}); err == nil {
+	if _, err := trace.ReplayFinal(m, []trace.Step{{Thread: 0, Choices: []uint64{1}}}); err == nil {
 		t.Error("replay accepted a choice the step does not make")
 	}
 }
@@ -471,7 +472,7 @@ func TestResultJSON(t *testing.T) {
 		back.Reduction != "local" || back.OmissionProbability != res.OmissionProbability {
 		t.Errorf("round trip: %+v", back)
 	}
-	if _, err := ReplayFinal(machine(t, petersonBug), back.Trace.Steps); err != nil {
+	if _, err := trace.ReplayFinal(machine(t, petersonBug), back.Trace.Steps); err != nil {
 		t.Errorf("replay after JSON: %v", err)
 	}
 }

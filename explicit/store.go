@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -498,14 +499,14 @@ func (s *store) bytes() int64 {
 }
 
 // path returns the transitions from the initial state to record idx.
-func (s *store) path(idx uint32) []Step {
-	var out []Step
+func (s *store) path(idx uint32) []trace.Step {
+	var out []trace.Step
 	for r := idx; r != noRec; {
 		parent, tid := s.recs.at(r)
 		if parent == noRec {
 			break
 		}
-		out = append(out, Step{Thread: tid, Choices: s.choicesOf(r)})
+		out = append(out, trace.Step{Thread: tid, Choices: s.choicesOf(r)})
 		r = parent
 	}
 	slices.Reverse(out)

@@ -153,6 +153,10 @@ type ExplicitOptions struct {
 	Workers int `json:"workers,omitempty"`
 }
 
+// DefaultExplicitMaxBytes is the memory an explicit-state search may use
+// when ExplicitOptions.MaxBytes is 0 (explicit.DefaultMaxBytes).
+const DefaultExplicitMaxBytes = 2 << 30 // 2 GiB
+
 // Job is the envelope of every job: what all kinds share (the experiment,
 // its program, query and seed), the kind, a name for messages (Part, e.g.
 // the trace range), and the kind's payload.

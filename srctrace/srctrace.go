@@ -12,13 +12,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
 // Value is a load, a store or a platform call of a step.
-type Value = explicit.StepValue
+type Value = trace.StepValue
 
 func val(access, name, value string) Value { return Value{Access: access, Var: name, Value: value} }
 
@@ -37,7 +37,7 @@ type Step struct {
 
 // Recorder records the steps of a run: call Step with each state a step is
 // taken from and the process that takes it (vm.Machine.Observe's visitor,
-// explicit.Visit's), before the step.
+// trace.Visit's), before the step.
 type Recorder struct {
 	m     *vm.Machine
 	init  *vm.State // the initial state, for the globals that changed
@@ -245,26 +245,26 @@ func (s sources) line(file string, line int32) string {
 
 // Replay records the run of explicit-state (or BMC) trace steps on m and
 // returns its final state.
-func Replay(m *vm.Machine, steps []explicit.Step) (*Recorder, *vm.State, error) {
+func Replay(m *vm.Machine, steps []trace.Step) (*Recorder, *vm.State, error) {
 	r := NewRecorder(m)
-	st, err := explicit.Visit(m, steps, r.Step)
+	st, err := trace.Visit(m, steps, r.Step)
 	return r, st, err
 }
 
 // Describe fills the steps of trace with their function, location,
-// instruction and values (explicit.Step), replaying it on m.
-func Describe(m *vm.Machine, trace *explicit.Trace) error {
-	if trace == nil {
+// instruction and values (trace.Step), replaying it on m.
+func Describe(m *vm.Machine, tr *trace.Trace) error {
+	if tr == nil {
 		return nil
 	}
-	r, _, err := Replay(m, trace.Steps)
+	r, _, err := Replay(m, tr.Steps)
 	if err != nil {
 		return err
 	}
-	for i := range trace.Steps {
+	for i := range tr.Steps {
 		if i < len(r.Steps) {
 			s := &r.Steps[i]
-			trace.Steps[i].Function, trace.Steps[i].Loc, trace.Steps[i].Instruction, trace.Steps[i].Values = s.Function, s.Loc, s.Instruction, s.Values
+			tr.Steps[i].Function, tr.Steps[i].Loc, tr.Steps[i].Instruction, tr.Steps[i].Values = s.Function, s.Loc, s.Instruction, s.Values
 		}
 	}
 	return nil

@@ -14,7 +14,9 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -73,7 +75,7 @@ type Outcome struct {
 	Seconds  float64         `json:"seconds"`
 	Notes    []string        `json:"notes,omitempty"`
 	// Steps is the violation's trace (FALSE), replayed in the vm.
-	Steps []explicit.Step `json:"trace,omitempty"`
+	Steps []trace.Step `json:"trace,omitempty"`
 	// Witness is the witness file written ("" when none).
 	Witness string `json:"witness,omitempty"`
 }
@@ -88,7 +90,7 @@ type Program struct {
 // engineResult is an engine's report to the portfolio.
 type engineResult struct {
 	EngineOutcome
-	steps []explicit.Step
+	steps []trace.Step
 	sub   string
 }
 
@@ -238,7 +240,7 @@ func (r *runner) remaining() time.Duration { return time.Until(r.deadline) }
 
 // check replays a trace an engine reported and classifies its last
 // state: a violation only when the vm reproduces it.
-func (r *runner) check(steps []explicit.Step) (sub string, ok bool, err error) {
+func (r *runner) check(steps []trace.Step) (sub string, ok bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	_, final, err := replaySteps(r.m, steps)
@@ -280,7 +282,7 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 			continue
 		}
 		runs += int(x.Runs)
-		td := x.Trace()
+		td := simulator.DetailOf(x)
 		if td == nil || td.FirstSatisfying == nil {
 			continue
 		}
@@ -305,25 +307,10 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 	return res
 }
 
-// recChooser records the draws of a generator.
-type recChooser struct {
-	r     *vm.Rand
-	draws []uint64
-}
-
-// Behaviours implements vm.BehaviourChooser: the generator's.
-func (c *recChooser) Behaviours() vm.Behaviours { return c.r.Behaviours() }
-
-func (c *recChooser) Choose(n uint64) uint64 {
-	v := c.r.Choose(n)
-	c.draws = append(c.draws, v)
-	return v
-}
-
 // simTrace runs trace (seed, index) to the first state satisfying the
 // goal's focus (as the simulator observed it) and returns its steps with
 // the values they drew.
-func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
+func (r *runner) simTrace(seed, index, bound uint64) ([]trace.Step, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	q, err := query.Parse(fmt.Sprintf("Pr[<=%d](<> %s)", bound, r.g.Focus))
@@ -335,25 +322,25 @@ func (r *runner) simTrace(seed, index, bound uint64) ([]explicit.Step, error) {
 		return nil, err
 	}
 	st := r.m.NewState()
-	ch := &recChooser{r: vm.NewRand(seed, index)}
+	ch := &trace.Recorder{R: vm.NewRand(seed, index)}
 	beh := q.Behaviours() // the simulation's (simulate's query has no Platform option either)
-	ch.r.SetBehaviours(beh)
-	var steps []explicit.Step
+	ch.R.SetBehaviours(beh)
+	var steps []trace.Step
 	prevDraws := false // the previous step draws a value: the first draw since
 	found := false
 	r.m.Observe(st, bound, ch, func(st *vm.State, t *vm.Thread) bool {
 		// Draws since the last visit: the previous step's value (drawn
 		// after the scheduler picked it), then this step's pick.
-		if prevDraws && len(steps) > 0 && len(ch.draws) > 0 {
-			steps[len(steps)-1].Choices = []uint64{ch.draws[0]}
+		if prevDraws && len(steps) > 0 && len(ch.Draws) > 0 {
+			steps[len(steps)-1].Choices = []uint64{ch.Draws[0]}
 		}
-		ch.draws = ch.draws[:0]
+		ch.Draws = ch.Draws[:0]
 		if c.Prop(st) {
 			found = true
 			return true
 		}
 		if t != nil {
-			steps = append(steps, explicit.Step{Thread: t.ID})
+			steps = append(steps, trace.Step{Thread: t.ID})
 			_, prevDraws = r.m.NextDraw(st, t, beh)
 		}
 		return false
@@ -405,7 +392,7 @@ func (r *runner) search(ctx context.Context) engineResult {
 			res.Outcome, res.Detail = OutRefused, err.Error()
 			return res
 		}
-		ex := x.Explicit()
+		ex := explicit.ResultOf(x)
 		if ex == nil {
 			res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not an explicit-state result", q)
 			return res
@@ -504,7 +491,7 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 		if rem <= 0 {
 			break
 		}
-		x, err := r.submit(ctx, coordinator.Submission{Query: q, Kind: jobs.KindBMC,
+		x, err := r.submit(ctx, coordinator.Submission{Query: q,
 			BMC: &jobs.BMCOptions{Solver: solver, SolverTimeoutS: rem.Seconds()}})
 		if err != nil {
 			res.Outcome, res.Detail = OutRefused, err.Error()

@@ -18,8 +18,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -117,27 +117,6 @@ type stepInfo struct {
 	platform bool
 }
 
-// fixedChooser hands out recorded draws in order.
-type fixedChooser struct {
-	vals []uint64
-	pos  int
-	over bool
-}
-
-// Behaviours implements vm.BehaviourChooser: a recorded step replays the
-// behaviours its draws show.
-func (c *fixedChooser) Behaviours() vm.Behaviours { return vm.ReplayBehaviours(c.pos < len(c.vals)) }
-
-func (c *fixedChooser) Choose(n uint64) uint64 {
-	if c.pos >= len(c.vals) {
-		c.over = true
-		return 0
-	}
-	v := c.vals[c.pos]
-	c.pos++
-	return v
-}
-
 var calleeRe = regexp.MustCompile(`call [^@]*@([A-Za-z0-9_.$]+)\(`)
 
 // callee names the function an instruction's text calls ("" if none).
@@ -180,7 +159,7 @@ func nextInfo(m *vm.Machine, st *vm.State, t *vm.Thread) (si stepInfo, c vm.Choi
 
 // replaySteps runs steps from m's initial state, describing each, and
 // returns the last state.
-func replaySteps(m *vm.Machine, steps []explicit.Step) ([]stepInfo, *vm.State, error) {
+func replaySteps(m *vm.Machine, steps []trace.Step) ([]stepInfo, *vm.State, error) {
 	st := m.NewState()
 	en := m.Settle(st, nil)
 	infos := make([]stepInfo, 0, len(steps))
@@ -191,12 +170,12 @@ func replaySteps(m *vm.Machine, steps []explicit.Step) ([]stepInfo, *vm.State, e
 		}
 		si, c, draws := nextInfo(m, st, t)
 		_, behaves := m.NextDraw(st, t, vm.PosixBehaviours)
-		ch := &fixedChooser{vals: s.Choices}
+		ch := trace.NewReplayer(s.Choices)
 		if !m.StepOnly(st, s.Thread, ch) {
 			return nil, st, fmt.Errorf("witness step %d: process %d is not enabled", i+1, s.Thread)
 		}
-		if ch.over || ch.pos != len(s.Choices) {
-			return nil, st, fmt.Errorf("witness step %d: process %d draws %d values, %d recorded", i+1, s.Thread, ch.pos, len(s.Choices))
+		if !ch.Exact() {
+			return nil, st, fmt.Errorf("witness step %d: process %d draws %d values, %d recorded", i+1, s.Thread, ch.Used(), len(s.Choices))
 		}
 		switch {
 		case draws && len(s.Choices) == 1:
@@ -300,7 +279,7 @@ func targetLoc(m *vm.Machine, infos []stepInfo, final *vm.State, g *Goal) (ir.Sr
 // nondeterministic call, in order, then the target; the schedule as
 // comments (scheduleTag). It replays the trace to do so and fails if the
 // trace does not replay.
-func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, meta WitnessMeta) error {
+func WriteWitness(w io.Writer, m *vm.Machine, steps []trace.Step, g *Goal, meta WitnessMeta) error {
 	infos, final, err := replaySteps(m, steps)
 	if err != nil {
 		return err
@@ -368,7 +347,7 @@ func WriteWitness(w io.Writer, m *vm.Machine, steps []explicit.Step, g *Goal, me
 
 // writeSchedule writes the process of every step, run-length encoded, as
 // comment lines of at most about 100 characters.
-func writeSchedule(w io.Writer, steps []explicit.Step) {
+func writeSchedule(w io.Writer, steps []trace.Step) {
 	var runs []string
 	for i := 0; i < len(steps); {
 		j := i
@@ -391,7 +370,7 @@ func writeSchedule(w io.Writer, steps []explicit.Step) {
 
 // writePlatform writes the draws of the steps that draw a platform
 // behaviour (platformTag), nothing when none does.
-func writePlatform(w io.Writer, steps []explicit.Step, infos []stepInfo) {
+func writePlatform(w io.Writer, steps []trace.Step, infos []stepInfo) {
 	line := ""
 	for i, si := range infos {
 		if !si.platform {
@@ -502,10 +481,10 @@ func parseResult(s string) (uint64, error) {
 // its nondeterministic calls, in order, and its platform behaviours' draws
 // (by step index). It returns the trace and its last state; maxSteps
 // bounds a run without a schedule.
-func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, platform map[int]uint64, maxSteps uint64) ([]explicit.Step, *vm.State, error) {
+func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, platform map[int]uint64, maxSteps uint64) ([]trace.Step, *vm.State, error) {
 	st := m.NewState()
 	en := m.Settle(st, nil)
-	var steps []explicit.Step
+	var steps []trace.Step
 	next := 0
 	for i := 0; st.Status == vm.Running; i++ {
 		var tid int32
@@ -525,7 +504,7 @@ func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, platform map
 		if t == nil || len(t.Frames) == 0 {
 			return steps, st, fmt.Errorf("witness replay: step %d: no process %d", i+1, tid)
 		}
-		s := explicit.Step{Thread: tid}
+		s := trace.Step{Thread: tid}
 		if c, ok := m.NextChoice(st, t); ok {
 			if next >= len(values) {
 				return steps, st, fmt.Errorf("witness replay: step %d (%s) draws a value; the witness has only %d", i+1, m.Loc(t), len(values))
@@ -547,8 +526,7 @@ func Replay(m *vm.Machine, values []WitnessValue, schedule []int32, platform map
 			}
 			s.Choices = []uint64{d}
 		}
-		ch := &fixedChooser{vals: s.Choices}
-		if !m.StepOnly(st, tid, ch) {
+		if !m.StepOnly(st, tid, trace.NewReplayer(s.Choices)) {
 			return steps, st, fmt.Errorf("witness replay: step %d: process %d is not enabled (%s)", i+1, tid, m.Loc(t))
 		}
 		steps = append(steps, s)

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
 // witnessFor finds a violation of prop in program file by simulation
 // (trace indices 0, 1, ... of seed 1) and returns the machine, goal and
 // the violation's steps as the portfolio's simulation records them.
-func witnessFor(t *testing.T, file, prop string) (*vm.Machine, *Goal, []explicit.Step) {
+func witnessFor(t *testing.T, file, prop string) (*vm.Machine, *Goal, []trace.Step) {
 	t.Helper()
 	prog := testutil.Program(t, "testdata/"+file)
 	p, err := ReadProperty("testdata/properties/" + prop + ".prp")
@@ -110,7 +110,7 @@ func TestWitnessRoundTrip(t *testing.T) {
 // sameSchedule: the same processes step and the same steps draw (the
 // draws themselves may differ where the call masks them: a 32-bit value
 // from a 64-bit draw).
-func sameSchedule(a, b []explicit.Step) bool {
+func sameSchedule(a, b []trace.Step) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -70,7 +70,7 @@ type Result struct {
 	// Threaded programs: the round bound, and the witness's schedule.
 	Contexts      int              `json:"contexts,omitempty"`
 	Schedule      []WitnessContext `json:"schedule,omitempty"`
-	Trace         *explicit.Trace  `json:"trace,omitempty"`
+	Trace         *trace.Trace     `json:"trace,omitempty"`
 	Description   string           `json:"description,omitempty"`
 	SolverSeconds float64          `json:"solver_s"`
 	EncodeSeconds float64          `json:"encode_s"`
@@ -117,8 +117,8 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	}
 	defer s.Close()
 	res := &Result{Query: q.Text, Solver: name}
-	if o.Unwind < 0 || o.MaxUnwind < 0 {
-		return nil, fmt.Errorf("unwinding bounds must be >= 1 (unwind %d, max unwind %d)", o.Unwind, o.MaxUnwind)
+	if err := checkOptions(o); err != nil {
+		return nil, err
 	}
 	bounds := []int{o.Unwind}
 	if o.Unwind <= 0 {
@@ -278,7 +278,7 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 		ch.sched = sch
 		res.Schedule = sch.contexts()
 	}
-	var steps []explicit.Step
+	var steps []trace.Step
 	var replayErr error
 	found := m.Observe(st, maxReplaySteps, ch, func(st *vm.State, t *vm.Thread) bool {
 		if violated(st) {
@@ -293,7 +293,7 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 				return true
 			}
 		}
-		step := explicit.Step{Thread: t.ID}
+		step := trace.Step{Thread: t.ID}
 		if choice, ok := m.NextChoice(st, t); ok {
 			fr := &t.Frames[len(t.Frames)-1]
 			s := site{fr.Fn.Name, fr.PC}
@@ -336,11 +336,8 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 	if !found {
 		return fmt.Errorf("%w: %s", errNoReplay, st.Describe())
 	}
-	end := "running"
-	if st.Status != vm.Running {
-		end = st.Describe()
-	}
-	res.Trace = &explicit.Trace{Steps: steps, End: end}
+	end := trace.End(st)
+	res.Trace = &trace.Trace{Steps: steps, End: end}
 	res.Description = fmt.Sprintf("%d steps, %d nondeterministic inputs, ends %s", len(steps), len(res.Inputs), end)
 	return nil
 }

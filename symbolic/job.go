@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
-	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -54,14 +56,58 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 // result it wraps as the experiment's.
 type Runner struct{}
 
-// Check implements coordinator.Runner: the query must be one BMC answers.
+// Check implements kind.Runner, at submission: the query must be one BMC
+// answers and the options valid (as the worker will read them).
 func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
-	_, err := query.BMCTarget(q)
-	return err
+	if _, err := query.BMCTarget(q); err != nil {
+		return err
+	}
+	if exp.BMC != nil {
+		return checkOptions(*exp.BMC)
+	}
+	return nil
 }
 
-// Run implements coordinator.Runner.
-func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Result, error) {
+// checkOptions refuses BMC options no run could use.
+func checkOptions(o jobs.BMCOptions) error {
+	if o.Unwind < 0 || o.MaxUnwind < 0 {
+		return fmt.Errorf("unwinding bounds must be >= 1 (unwind %d, max unwind %d)", o.Unwind, o.MaxUnwind)
+	}
+	if o.SolverTimeoutS < 0 || o.Contexts < 0 {
+		return fmt.Errorf("solver timeout %g s and contexts %d: want >= 0 (0: none, the default)", o.SolverTimeoutS, o.Contexts)
+	}
+	return nil
+}
+
+// ReportOptions implements kind.OptionsReporter: unwind, max-unwind,
+// solver, solver-timeout, and any other option given by its JSON name.
+func (Runner) ReportOptions(_ *query.Query, exp *jobs.Experiment, o *kind.Options) {
+	o.Set("engine", "bmc", false)
+	b := exp.BMC
+	if b == nil {
+		b = &jobs.BMCOptions{}
+	}
+	o.Set("unwind", kind.OrNone(b.Unwind, b.Unwind == 0), b.Unwind == 0)
+	o.Set("max-unwind", kind.OrNone(b.MaxUnwind, b.MaxUnwind == 0 || b.Unwind > 0), b.MaxUnwind == 0 && b.Unwind == 0)
+	o.Set("solver", kind.OrDefault(b.Solver, "z3"), b.Solver == "")
+	o.Set("solver-timeout", kind.OrNone(b.SolverTimeoutS, b.SolverTimeoutS == 0), b.SolverTimeoutS == 0)
+	// Options added to jobs.BMCOptions later appear by their JSON names
+	// when given.
+	if raw, err := json.Marshal(b); err == nil {
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			for k, v := range m {
+				name := strings.ReplaceAll(strings.TrimSuffix(k, "_s"), "_", "-")
+				if !o.Has(name) {
+					o.Set(name, v, false)
+				}
+			}
+		}
+	}
+}
+
+// Run implements kind.Runner.
+func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	start := time.Now()
 	var opts jobs.BMCOptions
 	if s.Exp.BMC != nil {
@@ -76,9 +122,9 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 		return nil, fmt.Errorf("bmc result of %s from worker %s: %w", s.Exp.ID, r.Worker, err)
 	}
 	el := time.Since(start).Seconds()
-	res := &coordinator.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
-		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: coordinator.Stats{Seconds: el, Workers: []string{r.Worker}}}
-	res.Options = map[string]any{} // the defaults in effect (coordinator.Options)
+	res := &kind.Result{Experiment: s.Exp.ID, Program: s.Exp.ProgramName, Query: s.Query.Text, Kind: jobs.KindBMC,
+		Seed: s.Exp.Seed, Detail: &Detail{BMC: &x}, Stats: kind.Stats{Seconds: el, Workers: []string{r.Worker}}}
+	res.Options = map[string]any{} // the defaults in effect (coordinator.Options adds the rest)
 	if opts.Unwind == 0 && opts.MaxUnwind == 0 {
 		res.Options["max-unwind"] = DefaultMaxUnwind
 	}
@@ -88,16 +134,24 @@ func (Runner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Res
 	return res, nil
 }
 
-// Detail is a BMC result's part of a coordinator.Result.
+// Detail is a BMC result's part of a kind.Result.
 type Detail struct {
 	BMC *Result `json:"bmc"`
 }
 
-// NewDetail makes an empty Detail (for coordinator.RegisterDetail).
-func NewDetail() coordinator.Detail { return &Detail{} }
+// NewDetail makes an empty Detail (for kind.RegisterDetail).
+func NewDetail() kind.Detail { return &Detail{} }
 
-// WriteText implements coordinator.Detail.
-func (d *Detail) WriteText(w io.Writer, r *coordinator.Result) {
+func init() {
+	// A BMC result's JSON has the fields of its Detail.
+	kind.RegisterDetail(jobs.KindBMC, nil, NewDetail)
+	kind.RegisterProgress(jobs.KindBMC, func(pr jobs.Progress) string {
+		return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
+	})
+}
+
+// WriteText implements kind.Detail.
+func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 	x := d.BMC
 	if x == nil {
 		return
@@ -123,19 +177,34 @@ func (d *Detail) WriteText(w io.Writer, r *coordinator.Result) {
 	fmt.Fprintf(w, "Time: %.2f s (encoding %.2f s, solver %.2f s)\n", x.ElapsedSec, x.EncodeSeconds, x.SolverSeconds)
 }
 
-// ExitStatus gives the check's exit status (coordinator.Exit*): a
-// violation found is ExitViolated, a proof ExitHolds, no verdict
-// ExitUnknown.
-func (d *Detail) ExitStatus() int {
+// Answer implements kind.Detail: a violation found is Violated, a proof
+// Holds, no verdict Unknown.
+func (d *Detail) Answer(*kind.Result) kind.Verdict {
 	if d.BMC == nil {
-		return coordinator.ExitUnknown
+		return kind.Unknown
 	}
 	violation := d.BMC.Trace != nil
 	switch {
 	case violation:
-		return coordinator.ExitViolated
+		return kind.Violated
 	case d.BMC.Verdict == VerdictSatisfied || d.BMC.Verdict == VerdictNotSatisfied:
-		return coordinator.ExitHolds
+		return kind.Holds
 	}
-	return coordinator.ExitUnknown
+	return kind.Unknown
+}
+
+// Summary implements kind.Detail.
+func (d *Detail) Summary(r *kind.Result) string {
+	if d.BMC == nil {
+		return fmt.Sprintf("%s result (exit status %d)", r.Kind, r.ExitStatus())
+	}
+	return fmt.Sprintf("%s (bmc, unwind %d): %s", strings.ToUpper(d.BMC.Verdict), d.BMC.Bound, d.BMC.Reason)
+}
+
+// Counterexamples implements kind.Detail: the witness (nil: none).
+func (d *Detail) Counterexamples() []*trace.Trace {
+	if d.BMC == nil {
+		return nil
+	}
+	return []*trace.Trace{d.BMC.Trace}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/simulator"
@@ -56,7 +57,7 @@ type doubleRunner struct{}
 
 func (doubleRunner) Check(q *query.Query, exp *jobs.Experiment) error { return nil }
 
-func (doubleRunner) Run(ctx context.Context, s *coordinator.Session) (*coordinator.Result, error) {
+func (doubleRunner) Run(ctx context.Context, s *kind.Session) (*coordinator.Result, error) {
 	inputs := []int{1, 2, int(s.Exp.Seed)}
 	got := make(chan *jobs.Result, len(inputs))
 	stop, errc, err := s.Results(ctx, false, func(r *jobs.Result) bool { got <- r; return true })

@@ -13,6 +13,8 @@ import (
 
 	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/simulator"
+	"github.com/wyvernmc/wyvern/splitting"
 )
 
 // writeCharts draws the charts a result has data for into dir (created if
@@ -43,7 +45,7 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 		}
 		return nil
 	}
-	if d := res.Trace(); d != nil {
+	if d := simulator.DetailOf(res); d != nil {
 		if len(d.Convergence) > 0 {
 			pts := make([]charts.ConvPoint, len(d.Convergence))
 			for i, c := range d.Convergence {
@@ -102,7 +104,7 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 			return files, err
 		}
 	}
-	if s := res.Split(); s != nil {
+	if s := splitting.ResultOf(res); s != nil {
 		var levels []charts.Level
 		for _, l := range s.Levels {
 			th, err := strconv.ParseFloat(l.Threshold, 64)

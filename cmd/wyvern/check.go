@@ -24,6 +24,7 @@ import (
 	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
@@ -445,7 +446,8 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 // exit status (the result's verdict, or 1 when the trace does not replay).
 func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdout, stderr io.Writer) int {
 	if ef.emitLevels {
-		if res.Split() == nil || res.Split().EmitLevels == "" {
+		sp := splitting.ResultOf(res)
+		if sp == nil || sp.EmitLevels == "" {
 			// no answer to what was asked, and no failure: exit 11
 			fmt.Fprintln(stderr, "wyvern: --emit-levels: the adaptive run found no levels to place (every replication went extinct, or the property was reached below the first level); the result:")
 			res.WriteText(stderr)
@@ -455,11 +457,11 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
-			enc.Encode(emittedLevels{Kind: "emit-levels", Query: res.Query, EmitLevels: res.Split().EmitLevels,
+			enc.Encode(emittedLevels{Kind: "emit-levels", Query: res.Query, EmitLevels: sp.EmitLevels,
 				Estimate: res.Estimate, Lo: res.Lo, Hi: res.Hi, Experiment: res.Experiment})
 			return 0
 		}
-		fmt.Fprintln(stdout, res.Split().EmitLevels)
+		fmt.Fprintln(stdout, sp.EmitLevels)
 		return 0
 	}
 	if ef.asJSON {
@@ -473,15 +475,9 @@ func printResult(res *coordinator.Result, p *prepared, ef *experimentFlags, stdo
 		enc.Encode(res)
 	} else {
 		res.WriteText(stdout)
-		var trace *explicit.Trace
-		if x := res.Explicit(); x != nil {
-			trace = x.Trace
-		} else if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-			trace = d.BMC.Trace
-		}
-		if trace != nil {
+		if tr := counterexample(res); tr != nil {
 			fmt.Fprintln(stdout, "Trace:")
-			if err := writeSteps(stdout, p.newMachine(), trace.Steps, traceSource, ef.quiet); err != nil {
+			if err := writeSteps(stdout, p.newMachine(), tr.Steps, traceSource, ef.quiet); err != nil {
 				fmt.Fprintf(stderr, "wyvern: replay the trace: %v\n", err)
 				return 1
 			}
@@ -541,32 +537,7 @@ func (p *progressLine) update(pr jobs.Progress) {
 	if !p.on || pr.Done {
 		return
 	}
-	switch pr.Kind {
-	case jobs.KindExplicit:
-		fmt.Fprintf(p.w, "\r\x1b[Kexplicit state space: %d states, %.0f states/s, queue %d, depth %d",
-			pr.States, pr.StatesPerS, pr.Queue, pr.Depth)
-		p.shown = true
-		return
-	case jobs.KindBMC:
-		fmt.Fprintf(p.w, "\r\x1b[Kbmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
-		p.shown = true
-		return
-	case jobs.KindSplit:
-		fmt.Fprintf(p.w, "\r\x1b[Ksplitting: %d of %d replications, estimate %.4g, %d run segments, %.0f segments/s, %d workers",
-			pr.Replications, pr.PlannedReplications, pr.Estimate, pr.Runs, pr.RunsPerS, pr.Workers)
-		p.shown = true
-		return
-	}
-	eta := ""
-	if pr.Planned > 0 && pr.RunsPerS > 0 && pr.Runs < pr.Planned {
-		bound := "≤" // the rule stops by Planned at the latest
-		if pr.Expected {
-			bound = "~" // a sequential test: Planned is its expected length
-		}
-		eta = fmt.Sprintf(" ETA %s%s", bound, (time.Duration(float64(pr.Planned-pr.Runs)/pr.RunsPerS) * time.Second).Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%d runs, %d satisfying, [%.4f, %.4f], %.0f runs/s, %d workers%s",
-		pr.Runs, pr.Satisfied, pr.Lo, pr.Hi, pr.RunsPerS, pr.Workers, eta)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", kind.ProgressText(pr))
 	p.shown = true
 }
 

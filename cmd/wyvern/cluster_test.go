@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/simulator"
 )
 
 func freePort(t *testing.T) int {
@@ -232,10 +233,10 @@ func TestReplayFirstSatisfying(t *testing.T) {
 		t.Fatalf("check: %d %s", rc, errb.String())
 	}
 	var r coordinator.Result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Trace().FirstSatisfying == nil {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || simulator.DetailOf(&r).FirstSatisfying == nil {
 		t.Fatalf("no first satisfying trace in %s (%v)", out.String(), err)
 	}
-	fs := r.Trace().FirstSatisfying
+	fs := simulator.DetailOf(&r).FirstSatisfying
 	out.Reset()
 	errb.Reset()
 	rc := dispatch([]string{"replay", file, "--seed", fmt.Sprint(fs.Seed), "--index", fmt.Sprint(fs.Index), "--query", q}, &out, &errb)

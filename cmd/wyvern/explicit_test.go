@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/explicit"
 )
 
 // TestCheckExplicitAndReplay: check answers A[] with a counterexample that
@@ -35,7 +36,7 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 		t.Fatalf("check --json: %d %s", rc, errb.String())
 	}
 	var r coordinator.Result
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Explicit() == nil || r.Explicit().Trace == nil {
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || explicit.ResultOf(&r) == nil || explicit.ResultOf(&r).Trace == nil {
 		t.Fatalf("no counterexample in %s (%v)", out.String(), err)
 	}
 	saved := filepath.Join(t.TempDir(), "result.json")
@@ -46,8 +47,8 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 	if rc := dispatch([]string{"replay", file, "--counterexample", saved, "--trace", "ir"}, &out, &errb); rc != 0 {
 		t.Fatalf("replay: %d %s", rc, errb.String())
 	}
-	if n := strings.Count(out.String(), "peterson"); n < len(r.Explicit().Trace.Steps) {
-		t.Errorf("replay --trace ir printed %d located steps for a %d-step trace:\n%s", n, len(r.Explicit().Trace.Steps), out.String())
+	if n := strings.Count(out.String(), "peterson"); n < len(explicit.ResultOf(&r).Trace.Steps) {
+		t.Errorf("replay --trace ir printed %d located steps for a %d-step trace:\n%s", n, len(explicit.ResultOf(&r).Trace.Steps), out.String())
 	}
 	out.Reset()
 	if rc := dispatch([]string{"replay", file, "--counterexample", saved}, &out, &errb); rc != 0 {
@@ -57,7 +58,7 @@ func TestCheckExplicitAndReplay(t *testing.T) {
 		t.Errorf("replay's source view:\n%s", s)
 	}
 	// The JSON's steps say what each step does.
-	for i, s := range r.Explicit().Trace.Steps {
+	for i, s := range explicit.ResultOf(&r).Trace.Steps {
 		if s.Function == "" || s.Loc == "" || s.Instruction == "" || s.Values == nil {
 			t.Fatalf("step %d of the JSON trace is not described: %+v", i+1, s)
 		}

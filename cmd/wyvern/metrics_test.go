@@ -19,6 +19,7 @@ import (
 	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/internal/promapi"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 )
 
@@ -240,21 +241,21 @@ func TestWriteChartsAllKinds(t *testing.T) {
 		want []string
 	}{
 		{"estimate", coordinator.Result{Kind: "estimate", Program: "p.c", Query: "Estimate[<=10,5]{max x}", Runs: 5,
-			Estimate: 2.4, Lo: 1.1, Hi: 3.7, Detail: &coordinator.TraceDetail{Values: []float64{1, 2, 3, 3, 3},
-				Convergence: []coordinator.ConvPoint{{Runs: 2, Estimate: 1.5, Lo: 0, Hi: 3}, {Runs: 4, Estimate: 2.25, Lo: 1, Hi: 3.5}, {Runs: 5, Estimate: 2.4, Lo: 1.1, Hi: 3.7}}}},
+			Estimate: 2.4, Lo: 1.1, Hi: 3.7, Detail: &simulator.Detail{Values: []float64{1, 2, 3, 3, 3},
+				Convergence: []simulator.ConvPoint{{Runs: 2, Estimate: 1.5, Lo: 0, Hi: 3}, {Runs: 4, Estimate: 2.25, Lo: 1, Hi: 3.5}, {Runs: 5, Estimate: 2.4, Lo: 1.1, Hi: 3.7}}}},
 			[]string{"convergence", "estimate-values"}},
 		{"splitting", coordinator.Result{Kind: "splitting", Program: "p.c", Query: "Pr[<=10](<> x == 3) {Split=fixed, Levels=[1, 2]}",
-			Detail: &coordinator.SplitDetail{Split: &splitting.Result{Estimate: 0.01, Lo: 0.005, Hi: 0.015, Replications: []float64{0.008, 0.012, 0.01},
+			Detail: &splitting.Detail{Split: &splitting.Result{Estimate: 0.01, Lo: 0.005, Hi: 0.015, Replications: []float64{0.008, 0.012, 0.01},
 				Levels: []splitting.Level{{Index: 1, Threshold: "1", Runs: 30, Crossings: 9, CondProb: 0.3},
 					{Index: 2, Threshold: "2", Runs: 30, Crossings: 6, CondProb: 0.2}, {Index: 3, Threshold: "property", Runs: 30, Crossings: 5, CondProb: 1.0 / 6}}}}},
 			[]string{"replications", "splitting-levels"}},
-		{"probability", coordinator.Result{Kind: "probability", Runs: 8, Detail: &coordinator.TraceDetail{Satisfied: 2,
-			Histogram:   []coordinator.Bin{{Lo: 3, Hi: 3, Count: 1}, {Lo: 4, Hi: 4, Count: 1}},
-			Convergence: []coordinator.ConvPoint{{Runs: 8, Estimate: 0.25, Lo: 0.03, Hi: 0.65}}}},
+		{"probability", coordinator.Result{Kind: "probability", Runs: 8, Detail: &simulator.Detail{Satisfied: 2,
+			Histogram:   []simulator.Bin{{Lo: 3, Hi: 3, Count: 1}, {Lo: 4, Hi: 4, Count: 1}},
+			Convergence: []simulator.ConvPoint{{Runs: 8, Estimate: 0.25, Lo: 0.03, Hi: 0.65}}}},
 			[]string{"convergence", "run-lengths"}},
-		{"hypothesis", coordinator.Result{Kind: "hypothesis", Runs: 64, Estimate: 10.0 / 64, Detail: &coordinator.TraceDetail{Satisfied: 10,
+		{"hypothesis", coordinator.Result{Kind: "hypothesis", Runs: 64, Estimate: 10.0 / 64, Detail: &simulator.Detail{Satisfied: 10,
 			Verdict: "fails", Cmp: ">=", Theta: 0.3, Delta: 0.01, Alpha: 0.05, Beta: 0.05,
-			Convergence: []coordinator.ConvPoint{{Runs: 32, Estimate: 0.15625, Lo: 0.05, Hi: 0.33}, {Runs: 64, Estimate: 10.0 / 64, Lo: 0.08, Hi: 0.27}}}},
+			Convergence: []simulator.ConvPoint{{Runs: 32, Estimate: 0.15625, Lo: 0.05, Hi: 0.33}, {Runs: 64, Estimate: 10.0 / 64, Lo: 0.08, Hi: 0.27}}}},
 			[]string{"convergence", "sprt"}},
 	}
 	for _, c := range cases {

@@ -15,9 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/wyvernmc/wyvern/coordinator"
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/symbolic"
 )
 
 // fileQuery is a query of a query file, with where it is.
@@ -370,52 +368,11 @@ func worseStatus(a, b int) int {
 	return a
 }
 
-// verdictLine says in one line what a result answers.
+// verdictLine says in one line what a result answers (its detail's
+// Summary).
 func verdictLine(r *coordinator.Result) string {
-	switch r.Kind {
-	case "probability":
-		return fmt.Sprintf("Pr in [%.6g, %.6g] (estimate %.6g, confidence %g, %d runs)", r.Lo, r.Hi, r.Estimate, r.Confidence, r.Runs)
-	case "hypothesis":
-		d := r.Trace()
-		return fmt.Sprintf("%s: Pr %s %g (%d runs, observed %.6g)", strings.ToUpper(d.Verdict), d.Cmp, d.Theta, r.Runs, r.Estimate)
-	case "estimate":
-		return fmt.Sprintf("%.6g in [%.6g, %.6g] (confidence %g, %d runs)", r.Estimate, r.Lo, r.Hi, r.Confidence, r.Runs)
-	case "enum-states-smc":
-		return fmt.Sprintf("%d distinct states in %d runs", r.Trace().States, r.Runs)
-	case "splitting":
-		if s := r.Split(); s != nil && s.NoEstimate {
-			return "NO ESTIMATE: every replication went extinct"
-		}
-		return fmt.Sprintf("Pr in [%.4g, %.4g] (estimate %.4g, confidence %g, importance splitting)", r.Lo, r.Hi, r.Estimate, r.Confidence)
-	case "explicit":
-		x := r.Explicit()
-		switch {
-		case x.Verdict == explicit.Incomplete:
-			return "INCOMPLETE: " + x.Reason
-		case x.Kind == "reach" && x.Verdict == explicit.Satisfied:
-			return fmt.Sprintf("REACHABLE (%d states explored)", x.States)
-		case x.Kind == "reach":
-			return fmt.Sprintf("UNREACHABLE (%d states)", x.States)
-		case x.Kind == "invariant" && x.Verdict == explicit.Satisfied:
-			return fmt.Sprintf("HOLDS (%d states)", x.States)
-		case x.Kind == "invariant":
-			return fmt.Sprintf("VIOLATED (%d states explored)", x.States)
-		}
-		return fmt.Sprintf("%d states (%s)", x.States, x.Verdict)
-	case "exact":
-		x := r.Exact()
-		switch {
-		case !x.Complete:
-			return fmt.Sprintf("INCOMPLETE: Pr in [%.12g, %.12g] (%s)", x.Lower, x.Upper, x.Reason)
-		case x.Holds != nil && *x.Holds:
-			return fmt.Sprintf("HOLDS: Pr = %.12g (exact)", x.Probability)
-		case x.Holds != nil:
-			return fmt.Sprintf("FAILS: Pr = %.12g (exact)", x.Probability)
-		}
-		return fmt.Sprintf("Pr = %.12g (exact)", x.Probability)
+	if r.Detail == nil {
+		return fmt.Sprintf("%s result (exit status %d)", r.Kind, r.ExitStatus())
 	}
-	if d, ok := r.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-		return fmt.Sprintf("%s (bmc, unwind %d): %s", strings.ToUpper(d.BMC.Verdict), d.BMC.Bound, d.BMC.Reason)
-	}
-	return fmt.Sprintf("%s result (exit status %d)", r.Kind, r.ExitStatus())
+	return r.Detail.Summary(r)
 }

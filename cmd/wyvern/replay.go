@@ -12,7 +12,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/srctrace"
-	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -151,7 +151,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 // readCounterexample reads the trace of an explicit-state or bounded
 // model-checking result saved by `check --json` (or of a bare
 // explicit.Result).
-func readCounterexample(path string) ([]explicit.Step, error) {
+func readCounterexample(path string) ([]trace.Step, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -160,24 +160,18 @@ func readCounterexample(path string) ([]explicit.Step, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a result: %w", path, err)
 	}
-	if d, ok := r.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-		if d.BMC.Trace == nil {
-			return nil, fmt.Errorf("%s: the result has no witness (verdict %s)", path, d.BMC.Verdict)
+	if r.Detail != nil && len(r.Detail.Counterexamples()) > 0 {
+		if tr := counterexample(&r); tr != nil {
+			return tr.Steps, nil
 		}
-		return d.BMC.Trace.Steps, nil
+		return nil, fmt.Errorf("%s: the result has no counterexample or witness (%s)", path, r.Detail.Summary(&r))
 	}
-	x := r.Explicit()
-	if x == nil {
-		var bare explicit.Result
-		if json.Unmarshal(data, &bare) == nil && bare.Verdict != "" {
-			x = &bare
-		}
-	}
-	if x == nil {
+	var bare explicit.Result
+	if json.Unmarshal(data, &bare) != nil || bare.Verdict == "" {
 		return nil, fmt.Errorf("%s: not an explicit-state or BMC result (run check --json on an E<>, A[] or EnumStates query)", path)
 	}
-	if x.Trace == nil {
-		return nil, fmt.Errorf("%s: the result has no counterexample or witness (verdict %s)", path, x.Verdict)
+	if bare.Trace == nil {
+		return nil, fmt.Errorf("%s: the result has no counterexample or witness (verdict %s)", path, bare.Verdict)
 	}
-	return x.Trace.Steps, nil
+	return bare.Trace.Steps, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/charts"
 	"github.com/wyvernmc/wyvern/coordinator"
+	"github.com/wyvernmc/wyvern/kind"
 )
 
 // maxSweepValues bounds a sweep: each value compiles the program and runs
@@ -143,26 +144,10 @@ type sweepReport struct {
 }
 
 // answerNumber is a result's answer as a number with its interval, when
-// it has one: a probability or mean with its confidence interval, a
-// splitting estimate, an exact probability (the interval of an incomplete
-// one), a sequential test's observed frequency (no interval).
+// its kind has one (kind.Numeric).
 func answerNumber(r *coordinator.Result) (est, lo, hi float64, ok bool) {
-	switch r.Kind {
-	case "probability", "estimate":
-		return r.Estimate, r.Lo, r.Hi, true
-	case "hypothesis":
-		return r.Estimate, r.Estimate, r.Estimate, true
-	case "splitting":
-		if s := r.Split(); s != nil && s.NoEstimate {
-			return 0, 0, 0, false
-		}
-		return r.Estimate, r.Lo, r.Hi, true
-	case "exact":
-		x := r.Exact()
-		if x.Complete {
-			return x.Probability, x.Probability, x.Probability, true
-		}
-		return (x.Lower + x.Upper) / 2, x.Lower, x.Upper, true
+	if n, isNum := r.Detail.(kind.Numeric); isNum {
+		return n.Number(r)
 	}
 	return 0, 0, 0, false
 }

@@ -5,9 +5,8 @@ import (
 	"io"
 
 	"github.com/wyvernmc/wyvern/coordinator"
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/srctrace"
-	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -19,9 +18,9 @@ const (
 
 // writeSteps prints the steps of a counterexample or witness: the source
 // view, the IR view, or with quiet only the final state.
-func writeSteps(w io.Writer, m *vm.Machine, steps []explicit.Step, mode string, quiet bool) error {
+func writeSteps(w io.Writer, m *vm.Machine, steps []trace.Step, mode string, quiet bool) error {
 	if mode == traceIR {
-		return explicit.WriteTrace(w, m, steps)
+		return trace.Write(w, m, steps)
 	}
 	rec, st, err := srctrace.Replay(m, steps)
 	if err != nil {
@@ -34,24 +33,23 @@ func writeSteps(w io.Writer, m *vm.Machine, steps []explicit.Step, mode string, 
 	return rec.Write(w, st)
 }
 
-// resultTraces returns the traces a result carries: an explicit search's
-// counterexample or witness and its first deadlock and error, a BMC
-// witness.
-func resultTraces(res *coordinator.Result) []*explicit.Trace {
-	var out []*explicit.Trace
-	if x := res.Explicit(); x != nil {
-		out = append(out, x.Trace)
-		if x.FirstDeadlock != nil {
-			out = append(out, x.FirstDeadlock.Trace)
-		}
-		if x.FirstError != nil {
-			out = append(out, x.FirstError.Trace)
-		}
+// resultTraces returns the traces a result carries (kind.Detail's
+// Counterexamples): an explicit search's counterexample or witness and its
+// first deadlock and error, a BMC witness.
+func resultTraces(res *coordinator.Result) []*trace.Trace {
+	if res.Detail == nil {
+		return nil
 	}
-	if d, ok := res.Detail.(*symbolic.Detail); ok && d.BMC != nil {
-		out = append(out, d.BMC.Trace)
+	return res.Detail.Counterexamples()
+}
+
+// counterexample is the first trace a result carries: the counterexample
+// or witness of its answer (nil: none).
+func counterexample(res *coordinator.Result) *trace.Trace {
+	if ts := resultTraces(res); len(ts) > 0 {
+		return ts[0]
 	}
-	return out
+	return nil
 }
 
 // describeTraces fills the steps of a result's traces with their

@@ -19,10 +19,10 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/wyvernmc/wyvern/coordinator"
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/svcomp"
+	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 	"github.com/wyvernmc/wyvern/worker"
 )
@@ -380,7 +380,7 @@ func replayWitness(files []string, opts ir.Options, modelSet bool, path string, 
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1
 	}
-	if err := explicit.WriteTrace(stdout, m, steps); err != nil {
+	if err := trace.Write(stdout, m, steps); err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1
 	}

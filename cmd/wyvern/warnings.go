@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/wyvernmc/wyvern/coordinator"
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -23,19 +23,8 @@ const (
 // query that names a process the program never creates gets these answers
 // for that reason alone.
 func negative(r *coordinator.Result) bool {
-	switch r.Kind {
-	case "probability", "hypothesis":
-		return r.Trace() != nil && r.Trace().Satisfied == 0
-	case "splitting":
-		return r.Split() != nil && (r.Split().NoEstimate || r.Split().Estimate == 0)
-	case "explicit":
-		x := r.Explicit()
-		return x != nil && (x.Kind == "reach" && x.Verdict == explicit.NotSatisfied || x.Kind == "invariant" && x.Verdict == explicit.Satisfied)
-	case "exact":
-		x := r.Exact()
-		return x != nil && x.Complete && x.Probability == 0
-	}
-	return false
+	n, ok := r.Detail.(kind.Negative)
+	return ok && n.Negative(r)
 }
 
 // processWarning says when a query whose answer is "never" names a process

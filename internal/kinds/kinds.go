@@ -8,6 +8,7 @@ import (
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
@@ -19,20 +20,15 @@ import (
 type Kind struct {
 	Name    string
 	Handler worker.Factory
-	Runner  coordinator.Runner
+	Runner  kind.Runner
 }
 
 // All are the job kinds this build runs.
 var All = []Kind{
-	{jobs.KindTrace, simulator.NewTraceHandler, coordinator.TraceRunner{}},
-	{jobs.KindSplit, splitting.NewSegmentHandler, coordinator.SplitRunner{}},
-	{jobs.KindExplicit, explicit.NewHandler, coordinator.ExplicitRunner{}},
+	{jobs.KindTrace, simulator.NewTraceHandler, simulator.Runner{}},
+	{jobs.KindSplit, splitting.NewSegmentHandler, splitting.SplitRunner{}},
+	{jobs.KindExplicit, explicit.NewHandler, explicit.Runner{}},
 	{jobs.KindBMC, symbolic.NewHandler, symbolic.Runner{}},
-}
-
-func init() {
-	// Kinds whose results are not the coordinator's own register them.
-	coordinator.RegisterDetail(jobs.KindBMC, symbolic.NewDetail)
 }
 
 // Worker registers every kind's handler with w and returns it.

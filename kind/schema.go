@@ -1,4 +1,4 @@
-package coordinator
+package kind
 
 import (
 	"bytes"
@@ -8,34 +8,29 @@ import (
 	"sort"
 )
 
-// The fields of a result in JSON, per result kind (docs/json.md documents
-// each; cmd/wyvern's TestJSONSchema checks the output of real runs against
-// that document). Every result starts with headKeys and ends with
-// tailKeys; between them come its kind's keys (resultKeys), or for a kind
-// not listed there (one registered by another package, e.g. bmc) the
-// fields of its Detail.
+// The fields of a result in JSON (docs/json.md documents each;
+// cmd/wyvern's TestJSONSchema checks the output of real runs against that
+// document). Every result starts with headKeys and ends with tailKeys;
+// between them come the keys its kind registered (RegisterDetail), or for
+// a kind registered without keys the fields of its Detail.
 var (
-	headKeys   = []string{"wyvern_version", "kind", "query", "program", "program_sha256", "seed", "options", "defaults", "exit_status"}
-	tailKeys   = []string{"warnings", "experiment", "stats"}
-	resultKeys = map[string][]string{
-		"probability": {"runs", "satisfied", "estimate", "lo", "hi", "confidence", "rule", "steps", "ends",
-			"always", "first_satisfying", "first_violating", "histogram", "convergence"},
-		"hypothesis": {"verdict", "decision", "cmp", "theta", "delta", "alpha", "beta", "max_runs", "llr",
-			"runs", "satisfied", "estimate", "steps", "ends", "always", "first_satisfying", "first_violating", "histogram", "convergence"},
-		"estimate":        {"runs", "estimate", "lo", "hi", "confidence", "stddev", "coverage_assured", "steps", "ends", "convergence", "values"},
-		"enum-states-smc": {"runs", "states", "steps", "ends"},
-		"splitting":       {"runs", "estimate", "lo", "hi", "confidence", "steps", "split"},
-		"explicit":        {"explicit"},
-		"exact":           {"estimate", "lo", "hi", "exact"},
-	}
+	headKeys = []string{"wyvern_version", "kind", "query", "program", "program_sha256", "seed", "options", "defaults", "exit_status"}
+	tailKeys = []string{"warnings", "experiment", "stats"}
 )
+
+// registeredKeys are the keys registered for results of kind (nil: none).
+func registeredKeys(kind string) []string {
+	detailMu.RLock()
+	defer detailMu.RUnlock()
+	return details[kind].keys
+}
 
 // ResultKeys lists the JSON fields of a result of kind, in the order they
 // are written; detailKeys are the fields of its Detail (used for a kind
-// without an entry of its own).
+// registered without keys of its own).
 func ResultKeys(kind string, detailKeys []string) []string {
-	mid, ok := resultKeys[kind]
-	if !ok {
+	mid := registeredKeys(kind)
+	if mid == nil {
 		mid = detailKeys
 	}
 	return slices.Concat(headKeys, mid, tailKeys)

@@ -1,34 +1,49 @@
-package coordinator
+package simulator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/kind"
 	"github.com/wyvernmc/wyvern/metrics"
 	"github.com/wyvernmc/wyvern/query"
 )
 
-// TraceRunner runs KindTrace experiments: probabilities, hypothesis tests,
+// Runner runs KindTrace experiments: probabilities, hypothesis tests,
 // Estimate and EnumStatesSMC queries answered by independent traces. It
 // publishes trace-range jobs in a window ahead of the results, folds the
 // outcomes strictly in trace-index order into the query's estimator
 // (buffering early arrivals, dropping duplicates), and stops when the
 // estimator's rule does.
-type TraceRunner struct{}
+type Runner struct{}
 
-// Check implements Runner.
-func (TraceRunner) Check(q *query.Query, _ *jobs.Experiment) error {
+// Check implements kind.Runner.
+func (Runner) Check(q *query.Query, _ *jobs.Experiment) error {
 	_, err := newFolder(q, 0)
 	return err
 }
 
-// Run implements Runner.
-func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
+// RunLimit implements kind.RunLimiter: the traces after which the
+// experiment stops at the latest.
+func (Runner) RunLimit(q *query.Query) (uint64, error) {
+	f, err := newFolder(q, 0)
+	if err != nil {
+		return 0, err
+	}
+	return f.limit(), nil
+}
+
+// ReportOptions implements kind.OptionsReporter.
+func (Runner) ReportOptions(_ *query.Query, _ *jobs.Experiment, o *kind.Options) {
+	o.Set("engine", "simulation", false)
+}
+
+// Run implements kind.Runner.
+func (Runner) Run(ctx context.Context, s *kind.Session) (*kind.Result, error) {
 	exp, q := s.Exp, s.Query
 	f, err := newFolder(q, exp.Seed)
 	if err != nil {
@@ -63,13 +78,13 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	var dups uint64
 	// Jobs are published in batches (PublishJobs: one round trip a batch):
 	// plan adds a range to the batch, flush publishes it.
-	var batch []PlannedJob
+	var batch []kind.PlannedJob
 	plan := func(first uint64) {
 		n := jobSize
 		if limit > 0 && first+n > limit {
 			n = limit - first
 		}
-		batch = append(batch, PlannedJob{Part: strconv.FormatUint(first, 10), Payload: jobs.TraceRange{First: first, Count: n}})
+		batch = append(batch, kind.PlannedJob{Part: strconv.FormatUint(first, 10), Payload: jobs.TraceRange{First: first, Count: n}})
 	}
 	flush := func() error {
 		if len(batch) == 0 {
@@ -96,7 +111,7 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 			return fmt.Errorf("worker %s could not run %s: %s", m.Worker, exp.ProgramName, m.Error)
 		}
 		var r jobs.TraceOutcomes
-		if err := decodePayload(m, &r); err != nil {
+		if err := kind.DecodePayload(m, &r); err != nil {
 			s.Reject(m, metrics.RejectMismatch, err.Error())
 			return nil
 		}
@@ -139,7 +154,7 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	// coordinator goes on from where the last one was instead of running
 	// every trace again.
 	var gaps []uint64
-	if stored := s.storedResults(ctx); stored > 0 {
+	if stored := s.StoredResults(ctx); stored > 0 {
 		for n := 0; n < stored && !f.done; n++ {
 			select {
 			case <-ctx.Done():
@@ -225,10 +240,13 @@ func (TraceRunner) Run(ctx context.Context, s *Session) (*Result, error) {
 	res := f.result()
 	res.Experiment, res.Program = exp.ID, exp.ProgramName
 	if q.Kind == query.EnumStatesSMC {
-		res.Trace().States = len(states)
+		DetailOf(&res).States = len(states)
+	}
+	if d := DetailOf(&res); d != nil && res.Kind == "hypothesis" && d.MaxRuns > 0 {
+		res.Options = map[string]any{"MaxRuns": d.MaxRuns} // Wald's expected number at the worst p, times 10, when not given
 	}
 	el := time.Since(start).Seconds()
-	res.Stats = Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}
+	res.Stats = kind.Stats{Seconds: el, RunsPerSec: float64(res.Runs) / el, StepsPerSec: float64(res.Steps) / el, Duplicates: dups}
 	for w := range workers {
 		res.Stats.Workers = append(res.Stats.Workers, w)
 	}
@@ -268,12 +286,4 @@ func checkTraceResult(part string, r *jobs.TraceOutcomes, jobSize, limit uint64)
 		}
 	}
 	return ""
-}
-
-// decodePayload decodes a result's payload into the kind's result type.
-func decodePayload(r *jobs.Result, v any) error {
-	if err := json.Unmarshal(r.Payload, v); err != nil {
-		return fmt.Errorf("%s result %s/%s from worker %s: %w", r.Kind, r.Experiment, r.Part, r.Worker, err)
-	}
-	return nil
 }

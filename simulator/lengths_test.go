@@ -1,4 +1,4 @@
-package coordinator
+package simulator
 
 import (
 	"math/rand/v2"

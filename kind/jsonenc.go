@@ -1,4 +1,4 @@
-package coordinator
+package kind
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package coordinator
+package simulator
 
 import "math/bits"
 

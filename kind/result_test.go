@@ -1,4 +1,4 @@
-package coordinator_test
+package kind_test
 
 import (
 	"bytes"
@@ -9,33 +9,39 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/kind"
+	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
+	"github.com/wyvernmc/wyvern/trace"
 )
 
 // customDetail is a result kind of the test's own, as a new job kind
 // would define one.
 type customDetail struct {
-	Answer int `json:"answer"`
+	Value int `json:"answer"`
 }
 
-func (d *customDetail) WriteText(w io.Writer, r *coordinator.Result) {
-	fmt.Fprintf(w, "The answer is %d\n", d.Answer)
+func (d *customDetail) WriteText(w io.Writer, r *kind.Result) {
+	fmt.Fprintf(w, "The answer is %d\n", d.Value)
 }
+
+func (d *customDetail) Answer(*kind.Result) kind.Verdict { return kind.Unknown }
+func (d *customDetail) Summary(*kind.Result) string      { return fmt.Sprint(d.Value) }
+func (d *customDetail) Counterexamples() []*trace.Trace  { return nil }
 
 // TestResultDetailsRoundTrip: every result kind's detail is encoded beside
 // the common fields and decoded back into its own type, including a kind
 // registered from outside the package; its text follows the common header.
 func TestResultDetailsRoundTrip(t *testing.T) {
-	coordinator.RegisterDetail("custom", func() coordinator.Detail { return &customDetail{} })
-	cases := []coordinator.Result{
-		{Kind: "probability", Runs: 10, Estimate: 0.3, Detail: &coordinator.TraceDetail{Satisfied: 3, Rule: "checkpoint"}},
-		{Kind: "hypothesis", Runs: 50, Detail: &coordinator.TraceDetail{Decision: "accept", Verdict: "holds", Cmp: ">=", Theta: 0.2}},
-		{Kind: "splitting", Runs: 400, Detail: &coordinator.SplitDetail{Split: &splitting.Result{Method: "fixed", N: 100, Estimate: 1e-5}}},
-		{Kind: "explicit", Detail: &coordinator.ExplicitDetail{Explicit: &explicit.Result{Kind: "reach", States: 12}}},
-		{Kind: "exact", Estimate: 0.5, Detail: &coordinator.ExactDetail{Exact: &explicit.ExactResult{Probability: 0.5, Complete: true}}},
-		{Kind: "custom", Detail: &customDetail{Answer: 42}},
+	kind.RegisterDetail("custom", nil, func() kind.Detail { return &customDetail{} })
+	cases := []kind.Result{
+		{Kind: "probability", Runs: 10, Estimate: 0.3, Detail: &simulator.Detail{Satisfied: 3, Rule: "checkpoint"}},
+		{Kind: "hypothesis", Runs: 50, Detail: &simulator.Detail{Decision: "accept", Verdict: "holds", Cmp: ">=", Theta: 0.2}},
+		{Kind: "splitting", Runs: 400, Detail: &splitting.Detail{Split: &splitting.Result{Method: "fixed", N: 100, Estimate: 1e-5}}},
+		{Kind: "explicit", Detail: &explicit.Detail{Explicit: &explicit.Result{Kind: "reach", States: 12}}},
+		{Kind: "exact", Estimate: 0.5, Detail: &explicit.ExactDetail{Exact: &explicit.ExactResult{Probability: 0.5, Complete: true}}},
+		{Kind: "custom", Detail: &customDetail{Value: 42}},
 		{Kind: "unregistered"},
 	}
 	for _, c := range cases {
@@ -50,7 +56,7 @@ func TestResultDetailsRoundTrip(t *testing.T) {
 		if flat["kind"] != c.Kind {
 			t.Errorf("%s: %s", c.Kind, b)
 		}
-		var back coordinator.Result
+		var back kind.Result
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s: decode %s: %v", c.Kind, b, err)
 		}
@@ -66,9 +72,12 @@ func TestResultDetailsRoundTrip(t *testing.T) {
 		}
 	}
 	var text bytes.Buffer
-	r := coordinator.Result{Kind: "custom", Query: "Q", Program: "p.c", Detail: &customDetail{Answer: 42}}
+	r := kind.Result{Kind: "custom", Query: "Q", Program: "p.c", Detail: &customDetail{Value: 42}}
 	r.WriteText(&text)
 	if !strings.HasPrefix(text.String(), "Query: Q\nProgram: p.c") || !strings.Contains(text.String(), "The answer is 42") {
 		t.Errorf("text:\n%s", text.String())
+	}
+	if r.ExitStatus() != kind.ExitUnknown || r.Detail.Summary(&r) != "42" {
+		t.Errorf("a custom detail's answer gives exit status %d and summary %q, want %d and \"42\"", r.ExitStatus(), r.Detail.Summary(&r), kind.ExitUnknown)
 	}
 }
