@@ -99,3 +99,33 @@ func TestAllAssumeFailed(t *testing.T) {
 		t.Errorf("warnings: want one saying every run ended in a failed assumption, and no rare-event one:\n%s", s)
 	}
 }
+
+// TestSplitAuto: check derives Split=auto's score, says it, and runs the
+// adaptive query that uses it (the result's query).
+func TestSplitAuto(t *testing.T) {
+	requireClang(t)
+	var out, errb bytes.Buffer
+	rc := dispatch([]string{"check", "--workers", "1", "--quiet", "--json",
+		"../../testdata/splitting/chain.c", "Pr[<=100000](<> x >= 100) {Split=auto, N=200, M=8}"}, &out, &errb)
+	if rc != 0 && rc != coordinator.ExitUnknown { // M=8 may leave coverage not assured
+		t.Fatalf("exit %d\n%s", rc, errb.String())
+	}
+	if !strings.Contains(errb.String(), "Split=auto: the score is min(x, 100)") {
+		t.Errorf("stderr does not give the derived score:\n%s", errb.String())
+	}
+	var r struct {
+		Query    string  `json:"query"`
+		Estimate float64 `json:"estimate"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Query != "Pr[<=100000](<> x >= 100) {Split=adaptive, Score=min(x, 100), N=200, M=8}" || r.Estimate <= 0 {
+		t.Errorf("query %q, estimate %g", r.Query, r.Estimate)
+	}
+	errb.Reset()
+	if rc := dispatch([]string{"check", "../../testdata/splitting/chain.c", "Pr[<=100000](<> DataRace) {Split=auto}"}, &out, &errb); rc != exitUsage ||
+		!strings.Contains(errb.String(), "no distance") {
+		t.Errorf("Split=auto on DataRace: exit %d, %q", rc, errb.String())
+	}
+}
