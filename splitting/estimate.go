@@ -113,6 +113,9 @@ type Result struct {
 	Levels       []Level   `json:"levels"`
 	Warnings     []string  `json:"warnings,omitempty"`
 	EmitLevels   string    `json:"emit_levels,omitempty"` // adaptive: an equivalent fixed-levels query
+	// Tuning: fixed effort, how the levels compare with a balanced
+	// placement and what to change (nil for adaptive levels)
+	Tuning  *Tuning `json:"tuning"`
 	MaxSeen      int64     `json:"max_seen"`
 	Segments     int64     `json:"segments"`
 	Steps        uint64    `json:"steps"`
@@ -276,6 +279,9 @@ func Summarize(q *query.Query, s *Spec, reps []*Replication) (*Result, error) {
 	}
 	res.PlugLo, res.PlugHi = plugIn(res.Estimate, reps, s.Alpha)
 	varShares(res.Levels)
+	if !res.NoEstimate {
+		res.Tuning = tuning(s.Method, s.N, res.Estimate, res.Levels)
+	}
 	res.Warnings = warnings(s, res, reps)
 	switch {
 	case res.NoEstimate:

@@ -402,6 +402,16 @@ func writeSplit(w io.Writer, s *Result) {
 	for _, msg := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", msg)
 	}
+	if t := s.Tuning; t != nil {
+		fmt.Fprintf(w, "Level tuning: %d levels of conditional probability about %.2g (balanced) would spread this estimate", t.BalancedLevels, t.BalancedProb)
+		if t.WorkRatio > 0 {
+			fmt.Fprintf(w, " with %.0f%% of this run's work for the same relative error", 100*t.WorkRatio)
+		}
+		fmt.Fprintln(w)
+		for _, a := range t.Advice {
+			fmt.Fprintf(w, "  %s\n", a)
+		}
+	}
 	if s.EmitLevels != "" {
 		fmt.Fprintf(w, "Fixed levels from this run: %s\n", s.EmitLevels)
 	}
