@@ -115,11 +115,11 @@ type Result struct {
 	EmitLevels   string    `json:"emit_levels,omitempty"` // adaptive: an equivalent fixed-levels query
 	// Tuning: fixed effort, how the levels compare with a balanced
 	// placement and what to change (nil for adaptive levels)
-	Tuning  *Tuning `json:"tuning"`
-	MaxSeen      int64     `json:"max_seen"`
-	Segments     int64     `json:"segments"`
-	Steps        uint64    `json:"steps"`
-	Seconds      float64   `json:"seconds"` // simulation time, all workers
+	Tuning   *Tuning `json:"tuning"`
+	MaxSeen  int64   `json:"max_seen"`
+	Segments int64   `json:"segments"`
+	Steps    uint64  `json:"steps"`
+	Seconds  float64 `json:"seconds"` // simulation time, all workers
 }
 
 // Progress reports finished replications.
