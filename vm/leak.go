@@ -1,0 +1,246 @@
+package vm
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// LeakChecks selects the checks of SV-COMP's memory-tracking properties
+// that a machine's runs make. They are off by default: a leak is no error
+// of the other properties, and a run ended at its leak would hide what
+// comes after it (a reach_error call, an out-of-bounds access). A query
+// that names Error(MemLeak) or Error(MemCleanup) needs them on
+// (query.LeakChecksOf says which).
+type LeakChecks uint8
+
+const (
+	// CheckMemTrack ends a run in MemLeak when a heap block is no longer
+	// reachable from the roots: the globals, the live stack blocks, the
+	// registers of the live frames and the values finished processes
+	// return, and the blocks reachable from them. It is checked after
+	// every step or run of steps the interpreter makes while a heap block
+	// is live (and so at every state explicit search stores), and when
+	// the program terminates: main returned (its frame is gone, so a
+	// block only its locals reached is lost), exit(), abort(), a failed
+	// assertion or reach_error (the stacks are still there: only blocks
+	// nothing reaches are lost).
+	CheckMemTrack LeakChecks = 1 << iota
+	// CheckMemCleanup ends a run in MemCleanup when it terminates (as
+	// above) with a heap block still allocated.
+	CheckMemCleanup
+)
+
+// LeakChecksFor returns the checks that observing error kind k needs.
+func LeakChecksFor(k ErrKind) LeakChecks {
+	switch k {
+	case ErrMemLeak:
+		return CheckMemTrack
+	case ErrMemCleanup:
+		return CheckMemCleanup
+	}
+	return 0
+}
+
+// Reachability is conservative: a word (8 bytes in registers and, at
+// every 4-byte aligned offset, in memory; 4 bytes as an ILP32 pointer in
+// memory and in registers under ILP32) refers to a heap block when it is
+// the integer address of a byte of it or of the byte past its end,
+// whatever its type: a pointer converted to an integer (ptrtoint) or
+// stored as one still holds its block, and so does a pointer into the
+// middle of it. A block can then be reported lost only when no word
+// anywhere holds an address in it. A pointer kept only in a disguised
+// form (xor-ed, packed at an odd offset) is not seen.
+
+// leakScan is the scratch space of the reachability pass, kept by a state
+// across passes so that a pass allocates nothing in the steady state.
+type leakScan struct {
+	mark []uint64 // bit id: heap block id was reached
+	work []uint32 // reached heap blocks not yet scanned
+	mem  *Memory
+	p32  bool // ILP32: memory holds 4-byte pointers
+}
+
+// ref marks the heap block word w is an address in, if any.
+func (s *leakScan) ref(w uint64) {
+	id := uint32(w >> ir.PtrBlockShift)
+	if id == 0 || id >= s.mem.n {
+		return
+	}
+	b := s.mem.blk(id)
+	if b.kind != blkHeap || uint32(w)-ir.PtrBase(id) > b.size {
+		return
+	}
+	if s.mark[id>>6]&(1<<(id&63)) != 0 {
+		return
+	}
+	s.mark[id>>6] |= 1 << (id & 63)
+	s.work = append(s.work, id)
+}
+
+// ref32 marks the heap block an ILP32 pointer x is an address in, if any.
+func (s *leakScan) ref32(x uint32) {
+	if x>>ir.Ptr32BlockShift != 0 {
+		s.ref(ir.FromPtr32(x))
+	}
+}
+
+// scanBytes marks the heap blocks the words of d refer to.
+func (s *leakScan) scanBytes(d []byte) {
+	if s.p32 {
+		for i := 0; i+4 <= len(d); i += 4 {
+			if x := binary.LittleEndian.Uint32(d[i:]); x != 0 {
+				s.ref32(x)
+			}
+		}
+		return
+	}
+	for i := 0; i+8 <= len(d); i += 4 {
+		if w := binary.LittleEndian.Uint64(d[i:]); w>>ir.PtrBlockShift != 0 {
+			s.ref(w)
+		}
+	}
+}
+
+// scanBlock marks the heap blocks the bytes of b refer to.
+func (s *leakScan) scanBlock(b *block) {
+	if b.pages == nil {
+		s.scanBytes(b.data[:b.size])
+		return
+	}
+	for _, pg := range b.pages {
+		if pg != &zeroPage {
+			s.scanBytes(pg.data[:])
+		}
+	}
+}
+
+// lostBlocks runs the reachability pass over st and returns the number of
+// live heap blocks no root reaches, the first of them and their bytes.
+func (m *Machine) lostBlocks(st *State) (n int, first uint32, bytes uint64) {
+	mem := &st.Mem
+	if st.leaks == nil {
+		st.leaks = new(leakScan)
+	}
+	s := st.leaks
+	words := int(mem.n+63) / 64
+	if cap(s.mark) < words {
+		s.mark = make([]uint64, words, 2*words)
+	}
+	s.mark = s.mark[:words]
+	clear(s.mark)
+	s.work, s.mem, s.p32 = s.work[:0], mem, m.ilp32
+	for id := uint32(1); id < mem.n; id++ {
+		if b := mem.blk(id); b.kind == blkGlobal || b.kind == blkStack {
+			s.scanBlock(b)
+		}
+	}
+	for _, t := range st.Threads {
+		s.ref(t.RetVal)
+		for _, w := range t.Regs {
+			s.ref(w)
+			if m.ilp32 && w>>32 == 0 {
+				s.ref32(uint32(w))
+			}
+		}
+	}
+	for len(s.work) > 0 {
+		id := s.work[len(s.work)-1]
+		s.work = s.work[:len(s.work)-1]
+		s.scanBlock(mem.blk(id))
+	}
+	for id := uint32(1); id < mem.n; id++ {
+		if b := mem.blk(id); b.kind == blkHeap && s.mark[id>>6]&(1<<(id&63)) == 0 {
+			if n == 0 {
+				first = id
+			}
+			n++
+			bytes += uint64(b.size)
+		}
+	}
+	s.mem = nil
+	return n, first, bytes
+}
+
+// checkLeaks makes the checks of m.Leaks after a step or run of steps of
+// process t (the caller tests m.Leaks != 0): while the run goes on, that
+// no heap block was lost; when it terminated, that none is lost and (for
+// CheckMemCleanup) none is still allocated.
+func (m *Machine) checkLeaks(st *State, t *Thread) {
+	if st.Mem.heap == 0 {
+		return
+	}
+	switch st.Status {
+	case Running:
+		if m.Leaks&CheckMemTrack != 0 {
+			m.trackLeaks(st, t, "")
+		}
+	case Exited:
+		m.leaksAtEnd(st, t)
+	case Failed:
+		switch st.Err.Kind {
+		case ErrAbort, ErrAssertFail, ErrReachError, ErrVerifierErr:
+			m.leaksAtEnd(st, t)
+		}
+	}
+}
+
+// leaksAtEnd checks the heap of a run that has just terminated.
+func (m *Machine) leaksAtEnd(st *State, t *Thread) {
+	how := "at exit"
+	switch {
+	case st.Status == Failed:
+		how = "when the program stopped (" + st.Err.Kind.String() + ")"
+	case len(st.Threads[0].Frames) == 0:
+		how = "when main returned"
+	}
+	if m.Leaks&CheckMemTrack != 0 && m.trackLeaks(st, t, " "+how) {
+		return
+	}
+	if m.Leaks&CheckMemCleanup != 0 {
+		var bytes uint64
+		for id := uint32(1); id < st.Mem.n; id++ {
+			if b := st.Mem.blk(id); b.kind == blkHeap {
+				bytes += uint64(b.size)
+			}
+		}
+		m.failAt(st, t, ErrMemCleanup, fmt.Sprintf("%d heap block(s), %d bytes, not freed %s", st.Mem.heap, bytes, how))
+	}
+}
+
+// trackLeaks ends the run in MemLeak if a heap block is lost, and reports
+// whether it did.
+func (m *Machine) trackLeaks(st *State, t *Thread, how string) bool {
+	n, first, bytes := m.lostBlocks(st)
+	if n == 0 {
+		return false
+	}
+	detail := fmt.Sprintf("heap block %d (%d bytes) is unreachable%s", first, st.Mem.blk(first).size, how)
+	if n > 1 {
+		detail = fmt.Sprintf("%d heap blocks (%d bytes; the first, block %d, of %d) are unreachable%s",
+			n, bytes, first, st.Mem.blk(first).size, how)
+	}
+	m.failAt(st, t, ErrMemLeak, detail)
+	return true
+}
+
+// failAt puts the state into an error state at process t's next
+// instruction, or, for a process that has finished (main returned), at
+// its entry function's location with pc -1. It replaces an error the run
+// ended in (abort(), a failed assertion), whose place it keeps.
+func (m *Machine) failAt(st *State, t *Thread, k ErrKind, detail string) {
+	if st.Status == Failed && st.Err != nil {
+		e := *st.Err
+		e.Kind, e.Detail = k, detail
+		st.Err = &e
+		return
+	}
+	if len(t.Frames) > 0 {
+		m.fail(st, t, t.Frames[len(t.Frames)-1].PC, k, detail)
+		return
+	}
+	entry := m.Prog.Funcs[m.Prog.Entry]
+	st.Status = Failed
+	st.Err = &ErrorState{Kind: k, Thread: t.ID, Func: entry.Name, PC: -1, Loc: entry.SrcLoc, Detail: detail}
+}
