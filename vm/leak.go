@@ -59,15 +59,21 @@ type leakScan struct {
 	mark []uint64 // bit id: heap block id was reached
 	work []uint32 // reached heap blocks not yet scanned
 	mem  *Memory
-	p32  bool // ILP32: memory holds 4-byte pointers
+	lo   uint32 // the first id a heap block may have: the image's blocks are older
+	n    uint32 // mem.n
+	p32  bool   // ILP32: memory holds 4-byte pointers
 }
 
-// ref marks the heap block word w is an address in, if any.
+// ref marks the heap block word w is an address in, if any (inlined:
+// most words name no block a heap block may have).
 func (s *leakScan) ref(w uint64) {
-	id := uint32(w >> ir.PtrBlockShift)
-	if id == 0 || id >= s.mem.n {
-		return
+	if id := uint32(w >> ir.PtrBlockShift); id >= s.lo && id < s.n {
+		s.refBlock(id, w)
 	}
+}
+
+// refBlock marks heap block id if w is an address in it.
+func (s *leakScan) refBlock(id uint32, w uint64) {
 	b := s.mem.blk(id)
 	if b.kind != blkHeap || uint32(w)-ir.PtrBase(id) > b.size {
 		return
@@ -130,10 +136,24 @@ func (m *Machine) lostBlocks(st *State) (n int, first uint32, bytes uint64) {
 	}
 	s.mark = s.mark[:words]
 	clear(s.mark)
-	s.work, s.mem, s.p32 = s.work[:0], mem, m.ilp32
-	for id := uint32(1); id < mem.n; id++ {
-		if b := mem.blk(id); b.kind == blkGlobal || b.kind == blkStack {
-			s.scanBlock(b)
+	s.work, s.mem, s.p32, s.lo, s.n = s.work[:0], mem, m.ilp32, 1, mem.n
+	if mem.image != nil {
+		s.lo = max(mem.image.n, 1)
+	}
+	if img := mem.image; img != nil {
+		// The blocks still equal to the post-initialisation image refer to
+		// no heap block (every heap block is younger): only the others are
+		// scanned.
+		for _, b := range mem.changed(img) {
+			if b.kind == blkGlobal || b.kind == blkStack {
+				s.scanBlock(b)
+			}
+		}
+	} else {
+		for id := uint32(1); id < mem.n; id++ {
+			if b := mem.blk(id); b.kind == blkGlobal || b.kind == blkStack {
+				s.scanBlock(b)
+			}
 		}
 	}
 	for _, t := range st.Threads {
@@ -150,7 +170,7 @@ func (m *Machine) lostBlocks(st *State) (n int, first uint32, bytes uint64) {
 		s.work = s.work[:len(s.work)-1]
 		s.scanBlock(mem.blk(id))
 	}
-	for id := uint32(1); id < mem.n; id++ {
+	for id := s.lo; id < mem.n; id++ {
 		if b := mem.blk(id); b.kind == blkHeap && s.mark[id>>6]&(1<<(id&63)) == 0 {
 			if n == 0 {
 				first = id
