@@ -92,6 +92,16 @@ func (s *leakScan) ref32(x uint32) {
 	}
 }
 
+// refRegs marks the heap blocks registers regs refer to.
+func (s *leakScan) refRegs(regs []uint64, p32 bool) {
+	for _, w := range regs {
+		s.ref(w)
+		if p32 && w>>32 == 0 {
+			s.ref32(uint32(w))
+		}
+	}
+}
+
 // scanBytes marks the heap blocks the words of d refer to.
 func (s *leakScan) scanBytes(d []byte) {
 	if s.p32 {
@@ -124,7 +134,14 @@ func (s *leakScan) scanBlock(b *block) {
 
 // lostBlocks runs the reachability pass over st and returns the number of
 // live heap blocks no root reaches, the first of them and their bytes.
-func (m *Machine) lostBlocks(st *State) (n int, first uint32, bytes uint64) {
+// With stopped set (process stopped calls exit(), abort(), or fails an
+// assertion: its frames never return), the registers of its unoptimised
+// (-O0, optnone) frames are no roots: there every C object lives in a
+// stack block and a register holds a temporary of the statement being
+// evaluated, which the call that ends the program no longer needs, while
+// a register whose value the function no longer reads would otherwise
+// hold a lost block until the end.
+func (m *Machine) lostBlocks(st *State, stopped *Thread) (n int, first uint32, bytes uint64) {
 	mem := &st.Mem
 	if st.leaks == nil {
 		st.leaks = new(leakScan)
@@ -158,10 +175,13 @@ func (m *Machine) lostBlocks(st *State) (n int, first uint32, bytes uint64) {
 	}
 	for _, t := range st.Threads {
 		s.ref(t.RetVal)
-		for _, w := range t.Regs {
-			s.ref(w)
-			if m.ilp32 && w>>32 == 0 {
-				s.ref32(uint32(w))
+		if t != stopped {
+			s.refRegs(t.Regs, m.ilp32)
+			continue
+		}
+		for i := range t.Frames {
+			if fr := &t.Frames[i]; fr.Fn.Optimised {
+				s.refRegs(t.Regs[fr.Base:int(fr.Base)+fr.Fn.NRegs], m.ilp32)
 			}
 		}
 	}
@@ -194,7 +214,7 @@ func (m *Machine) checkLeaks(st *State, t *Thread) {
 	switch st.Status {
 	case Running:
 		if m.Leaks&CheckMemTrack != 0 {
-			m.trackLeaks(st, t, "")
+			m.trackLeaks(st, t, nil, "")
 		}
 	case Exited:
 		m.leaksAtEnd(st, t)
@@ -208,14 +228,17 @@ func (m *Machine) checkLeaks(st *State, t *Thread) {
 
 // leaksAtEnd checks the heap of a run that has just terminated.
 func (m *Machine) leaksAtEnd(st *State, t *Thread) {
-	how := "at exit"
+	how, stopped := "at exit", t
 	switch {
 	case st.Status == Failed:
 		how = "when the program stopped (" + st.Err.Kind.String() + ")"
 	case len(st.Threads[0].Frames) == 0:
-		how = "when main returned"
+		how, stopped = "when main returned", nil
 	}
-	if m.Leaks&CheckMemTrack != 0 && m.trackLeaks(st, t, " "+how) {
+	if len(t.Frames) == 0 {
+		stopped = nil // (a process that finished: no frames, no registers)
+	}
+	if m.Leaks&CheckMemTrack != 0 && m.trackLeaks(st, t, stopped, " "+how) {
 		return
 	}
 	if m.Leaks&CheckMemCleanup != 0 {
@@ -231,8 +254,8 @@ func (m *Machine) leaksAtEnd(st *State, t *Thread) {
 
 // trackLeaks ends the run in MemLeak if a heap block is lost, and reports
 // whether it did.
-func (m *Machine) trackLeaks(st *State, t *Thread, how string) bool {
-	n, first, bytes := m.lostBlocks(st)
+func (m *Machine) trackLeaks(st *State, t *Thread, stopped *Thread, how string) bool {
+	n, first, bytes := m.lostBlocks(st, stopped)
 	if n == 0 {
 		return false
 	}

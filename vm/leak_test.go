@@ -107,6 +107,25 @@ define i32 @main() {
   call void @exit(i32 0)
   unreachable
 }`},
+		{name: "exit in unoptimised code: a register main no longer reads holds nothing", checks: CheckMemTrack, want: ErrMemLeak, detail: "at exit", body: `
+define i32 @main() #0 {
+  %s = alloca i8*
+  %p = call i8* @malloc(i64 8)
+  store i8* %p, i8** %s
+  store i8* null, i8** %s
+  call void @exit(i32 0)
+  unreachable
+}
+attributes #0 = { noinline optnone }`},
+		{name: "exit in unoptimised code with the block on main's stack: tracked", checks: CheckMemTrack, want: ErrNone, body: `
+define i32 @main() #0 {
+  %s = alloca i8*
+  %p = call i8* @malloc(i64 8)
+  store i8* %p, i8** %s
+  call void @exit(i32 0)
+  unreachable
+}
+attributes #0 = { noinline optnone }`},
 		{name: "exit with the block on main's stack: not cleaned up", checks: CheckMemCleanup, want: ErrMemCleanup, detail: "at exit", body: `
 define i32 @main() {
   %s = alloca i8*
