@@ -126,3 +126,49 @@ func memsafetyVerdicts(t *testing.T, path string) map[string]string {
 	}
 	return want
 }
+
+// TestMemsafetyBMCNoTrue: bounded model checking does not check leaks, so
+// its proof is no TRUE of valid-memsafety for a program that allocates
+// (the portfolio says UNKNOWN with BMC alone), and it is not run for
+// valid-memcleanup.
+func TestMemsafetyBMCNoTrue(t *testing.T) {
+	requireClang(t)
+	if testing.Short() {
+		t.Skip("a cluster and a solver: skipped under -short")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	nc, shutdown, err := startLocalCluster(ctx, 1, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shutdown()
+	const file = "../../testdata/memsafety/swap_freed.c"
+	src, err := ir.Frontend(file, verifyOptions(ir.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := ir.ParseLL(src.Name, src.LL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ prop, outcome, detail string }{
+		{"valid-memsafety", svcomp.OutNone, "no TRUE: bounded model checking does not check valid-memtrack"},
+		{"valid-memcleanup", svcomp.OutRefused, "not expressible"},
+	} {
+		p, err := svcomp.ReadProperty("../../svcomp/testdata/properties/" + tc.prop + ".prp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := svcomp.Verify(ctx, nc, &svcomp.Program{Src: src, Prog: prog}, svcomp.GoalOf(p, prog),
+			svcomp.Options{TimeLimit: 30 * time.Second, Engines: []string{svcomp.EngineBMC}})
+		if out.Verdict != svcomp.Unknown {
+			t.Errorf("%s with BMC alone: %s, want UNKNOWN (%s)", tc.prop, out.Verdict, out.Reason)
+		}
+		for _, e := range out.Engines {
+			if e.Engine == svcomp.EngineBMC && (e.Outcome != tc.outcome || !strings.Contains(e.Detail, tc.detail)) {
+				t.Errorf("%s: BMC %s (%s), want %s (%s)", tc.prop, e.Outcome, e.Detail, tc.outcome, tc.detail)
+			}
+		}
+	}
+}
