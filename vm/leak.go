@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/wyvernmc/wyvern/ir"
 )
@@ -92,6 +93,88 @@ func (s *leakScan) ref32(x uint32) {
 	}
 }
 
+// refThreadRegs marks the heap blocks the registers of process t's live
+// frames refer to. When its innermost frame is unoptimised (-O0,
+// optnone) code at the start of a basic block, only its parameters and
+// the phi destinations of the block's incoming edges are roots there: at
+// -O0 every C object lives in a stack block and a register holds a
+// temporary of one statement, which no other block reads but through a
+// phi. (Without this a register the function no longer reads kept a lost
+// block reachable for as long as the function ran: a leak before an
+// endless loop was never found. Every cycle of the function passes
+// through the start of a block.)
+func (m *Machine) refThreadRegs(s *leakScan, t *Thread) {
+	n := len(t.Frames)
+	if n == 0 {
+		return
+	}
+	top := &t.Frames[n-1]
+	if top.Fn.Optimised {
+		s.refRegs(t.Regs, m.ilp32)
+		return
+	}
+	starts := m.blockStartsOf(top.Fn)
+	live, ok := starts[top.PC]
+	if !ok {
+		s.refRegs(t.Regs, m.ilp32)
+		return
+	}
+	s.refRegs(t.Regs[:top.Base], m.ilp32) // the callers' frames, suspended inside a statement
+	regs := t.Regs[top.Base : int(top.Base)+top.Fn.NRegs]
+	s.refRegs(regs[:top.Fn.NParams], m.ilp32)
+	for _, r := range live {
+		s.refRegs(regs[r:r+1], m.ilp32)
+	}
+}
+
+// blockStarts maps, for an unoptimised function, the pc of each basic
+// block's start to the slots its incoming edges' phi copies write.
+type blockStarts map[int32][]int32
+
+// leakBlocks caches blockStarts per function (leakBlocksOnce builds it).
+type leakBlocks struct {
+	once sync.Once
+	fns  map[*ir.Func]blockStarts
+}
+
+// blockStartsOf returns fn's block starts (built for every unoptimised
+// function of the program on first use).
+func (m *Machine) blockStartsOf(fn *ir.Func) blockStarts {
+	m.leakBlocks.once.Do(func() {
+		m.leakBlocks.fns = map[*ir.Func]blockStarts{}
+		for _, f := range m.Prog.Funcs {
+			if f.External || f.Optimised {
+				continue
+			}
+			bs := blockStarts{0: nil}
+			for _, e := range f.Edges {
+				for _, mv := range e.Moves {
+					bs[e.PC] = append(bs[e.PC], mv.Dst)
+				}
+				if _, ok := bs[e.PC]; !ok {
+					bs[e.PC] = nil
+				}
+			}
+			for _, in := range f.Code {
+				switch in.Op {
+				case ir.OpJmp:
+					if _, ok := bs[int32(in.Imm)]; !ok {
+						bs[int32(in.Imm)] = nil
+					}
+				case ir.OpBr:
+					for _, pc := range []int32{in.B, in.C} {
+						if _, ok := bs[pc]; !ok {
+							bs[pc] = nil
+						}
+					}
+				}
+			}
+			m.leakBlocks.fns[f] = bs
+		}
+	})
+	return m.leakBlocks.fns[fn]
+}
+
 // refRegs marks the heap blocks registers regs refer to.
 func (s *leakScan) refRegs(regs []uint64, p32 bool) {
 	for _, w := range regs {
@@ -176,7 +259,7 @@ func (m *Machine) lostBlocks(st *State, stopped *Thread) (n int, first uint32, b
 	for _, t := range st.Threads {
 		s.ref(t.RetVal)
 		if t != stopped {
-			s.refRegs(t.Regs, m.ilp32)
+			m.refThreadRegs(s, t)
 			continue
 		}
 		for i := range t.Frames {

@@ -148,6 +148,9 @@ type Machine struct {
 	// leak.go): none unless set, so that the other properties see runs
 	// as they were. Set it before the machine's first run.
 	Leaks LeakChecks
+	// leakBlocks: the basic blocks' starts of the unoptimised functions,
+	// built on the first leak check (leak.go).
+	leakBlocks leakBlocks
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
