@@ -266,6 +266,11 @@ func (c *Compiled) prop(p Prop) (func(*vm.State) bool, error) {
 			if !ok {
 				return nil, c.errAt(p.c, "unknown error kind %q (kinds: %s)", p.arg, strings.Join(vm.ErrKindNames(), ", "))
 			}
+			if vm.LeakChecksFor(k)&^m.Leaks != 0 {
+				// (a machine that does not check leaks never reaches the
+				// error: the query would hold vacuously)
+				return nil, c.errAt(p.c, "Error(%s) needs a machine that checks leaks (vm.Machine.Leaks from query.LeakChecksOf)", p.arg)
+			}
 			return func(st *vm.State) bool { return st.Status == vm.Failed && st.Err != nil && st.Err.Kind == k }, nil
 		}
 	case propCall:

@@ -60,6 +60,9 @@ func BMCTarget(q *Query) (Target, error) {
 			if !ok {
 				return &SyntaxError{Query: q.Text, Col: x.c, Msg: fmt.Sprintf("unknown error kind %s", x.arg)}
 			}
+			if vm.LeakChecksFor(k) != 0 {
+				return &SyntaxError{Query: q.Text, Col: x.c, Msg: fmt.Sprintf("Error(%s) is not checked by bounded model checking (leaks are the vm's: use explicit search or simulation)", x.arg)}
+			}
 			t.Errors = append(t.Errors, k)
 			return nil
 		case propCall:

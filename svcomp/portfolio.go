@@ -125,7 +125,7 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 			want[e] = true
 		}
 	}
-	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: vm.NewMachine(p.Prog)}
+	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: g.Machine(p.Prog)}
 	results := make(chan engineResult, len(Engines))
 	var wg sync.WaitGroup
 	got := map[string]EngineOutcome{}
@@ -475,6 +475,9 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 	var res engineResult
 	if r.g.BMCPrimary == "" || (r.g.Prop.Kind == NoDataRace && createsThreads(r.p.Prog)) {
 		res.Outcome, res.Detail = OutRefused, "data races are not expressible for bounded model checking"
+		if r.g.Prop.Kind != NoDataRace {
+			res.Detail = r.g.Prop.Kind.String() + " is not expressible for bounded model checking"
+		}
 		return res
 	}
 	solver := r.opts.Solver
@@ -520,6 +523,9 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 			// E<> V not satisfied: no violation and no error at all, with
 			// no execution cut by the bound.
 			res.Outcome, res.Detail = OutProof, b.Reason
+			if r.g.BMCNoProof != "" {
+				res.Outcome, res.Detail = OutNone, b.Reason+" (no TRUE: "+r.g.BMCNoProof+")"
+			}
 			return res
 		default:
 			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", b.Verdict, b.Reason)

@@ -22,7 +22,8 @@ func False(sub string) string { return "FALSE(" + sub + ")" }
 
 // The error kinds behind each property. abort() is none of them: SV-COMP
 // tasks use it as an assumption (assume_abort_if_not), so a run that calls
-// it is an infeasible run, not a violation.
+// it is an infeasible run, not a violation (but for valid-memcleanup, the
+// vm's MemCleanup: the program terminates there with its blocks).
 var (
 	derefKinds = []vm.ErrKind{vm.ErrNullDeref, vm.ErrOutOfBounds, vm.ErrUseAfterFree, vm.ErrUseAfterReturn, vm.ErrInvalidPtr}
 	freeKinds  = []vm.ErrKind{vm.ErrDoubleFree, vm.ErrInvalidFree}
@@ -44,10 +45,14 @@ type Goal struct {
 	// for bounded model checking ("" when BMC cannot express the property:
 	// a data race).
 	BMCPrimary, BMCFocus string
-	// Provable: whether TRUE may be claimed at all (not for
-	// valid-memsafety, whose valid-memtrack part Wyvern does not check,
-	// unless the program allocates nothing).
+	// Provable: whether TRUE may be claimed at all.
 	Provable bool
+	// Leaks are the leak checks the engines' machines make (valid-memtrack,
+	// valid-memcleanup): Machine gives them.
+	Leaks vm.LeakChecks
+	// BMCNoProof, when set, is why bounded model checking's proof is no
+	// TRUE: it does not check the leaks of a program that allocates.
+	BMCNoProof string
 	// Note says what is approximated or left unchecked, for the report.
 	Note string
 }
@@ -60,12 +65,13 @@ func errorOr(kinds []vm.ErrKind) string {
 	return strings.Join(parts, " || ")
 }
 
-// notAbort are every error kind but abort's.
+// notAbort are every error kind but abort's and the leak checks' (which
+// bounded model checking, the one user, does not express).
 func notAbort() []vm.ErrKind {
 	var out []vm.ErrKind
 	for _, name := range vm.ErrKindNames() {
 		k, _ := vm.ErrKindByName(name)
-		if k != vm.ErrAbort {
+		if k != vm.ErrAbort && vm.LeakChecksFor(k) == 0 {
 			out = append(out, k)
 		}
 	}
@@ -96,22 +102,26 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 	case NoDataRace:
 		g.Focus = "DataRace"
 	case ValidMemsafety:
-		g.Focus = errorOr(append(append([]vm.ErrKind{}, derefKinds...), freeKinds...))
-		g.BMCFocus = g.Focus
+		// SV-COMP's order: valid-free, valid-deref, valid-memtrack (a run
+		// ends in one error; Classify names its sub-property).
+		g.BMCFocus = errorOr(append(append([]vm.ErrKind{}, freeKinds...), derefKinds...))
+		g.Focus = g.BMCFocus + " || " + errorOr([]vm.ErrKind{vm.ErrMemLeak})
+		g.Leaks = vm.CheckMemTrack
 		if allocates(prog) {
-			g.Provable = false
-			g.Note = "valid-memtrack (memory leaks) is not checked: no TRUE for a program that allocates"
+			g.BMCNoProof = "bounded model checking does not check valid-memtrack (leaks) of a program that allocates"
+			g.Note = "valid-memtrack (leaks) is checked by explicit search and simulation, not by bounded model checking"
 		} else {
 			g.Note = "valid-memtrack holds trivially: the program calls no allocation function"
 		}
+	case ValidMemcleanup:
+		g.Focus = errorOr([]vm.ErrKind{vm.ErrMemCleanup})
+		g.Leaks = vm.CheckMemCleanup
+		g.Note = "valid-memcleanup is checked by explicit search and simulation, not by bounded model checking"
 	case NoOverflow:
 		g.Focus = errorOr([]vm.ErrKind{vm.ErrOverflow})
 		g.BMCFocus = g.Focus
 	case Termination:
 		g.Why = "termination is not checked (no bounded answer is sound)"
-		return g
-	case ValidMemcleanup:
-		g.Why = "valid-memcleanup (memory freed at exit) is not checked"
 		return g
 	default:
 		g.Why = fmt.Sprintf("property %s is not checked", p.Kind)
@@ -127,6 +137,12 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 	case UnreachCall:
 		g.Primary = g.Focus + " || " + anyError
 		g.BMCPrimary = g.BMCFocus + " || " + all
+	case ValidMemsafety, ValidMemcleanup:
+		// (the leak kinds named, so that the machines check them)
+		g.Primary = g.Focus + " || " + anyError
+		if g.BMCFocus != "" {
+			g.BMCPrimary = all
+		}
 	default:
 		g.Primary = anyError
 		g.BMCPrimary = all
@@ -165,6 +181,13 @@ func allocates(prog *ir.Program) bool {
 	return false
 }
 
+// Machine prepares prog for the goal's engines: with its leak checks.
+func (g *Goal) Machine(prog *ir.Program) *vm.Machine {
+	m := vm.NewMachine(prog)
+	m.Leaks = g.Leaks
+	return m
+}
+
 // Classify says whether st, the last state of a witness on machine m,
 // violates the goal's property (satisfies Focus), and which
 // (sub)property: the verdict FALSE(sub).
@@ -193,8 +216,11 @@ func (g *Goal) Classify(m *vm.Machine, st *vm.State) (sub string, ok bool, err e
 		}
 	}
 	if g.Prop.Kind == ValidMemsafety && st.Err != nil {
-		if slices.Contains(freeKinds, st.Err.Kind) {
+		switch {
+		case slices.Contains(freeKinds, st.Err.Kind):
 			return "valid-free", true, nil
+		case st.Err.Kind == vm.ErrMemLeak:
+			return "valid-memtrack", true, nil
 		}
 		return "valid-deref", true, nil
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/vm"
 )
 
 // TestGoalOf: each property maps to propositions that parse and compile
@@ -20,12 +19,14 @@ func TestGoalOf(t *testing.T) {
 		provable   bool   // TRUE may be claimed
 		focus      string // a part Focus must contain
 		bmc        bool   // BMC has a query
+		bmcNoProof bool   // BMC's proof is no TRUE (leaks unchecked)
 	}{
 		{file: "lost_update.c", prop: "unreach-call", provable: true, focus: "Exists (p)([p.reach_error])", bmc: true},
 		{file: "rare_input.c", prop: "unreach-call", provable: true, focus: "Error(VerifierError)", bmc: true},
 		{file: "race.c", prop: "no-data-race", provable: true, focus: "DataRace", bmc: true},
-		{file: "null_deref.c", prop: "valid-memsafety", provable: false, focus: "Error(NullDeref)", bmc: true},
+		{file: "null_deref.c", prop: "valid-memsafety", provable: true, focus: "Error(MemLeak)", bmc: true, bmcNoProof: true},
 		{file: "mutex_safe.c", prop: "valid-memsafety", provable: true, focus: "Error(DoubleFree)", bmc: true},
+		{file: "null_deref.c", prop: "valid-memcleanup", provable: true, focus: "Error(MemCleanup)"},
 		{file: "assume_abort.c", prop: "no-overflow", provable: true, focus: "Error(Overflow)", bmc: true},
 		{file: "assume_abort.c", prop: "termination", why: true},
 	} {
@@ -48,7 +49,10 @@ func TestGoalOf(t *testing.T) {
 			if strings.Contains(g.Focus, "Error(Abort)") {
 				t.Errorf("abort() is a violation: %q", g.Focus)
 			}
-			m := vm.NewMachine(prog)
+			if (g.BMCNoProof != "") != tc.bmcNoProof {
+				t.Errorf("BMCNoProof %q", g.BMCNoProof)
+			}
+			m := g.Machine(prog)
 			for _, prop := range []string{g.Primary, g.Focus} {
 				q, err := query.Parse("E<> " + prop)
 				if err == nil {

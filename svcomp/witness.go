@@ -164,6 +164,12 @@ func replaySteps(m *vm.Machine, steps []trace.Step) ([]stepInfo, *vm.State, erro
 	en := m.Settle(st, nil)
 	infos := make([]stepInfo, 0, len(steps))
 	for i, s := range steps {
+		if st.Status == vm.Failed && st.Err != nil && vm.LeakChecksFor(st.Err.Kind) != 0 {
+			// A leak is found after every step here, but only where the
+			// interpreter returns in a simulation (after a run of steps):
+			// the steps so far are the violation's shorter witness.
+			return infos, st, nil
+		}
 		t := st.Thread(s.Thread)
 		if t == nil || st.Status != vm.Running || len(t.Frames) == 0 {
 			return nil, st, fmt.Errorf("witness step %d: process %d cannot step (%s)", i+1, s.Thread, st.Describe())

@@ -21,7 +21,7 @@ func witnessFor(t *testing.T, file, prop string) (*vm.Machine, *Goal, []trace.St
 		t.Fatal(err)
 	}
 	g := GoalOf(p, prog)
-	r := &runner{g: g, m: vm.NewMachine(prog)}
+	r := &runner{g: g, m: g.Machine(prog)}
 	for index := uint64(0); index < 2000; index++ {
 		steps, err := r.simTrace(1, index, 10_000)
 		if err != nil {

@@ -37,6 +37,13 @@ const (
 	// (Machine.MaxMemory, MaxProcs): not a bug of the program, the end of
 	// what the platform gives it; the detail names the limit.
 	ErrResourceLimit
+	// ErrMemLeak: a heap block became unreachable while allocated
+	// (SV-COMP's valid-memtrack), checked only where the machine's Leaks
+	// ask for it (leak.go).
+	ErrMemLeak
+	// ErrMemCleanup: heap blocks were still allocated when the program
+	// terminated (SV-COMP's valid-memcleanup), checked likewise.
+	ErrMemCleanup
 	numErrKinds
 )
 
@@ -48,7 +55,7 @@ var errNames = [...]string{
 	ErrUnreachable: "Unreachable", ErrAssertFail: "AssertFail", ErrReachError: "ReachError",
 	ErrVerifierErr: "VerifierError", ErrAbort: "Abort", ErrTrap: "Trap", ErrInvalidCall: "InvalidCall",
 	ErrStackOverflow: "StackOverflow", ErrPthread: "PthreadMisuse", ErrBadArg: "BadArgument",
-	ErrResourceLimit: "ResourceLimit",
+	ErrResourceLimit: "ResourceLimit", ErrMemLeak: "MemLeak", ErrMemCleanup: "MemCleanup",
 }
 
 var errText = [...]string{
@@ -63,6 +70,7 @@ var errText = [...]string{
 	ErrInvalidCall: "invalid call", ErrStackOverflow: "call stack overflow",
 	ErrPthread: "pthread object misused", ErrBadArg: "invalid argument to a platform function",
 	ErrResourceLimit: "per-run resource limit exceeded",
+	ErrMemLeak:       "memory leak: a heap block is no longer reachable", ErrMemCleanup: "heap memory still allocated at exit",
 }
 
 func (k ErrKind) String() string {

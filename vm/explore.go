@@ -121,6 +121,9 @@ func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) (solo bool) {
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid
+	if m.Leaks != 0 {
+		m.checkLeaks(st, t)
+	}
 	if n == 0 && st.Status == Running {
 		m.fail(st, t, t.Frames[len(t.Frames)-1].PC, ErrPthread,
 			"blocking pthread function called through a function pointer")

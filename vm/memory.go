@@ -59,6 +59,9 @@ type Memory struct {
 	// refused to its size, and the interpreter ends the run
 	// (ErrResourceLimit) before its next step.
 	live, limit, refused uint64
+	// heap is the number of live heap (malloc) blocks: the leak checks
+	// (leak.go) cost nothing while it is 0.
+	heap uint32
 	// epochs reserved from epochCounter, [epochNext, epochEnd) (see
 	// takeEpoch).
 	epochNext, epochEnd uint64
@@ -172,7 +175,7 @@ func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <=
 // without touching it, so any number of goroutines may derive at once.
 func (m *Memory) derive() Memory {
 	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
-		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, limit: m.limit}
+		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, heap: m.heap, limit: m.limit}
 	d.holdAll()
 	d.renew()
 	return d
@@ -184,7 +187,7 @@ func (m *Memory) derive() Memory {
 func (m *Memory) Clone() Memory {
 	m.renew()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
-		live: m.live, limit: m.limit, refused: m.refused}
+		live: m.live, heap: m.heap, limit: m.limit, refused: m.refused}
 	c.holdAll()
 	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
@@ -347,10 +350,13 @@ func (m *Memory) Live() uint64 { return m.live }
 
 // recount recomputes live from the blocks (after a snapshot is restored).
 func (m *Memory) recount() {
-	m.live = 0
+	m.live, m.heap = 0, 0
 	for id := uint32(1); id < m.n; id++ {
 		if b := m.blk(id); b.kind == blkHeap || b.kind == blkStack {
 			m.live += uint64(b.size)
+			if b.kind == blkHeap {
+				m.heap++
+			}
 		}
 	}
 }
@@ -381,6 +387,9 @@ func (m *Memory) newBlock(size uint32, kind uint8, thread int32) uint32 {
 			size = 0
 		}
 		m.live += uint64(size)
+		if kind == blkHeap {
+			m.heap++
+		}
 	}
 	// The block's old bytes (a dead stack block's, when its id is reused)
 	// are not copied: they are replaced, or cleared if m owns them.
@@ -670,6 +679,7 @@ func (m *Memory) free(p uint64) ErrKind {
 	}
 	wb := m.wblk(id)
 	m.live -= uint64(wb.size)
+	m.heap--
 	wb.kind = blkFreed
 	wb.data, wb.pages = nil, nil
 	return ErrNone

@@ -394,6 +394,9 @@ func TestErrorsPrograms(t *testing.T) {
 				t.Skip(why)
 			}
 			m := vm.NewMachine(loadProg(t, tc.path))
+			if k, _ := vm.ErrKindByName(tc.kind); vm.LeakChecksFor(k) != 0 {
+				m.Leaks = vm.LeakChecksFor(k) // (off by default)
+			}
 			st := runTrace(m, 1, 0)
 			if st.Status != vm.Failed || st.Err == nil {
 				t.Fatalf("%s: %s, want error %s at line %d", replay(tc.path, 1, 0), st.Describe(), tc.kind, tc.line)

@@ -377,6 +377,9 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		}
 		st.Steps += n
 		st.LastThread = t.ID
+		if m.Leaks != 0 {
+			m.checkLeaks(st, t)
+		}
 		if n == 0 && st.Status == Running {
 			// Only a blocking platform function reached through a function
 			// pointer can refuse to step here: Enabled cannot see it.
@@ -596,6 +599,9 @@ func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
 	n := m.exec(st, t, 1, ch, nil)
 	st.Steps += n
 	st.LastThread = tid
+	if m.Leaks != 0 {
+		m.checkLeaks(st, t)
+	}
 	if st.Status == Running {
 		if len(m.EnabledThreads(st, nil)) == 0 {
 			m.endNoEnabled(st)
@@ -614,4 +620,7 @@ func (m *Machine) endNoEnabled(st *State) {
 	// every process finished (main called pthread_exit)
 	st.Status = Exited
 	st.ExitCode = 0
+	if m.Leaks != 0 {
+		m.checkLeaks(st, st.Threads[0])
+	}
 }

@@ -113,6 +113,9 @@ type State struct {
 	// source: its process records may be shared since the last change
 	// (runObserved takes them back only then).
 	copies uint64
+	// leaks is the scratch space of the leak checks (leak.go), nil until
+	// the first pass.
+	leaks *leakScan
 }
 
 // Machine holds a loaded program and its post-initialisation memory image.
@@ -141,6 +144,13 @@ type Machine struct {
 	// ilp32: the program's data model is ILP32 (Prog.DataModel): pointers
 	// are 32-bit in memory (ir.Ptr32), long is 4 bytes.
 	ilp32 bool
+	// Leaks selects the leak checks runs make (MemLeak, MemCleanup; see
+	// leak.go): none unless set, so that the other properties see runs
+	// as they were. Set it before the machine's first run.
+	Leaks LeakChecks
+	// leakBlocks: the basic blocks' starts of the unoptimised functions,
+	// built on the first leak check (leak.go).
+	leakBlocks leakBlocks
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -332,7 +342,7 @@ func (st *State) Clone() *State {
 		c.Threads[i] = nt
 	}
 	c.Out = append([]byte(nil), st.Out...)
-	c.scratch, c.spare, c.room = nil, nil, nil
+	c.scratch, c.spare, c.room, c.leaks = nil, nil, nil, nil
 	if st.Err != nil {
 		e := *st.Err
 		c.Err = &e

@@ -643,12 +643,20 @@ func (j *Job) Compile(ctx context.Context) (*query.Compiled, error) {
 }
 
 // Machine returns the job's program with its command-line arguments,
-// loaded once per worker process.
+// loaded once per worker process, with the leak checks its query needs
+// (a machine per set of checks).
 func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 	w := j.w
 	key := j.Program
 	if len(j.Args) > 0 {
 		key = fmt.Sprintf("%s %q", j.Program, j.Args)
+	}
+	var leaks vm.LeakChecks
+	if q, err := query.Parse(j.Query); err == nil {
+		leaks = query.LeakChecksOf(q)
+	}
+	if leaks != 0 {
+		key = fmt.Sprintf("%s leaks=%d", key, leaks)
 	}
 	w.mu.Lock()
 	e, ok := w.machines[key]
@@ -681,6 +689,7 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 			return
 		}
 		e.m = vm.NewMachineArgs(prog, j.Args)
+		e.m.Leaks = leaks
 		w.Limits.Apply(e.m)
 	})
 	if errors.Is(e.err, errUnavailable) {

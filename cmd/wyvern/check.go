@@ -71,7 +71,7 @@ func prepare(files []string, q *query.Query, lf *loadFlags) (*prepared, error) {
 
 // withQuery checks query q against p's program: p for q.
 func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
-	if _, err := query.Compile(q, p.newMachine()); err != nil {
+	if _, err := query.Compile(q, p.machineFor(q)); err != nil {
 		return nil, err
 	}
 	auto := ""
@@ -97,8 +97,19 @@ func (p *prepared) withQuery(q *query.Query) (*prepared, error) {
 	return &np, nil
 }
 
-// newMachine prepares p's program for execution.
-func (p *prepared) newMachine() *vm.Machine { return vm.NewMachineArgs(p.prog, p.args) }
+// newMachine prepares p's program for execution, with the leak checks
+// p's query needs.
+func (p *prepared) newMachine() *vm.Machine { return p.machineFor(p.q) }
+
+// machineFor prepares p's program for execution with the leak checks q
+// needs (none for nil).
+func (p *prepared) machineFor(q *query.Query) *vm.Machine {
+	m := vm.NewMachineArgs(p.prog, p.args)
+	if q != nil {
+		m.Leaks = query.LeakChecksOf(q)
+	}
+	return m
+}
 
 type experimentFlags struct {
 	queries string // -q: a file of queries

@@ -92,6 +92,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)
 			return exitUsage
 		}
+		m.Leaks = query.LeakChecksOf(q)
 		c, err := query.Compile(q, m)
 		if err != nil {
 			fmt.Fprintf(stderr, "wyvern: %v\n", err)

@@ -95,10 +95,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	maxSteps := fs.Uint64("max-steps", 1_000_000_000, "step bound")
 	trace := fs.Bool("trace", false, "print the interleaving step by step")
 	asJSON := fs.Bool("json", false, "print a JSON summary instead of the status line")
+	memtrack := fs.Bool("memtrack", false, "check for leaks: end the run in the error MemLeak when a heap block is no longer reachable (SV-COMP's valid-memtrack)")
+	memcleanup := fs.Bool("memcleanup", false, "end the run in the error MemCleanup when the program terminates with heap blocks allocated (SV-COMP's valid-memcleanup)")
 	var pf platformFlags
 	pf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE... [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE... [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--memtrack] [--memcleanup] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
 		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc; several files are linked into one program). The program's")
 		fmt.Fprintln(stderr, "output goes to stdout, the reason the run ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
@@ -128,6 +130,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	m := vm.NewMachineArgs(prog, lf.args)
 	lim.limits().Apply(m)
+	if *memtrack {
+		m.Leaks |= vm.CheckMemTrack
+	}
+	if *memcleanup {
+		m.Leaks |= vm.CheckMemCleanup
+	}
 	st := m.NewState()
 	rng := vm.NewRand(*seed, *index)
 	rng.SetBehaviours(beh)

@@ -23,7 +23,6 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/svcomp"
 	"github.com/wyvernmc/wyvern/trace"
-	"github.com/wyvernmc/wyvern/vm"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -202,7 +201,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(out.Steps) > 0 {
 		var buf bytes.Buffer
-		err := svcomp.WriteWitness(&buf, vm.NewMachine(prog), out.Steps, g, svcomp.WitnessMeta{
+		err := svcomp.WriteWitness(&buf, g.Machine(prog), out.Steps, g, svcomp.WitnessMeta{
 			InputFiles: rep.files, Spec: p.Spec, DataModel: rep.DataModel, Producer: version, Engine: out.Engine})
 		if err == nil {
 			err = os.WriteFile(*witness, buf.Bytes(), 0o644)
@@ -360,7 +359,6 @@ func replayWitness(files []string, opts ir.Options, modelSet bool, path string, 
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
-	m := vm.NewMachine(prog)
 	values, schedule, platform, err := svcomp.ReadWitness(data)
 	var spec string
 	if err == nil {
@@ -375,6 +373,8 @@ func replayWitness(files []string, opts ir.Options, modelSet bool, path string, 
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return exitUsage
 	}
+	g := svcomp.GoalOf(p, prog)
+	m := g.Machine(prog) // (the leak checks of valid-memsafety and valid-memcleanup)
 	steps, final, err := svcomp.Replay(m, values, schedule, platform, 1_000_000_000)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
@@ -384,7 +384,6 @@ func replayWitness(files []string, opts ir.Options, modelSet bool, path string, 
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1
 	}
-	g := svcomp.GoalOf(p, m.Prog)
 	sub, ok, err := g.Classify(m, final)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
