@@ -457,6 +457,17 @@ func warnings(s *Spec, res *Result, reps []*Replication) []string {
 	if decreased > 0 {
 		w = append(w, fmt.Sprintf("the score decreased along %d of %d run segments: it forgets progress (splitting stays unbiased, since runs restart from full program states, but levels crossed and then lost waste effort); a score that never decreases along a run works best", decreased, res.Segments))
 	}
+	if s.Method == Adaptive && !res.NoEstimate {
+		scoreLevels := 0
+		for _, l := range res.Levels {
+			if l.Threshold != "property" {
+				scoreLevels++
+			}
+		}
+		if scoreLevels <= 1 {
+			w = append(w, fmt.Sprintf("the score is flat: the runs' scores took %d level(s) below the property, so splitting had no progress to select on and the estimate is plain Monte Carlo's with extra cost; write a score that rises step by step toward the property (Score=EXPR)", scoreLevels))
+		}
+	}
 	if s.Method != Fixed {
 		return w
 	}

@@ -46,3 +46,16 @@ func TestTuning(t *testing.T) {
 		t.Error("a report for adaptive levels, or without an estimate")
 	}
 }
+
+// TestFlatScoreWarning: a score that never moves below the property is
+// said to be flat, with what to write instead.
+func TestFlatScoreWarning(t *testing.T) {
+	r := estimate(t, "../testdata/splitting/chain.c", "Pr[<=1000](<> x >= 3) {Split=adaptive, Score=0, N=100, M=4}", 1)
+	if !strings.Contains(strings.Join(r.Warnings, "\n"), "the score is flat") {
+		t.Errorf("warnings %q: want one saying the score is flat", r.Warnings)
+	}
+	r = estimate(t, "../testdata/splitting/chain.c", "Pr[<=1000](<> x >= 3) {Split=adaptive, Score=x, N=100, M=4}", 1)
+	if strings.Contains(strings.Join(r.Warnings, "\n"), "the score is flat") {
+		t.Errorf("a score that rises is called flat: %q", r.Warnings)
+	}
+}
