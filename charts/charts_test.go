@@ -66,7 +66,7 @@ var all = map[string]func(path string) error{
 		return EstimateValues(path, "Estimate[<=500,1000]{max x}", v, m, m-0.19, m+0.19)
 	},
 	"splitting": func(path string) error {
-		return Splitting(path, "fixed splitting", []Level{{0, 0, 1, false}, {1, 2, 0.31, false}, {2, 4, 0.12, false}, {3, 6, 0.05, false}, {4, 8, 0.02, false}, {5, 10, 0.004, false}})
+		return Splitting(path, "fixed splitting", []Level{{0, 0, 1, false, 0}, {1, 2, 0.31, false, 0}, {2, 4, 0.12, false, 0}, {3, 6, 0.05, false, 0}, {4, 8, 0.02, false, 0}, {5, 10, 0.004, false, 0}})
 	},
 	"replications": func(path string) error {
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -86,6 +86,9 @@ var all = map[string]func(path string) error{
 			pts = append(pts, ExplorePoint{Seconds: s, States: int(1e5 * (1 - math.Exp(-s/3))), Queue: int(2e4 * s * math.Exp(-s/2))})
 		}
 		return Exploration(path, "EnumStates", pts)
+	},
+	"splitting-variance": func(path string) error {
+		return Splitting(path, "fixed splitting with variance shares", []Level{{1, 1, 0.036, false, 0.3}, {2, 2, 0.048, false, 0.25}, {3, 3, 0.0125, true, 0.45}})
 	},
 	"sweep": func(path string) error {
 		var pts []SweepPoint
@@ -280,7 +283,7 @@ func TestErrors(t *testing.T) {
 		"overlapping bins":                 RunLengthBins(png, "t", []Bin{{0, 10, 1}, {5, 15, 1}}),
 		"empty bin interval":               RunLengthBins(png, "t", []Bin{{3, 3, 1}}),
 		"infinite length":                  RunLengths(png, "t", []float64{1, math.Inf(1)}),
-		"probability above 1":              Splitting(png, "t", []Level{{1, 2, 1.5, false}}),
+		"probability above 1":              Splitting(png, "t", []Level{{1, 2, 1.5, false, 0}}),
 		"lo above hi":                      Replications(png, "t", []float64{0.1}, 0.2, 0.1),
 		"time going backwards":             Exploration(png, "t", []ExplorePoint{{2, 10, 0}, {1, 20, 0}}),
 		"negative states":                  Exploration(png, "t", []ExplorePoint{{1, -1, 0}}),
@@ -315,9 +318,9 @@ func TestEdgeCases(t *testing.T) {
 		"one-length":      func(p string) error { return RunLengths(p, "t", []float64{42}) },
 		// A level never reached: product 0 from there on.
 		"zero-level": func(p string) error {
-			return Splitting(p, "t", []Level{{1, 1, 0.5, false}, {2, 2, 0, false}, {3, 3, 0, false}})
+			return Splitting(p, "t", []Level{{1, 1, 0.5, false, 0}, {2, 2, 0, false, 0}, {3, 3, 0, false, 0}})
 		},
-		"all-zero":    func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0, false}}) },
+		"all-zero":    func(p string) error { return Splitting(p, "t", []Level{{1, 1, 0, false, 0}}) },
 		"one-replica": func(p string) error { return Replications(p, "t", []float64{0.3}, 0.3, 0.3) },
 		"t0":          func(p string) error { return Exploration(p, "t", []ExplorePoint{{0, 1, 1}}) },
 	}
@@ -398,7 +401,7 @@ func TestConvergenceRange(t *testing.T) {
 // "property", not with a score threshold it does not have.
 func TestSplittingPropertyLabel(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "levels.svg")
-	err := Splitting(path, "adaptive", []Level{{1, 3, 0.2, false}, {2, 6, 0.15, false}, {3, 8, 0.1, true}})
+	err := Splitting(path, "adaptive", []Level{{1, 3, 0.2, false, 0}, {2, 6, 0.15, false, 0}, {3, 8, 0.1, true, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}

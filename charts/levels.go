@@ -20,6 +20,9 @@ type Level struct {
 	// Property: the level is the property itself (no score threshold),
 	// labelled so
 	Property bool
+	// VarShare is the level's share of the relative variance (0 to 1),
+	// drawn beside its conditional probability when any level has one
+	VarShare float64
 }
 
 // Splitting draws an importance-splitting run's levels: the per-level
@@ -37,6 +40,8 @@ func Splitting(path, title string, levels []Level) error {
 	}
 	names := make([]string, len(levels))
 	probs := make(plotter.Values, len(levels))
+	shares := make(plotter.Values, len(levels))
+	anyShare := false
 	var prod plotter.XYs
 	run := 1.0
 	for i, l := range levels {
@@ -48,6 +53,10 @@ func Splitting(path, title string, levels []Level) error {
 			names[i] = fmt.Sprintf("%d\nproperty", l.Level)
 		}
 		probs[i] = l.CondProb
+		if !finite(l.VarShare) || l.VarShare < 0 || l.VarShare > 1 {
+			return fmt.Errorf("charts: %s: level %d: variance share %g is not in [0, 1]", chart, l.Level, l.VarShare)
+		}
+		shares[i], anyShare = l.VarShare, anyShare || l.VarShare > 0
 		run *= l.CondProb
 		if run > 0 {
 			prod = append(prod, plotter.XY{X: float64(i), Y: run})
@@ -56,13 +65,33 @@ func Splitting(path, title string, levels []Level) error {
 
 	top := newPlot(title, "", "conditional probability")
 	top.Add(plotter.NewGrid())
-	bars, err := plotter.NewBarChart(probs, vg.Points(max(4, min(40, 360/float64(len(levels))))))
+	width := vg.Points(max(4, min(40, 360/float64(len(levels)))))
+	if anyShare {
+		width /= 2
+	}
+	bars, err := plotter.NewBarChart(probs, width)
 	if err != nil {
 		return fmt.Errorf("charts: %s: bars: %w", chart, err)
 	}
 	bars.Color = colBars
 	bars.LineStyle = draw.LineStyle{Color: colPoints, Width: vg.Points(0.5)}
 	top.Add(bars)
+	if anyShare {
+		// each level's share of the relative variance beside its
+		// probability: where the variance comes from, which levels to
+		// split (docs/splitting.md, level tuning)
+		sb, err := plotter.NewBarChart(shares, width)
+		if err != nil {
+			return fmt.Errorf("charts: %s: variance bars: %w", chart, err)
+		}
+		bars.Offset, sb.Offset = -width/2, width/2
+		sb.Color = colBand
+		sb.LineStyle = draw.LineStyle{Color: colPoints, Width: vg.Points(0.5)}
+		top.Add(sb)
+		top.Legend.Add("conditional probability", bars)
+		top.Legend.Add("share of the relative variance", sb)
+		top.Y.Label.Text = "probability, variance share"
+	}
 	top.Y.Min, top.Y.Max = 0, 1
 	top.NominalX(names...)
 	top.X.Label.Text = "level (score threshold)"

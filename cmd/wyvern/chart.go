@@ -111,7 +111,7 @@ func writeCharts(res *coordinator.Result, dir string) ([]string, error) {
 			if err != nil {
 				th = float64(l.Index)
 			}
-			levels = append(levels, charts.Level{Level: l.Index, Threshold: th, CondProb: l.CondProb, Property: l.Threshold == "property"})
+			levels = append(levels, charts.Level{Level: l.Index, Threshold: th, CondProb: l.CondProb, Property: l.Threshold == "property", VarShare: l.VarShare})
 		}
 		if len(levels) > 0 {
 			if err := draw("splitting-levels", func(p string) error { return charts.Splitting(p, title, levels) }); err != nil {
