@@ -11,6 +11,7 @@ import (
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/termination"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -28,11 +29,13 @@ var All = []Kind{
 	{jobs.KindSplit, splitting.NewSegmentHandler, coordinator.SplitRunner{}},
 	{jobs.KindExplicit, explicit.NewHandler, coordinator.ExplicitRunner{}},
 	{jobs.KindBMC, symbolic.NewHandler, symbolic.Runner{}},
+	{jobs.KindTermination, termination.NewHandler, termination.Runner{}},
 }
 
 func init() {
 	// Kinds whose results are not the coordinator's own register them.
 	coordinator.RegisterDetail(jobs.KindBMC, symbolic.NewDetail)
+	coordinator.RegisterDetail(jobs.KindTermination, termination.NewDetail)
 }
 
 // Worker registers every kind's handler with w and returns it.
