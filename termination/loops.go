@@ -2,8 +2,13 @@ package termination
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/wyvernmc/wyvern/ir"
+	S "github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -22,19 +27,486 @@ type loopAnalysis struct {
 func (a *loopAnalysis) sampleValues() []uint64 {
 	var out []uint64
 	for _, r := range a.recurrent {
-		out = append(out, r.values...)
+		for _, v := range r.vals {
+			out = append(out, v, uint64(sx(v, r.width(v))))
+		}
 	}
 	return out
 }
 
+// reachable returns the functions reachable from main through direct
+// calls, and whether the call graph among them has a cycle.
+func reachable(prog *ir.Program) (fns []*ir.Func, recursive string, indirect bool) {
+	seen := map[int]int{} // 1 on stack, 2 done
+	var visit func(i int)
+	visit = func(i int) {
+		seen[i] = 1
+		f := prog.Funcs[i]
+		fns = append(fns, f)
+		for k := range f.Code {
+			in := &f.Code[k]
+			switch in.Op {
+			case ir.OpCallInd:
+				indirect = true
+			case ir.OpCall:
+				c := int(f.Calls[in.Imm].Callee)
+				if c < 0 || prog.Funcs[c].External {
+					continue
+				}
+				switch seen[c] {
+				case 0:
+					visit(c)
+				case 1:
+					if recursive == "" {
+						recursive = prog.Funcs[c].Name
+					}
+				}
+			}
+		}
+		seen[i] = 2
+	}
+	visit(prog.Entry)
+	return fns, recursive, indirect
+}
+
 func analyzeLoops(ctx context.Context, prog *ir.Program, opts *Options) (*loopAnalysis, error) {
-	return &loopAnalysis{why: "not implemented"}, nil
+	a := &loopAnalysis{}
+	fns, rec, indirect := reachable(prog)
+	a.funcs = len(fns)
+	var why []string
+	if rec != "" {
+		why = append(why, fmt.Sprintf("%s is recursive (recursion is left to the search)", rec))
+	}
+	if indirect {
+		why = append(why, "the program calls through function pointers")
+	}
+	timeout := time.Second
+	sol, err := S.New(opts.Solver, S.Options{Timeout: timeout})
+	if err != nil {
+		return nil, fmt.Errorf("termination: %w", err)
+	}
+	defer sol.Close()
+	ranked := true
+	for _, f := range fns {
+		fi := newFnInfo(f)
+		if fi.why != "" {
+			why = append(why, fi.why)
+			ranked = false
+			continue
+		}
+		for _, l := range fi.loops {
+			if ctx.Err() != nil {
+				return a, nil
+			}
+			l.loc = loopLoc(prog, f, l.head)
+			rep := LoopReport{Func: f.Name, Loc: l.loc}
+			ra := &rankAnalysis{ctx: ctx, sol: sol, l: l, prog: prog}
+			rk, rs, err := ra.run()
+			switch {
+			case err != nil:
+				rep.Why = err.Error()
+				ranked = false
+			case rk != "":
+				rep.Ranking = rk
+			default:
+				rep.Why = "no linear or lexicographic ranking function among the candidates"
+				ranked = false
+			}
+			if rs != nil {
+				rep.Recurrent = rs.String()
+				a.recurrent = append(a.recurrent, rs)
+			}
+			a.reports = append(a.reports, rep)
+		}
+	}
+	if !ranked {
+		why = append(why, "a loop has no ranking function")
+	}
+	a.proved = ranked && rec == "" && !indirect
+	a.why = strings.Join(why, "; ")
+	return a, nil
+}
+
+func loopLoc(prog *ir.Program, f *ir.Func, pc int32) string {
+	if int(pc) < len(f.Locs) {
+		if li := f.Locs[pc]; li > 0 && int(li) < len(prog.Locs) {
+			return prog.Locs[li].String()
+		}
+	}
+	return fmt.Sprintf("%s pc %d", f.Name, pc)
+}
+
+// rankAnalysis looks for a ranking function and a recurrent set of a loop.
+type rankAnalysis struct {
+	ctx  context.Context
+	sol  S.Solver
+	l    *loop
+	prog *ir.Program
+	enc  *pathEnc
+}
+
+// candidate is a ranking function candidate: an expression over the
+// tracked variables at the head (pre) and after an iteration (post).
+type candidate struct {
+	name   string
+	pre    S.Term
+	postOf func(pathOut) S.Term
+	signed bool
+}
+
+func (c candidate) post(p pathOut) S.Term { return c.postOf(p) }
+
+func (c candidate) lt(a, b S.Term) S.Term {
+	if c.signed {
+		return S.BVSLT(a, b)
+	}
+	return S.BVULT(a, b)
+}
+
+func (c candidate) le(a, b S.Term) S.Term {
+	if c.signed {
+		return S.BVSLE(a, b)
+	}
+	return S.BVULE(a, b)
+}
+
+func (c candidate) String() string {
+	if c.signed {
+		return c.name + " signed"
+	}
+	return c.name + " unsigned"
+}
+
+// unsat checks that the conjunction of ts is unsatisfiable.
+func (ra *rankAnalysis) unsat(ts ...S.Term) (bool, error) {
+	q := S.NewQuery()
+	for n := range ra.enc.decl {
+		q.BitVec(n, 64)
+	}
+	q.Assert(S.And(ts...))
+	q.Want()
+	ans, err := ra.sol.Check(ra.ctx, q)
+	if err != nil {
+		return false, err
+	}
+	return ans.Status == S.Unsat, nil
+}
+
+func (ra *rankAnalysis) run() (string, *recurrentSet, error) {
+	fi := ra.l.fn
+	e := &pathEnc{l: ra.l, f: fi.f, q: S.NewQuery(), decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
+	ra.enc = e
+	if err := e.enumerate(); err != nil {
+		return "", nil, err
+	}
+	var backs []pathOut
+	for _, p := range e.out {
+		if p.back {
+			backs = append(backs, p)
+		}
+	}
+	rs, err := ra.recurrent()
+	if err != nil {
+		return "", nil, err
+	}
+	if len(backs) == 0 {
+		return "no iteration (no path returns to the head)", rs, nil
+	}
+	cands := ra.candidates()
+	// a single ranking function
+	for _, c := range cands {
+		var bad []S.Term
+		for _, p := range backs {
+			bad = append(bad, S.And(append(slices.Clone(p.cond), S.Not(c.lt(c.post(p), c.pre)))...))
+		}
+		ok, err := ra.unsat(S.Or(bad...))
+		if err != nil {
+			return "", rs, err
+		}
+		if ok {
+			return c.String(), rs, nil
+		}
+	}
+	// lexicographic: each component decreases on some of the remaining
+	// paths and increases on none of them
+	left := backs
+	var comps []string
+	for len(left) > 0 && len(comps) < 3 {
+		found := false
+		for _, c := range cands {
+			var nonInc []S.Term
+			for _, p := range left {
+				nonInc = append(nonInc, S.And(append(slices.Clone(p.cond), S.Not(c.le(c.post(p), c.pre)))...))
+			}
+			ok, err := ra.unsat(S.Or(nonInc...))
+			if err != nil {
+				return "", rs, err
+			}
+			if !ok {
+				continue
+			}
+			var rest []pathOut
+			for _, p := range left {
+				dec, err := ra.unsat(append(slices.Clone(p.cond), S.Not(c.lt(c.post(p), c.pre)))...)
+				if err != nil {
+					return "", rs, err
+				}
+				if !dec {
+					rest = append(rest, p)
+				}
+			}
+			if len(rest) < len(left) {
+				comps = append(comps, c.String())
+				left, found = rest, true
+				break
+			}
+		}
+		if !found {
+			return "", rs, nil
+		}
+	}
+	if len(left) > 0 {
+		return "", rs, nil
+	}
+	return "[" + strings.Join(comps, ", ") + "]", rs, nil
+}
+
+// trackedIn returns the tracked variables the loop reads or writes, in
+// slot order.
+func (ra *rankAnalysis) trackedIn() []int32 {
+	fi := ra.l.fn
+	var out []int32
+	for pc := range ra.l.body {
+		in := &fi.f.Code[pc]
+		if in.Op == ir.OpLoad || in.Op == ir.OpStore {
+			if _, ok := fi.tracked[in.A]; ok && !slices.Contains(out, in.A) {
+				out = append(out, in.A)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// loopConsts are the constants the loop compares with.
+func (ra *rankAnalysis) loopConsts() []uint64 {
+	f := ra.l.fn.f
+	var out []uint64
+	for pc := range ra.l.body {
+		in := &f.Code[pc]
+		if in.Op < ir.OpEq || in.Op > ir.OpSge {
+			continue
+		}
+		for _, s := range []int32{in.A, in.B} {
+			if k := s - f.ConstBase; s >= f.ConstBase && int(k) < len(f.Consts) {
+				v := f.Consts[k]
+				if !slices.Contains(out, v) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// candidates are the ranking function candidates: each variable and its
+// negation, differences of two variables, a variable minus (and a
+// constant minus it) the constants the loop compares with and 1, each as
+// an unsigned and a signed number.
+func (ra *rankAnalysis) candidates() []candidate {
+	vars := ra.trackedIn()
+	fi := ra.l.fn
+	e := ra.enc
+	type ex struct {
+		name string
+		w    uint8
+		f    func(get func(int32) S.Term) S.Term
+	}
+	var exs []ex
+	name := func(s int32) string { return varName(fi.f, s) }
+	consts := append(ra.loopConsts(), 1)
+	for _, v := range vars {
+		w := fi.tracked[v] * 8
+		exs = append(exs, ex{name(v), w, func(g func(int32) S.Term) S.Term { return low(g(v), w) }},
+			ex{"-" + name(v), w, func(g func(int32) S.Term) S.Term { return S.BVNeg(low(g(v), w)) }})
+	}
+	for _, v := range vars {
+		for _, u := range vars {
+			if u == v || fi.tracked[u] != fi.tracked[v] {
+				continue
+			}
+			w := fi.tracked[v] * 8
+			exs = append(exs, ex{name(v) + " - " + name(u), w, func(g func(int32) S.Term) S.Term { return S.BVSub(low(g(v), w), low(g(u), w)) }})
+		}
+	}
+	for _, v := range vars {
+		w := fi.tracked[v] * 8
+		for _, c := range consts {
+			cw := S.BV(c&ir.Mask(w), int(w))
+			cs := fmt.Sprint(sx(c&ir.Mask(w), w))
+			exs = append(exs, ex{name(v) + " - " + cs, w, func(g func(int32) S.Term) S.Term { return S.BVSub(low(g(v), w), cw) }},
+				ex{cs + " - " + name(v), w, func(g func(int32) S.Term) S.Term { return S.BVSub(cw, low(g(v), w)) }})
+		}
+	}
+	var out []candidate
+	for _, x := range exs {
+		pre := x.f(e.memPre)
+		for _, signed := range []bool{false, true} {
+			c := candidate{name: x.name, pre: pre, signed: signed}
+			xf := x.f
+			c.postOf = func(p pathOut) S.Term {
+				return xf(func(s int32) S.Term {
+					if t, ok := p.mem[s]; ok {
+						return t
+					}
+					return e.memPre(s)
+				})
+			}
+			out = append(out, c)
+		}
+	}
+	if len(out) > maxCandidates {
+		out = out[:maxCandidates]
+	}
+	return out
+}
+
+const maxCandidates = 120
+
+func varName(f *ir.Func, slot int32) string {
+	for _, v := range f.Vars {
+		if v.Slot == slot {
+			return v.Name
+		}
+	}
+	return fmt.Sprintf("%%%d", slot)
 }
 
 // recurrentSet is a set of states at a loop's head from which the loop
-// never ends.
+// never ends: the tracked variables vars (which the loop does not write)
+// equal vals, whatever the others are.
 type recurrentSet struct {
-	values []uint64
+	fn    *ir.Func
+	head  int32
+	loc   string
+	vars  []int32
+	sizes []uint8
+	vals  []uint64
+	names []string
+}
+
+func (r *recurrentSet) width(v uint64) uint8 {
+	for i, x := range r.vals {
+		if x == v {
+			return r.sizes[i] * 8
+		}
+	}
+	return 64
+}
+
+func (r *recurrentSet) String() string {
+	var parts []string
+	for i := range r.vars {
+		parts = append(parts, fmt.Sprintf("%s == %d", r.names[i], r.vals[i]))
+	}
+	return "{" + strings.Join(parts, " && ") + "}"
+}
+
+// recurrent looks for a recurrent set of the loop: values of the tracked
+// variables the loop reads but never writes for which no path leaves the
+// loop. Only loops whose paths are exact (no inner loop, call, untracked
+// load, or instruction that can fail) qualify.
+func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
+	fi := ra.l.fn
+	var exits []S.Term
+	for _, p := range ra.enc.out {
+		if p.rough {
+			return nil, nil
+		}
+		if !p.back {
+			exits = append(exits, S.And(p.cond...))
+		}
+	}
+	for pc := range ra.l.body {
+		in := &fi.f.Code[pc]
+		switch in.Op {
+		case ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpShl, ir.OpLShr, ir.OpAShr, ir.OpCall, ir.OpCallInd, ir.OpGEPN, ir.OpGEP1, ir.OpGEPC:
+			return nil, nil
+		case ir.OpAdd, ir.OpSub, ir.OpMul:
+			if in.Flags&(ir.FlagNSW|ir.FlagNUW) != 0 {
+				return nil, nil
+			}
+		case ir.OpLoad, ir.OpStore:
+			if _, ok := fi.tracked[in.A]; !ok {
+				return nil, nil
+			}
+		case ir.OpCallB:
+			if name := ra.prog.Funcs[fi.f.Calls[in.Imm].Callee].Name; !isNondet(name) {
+				return nil, nil
+			}
+		}
+	}
+	if len(exits) == 0 {
+		return nil, nil // (the search finds such loops: any state cycles)
+	}
+	written := map[int32]bool{}
+	for _, p := range ra.enc.out {
+		for s := range p.mem {
+			written[s] = true
+		}
+	}
+	var inv []int32
+	for _, v := range ra.trackedIn() {
+		if !written[v] {
+			inv = append(inv, v)
+		}
+	}
+	if len(inv) == 0 || len(inv) > 2 {
+		return nil, nil
+	}
+	vals := func(w uint8) []uint64 {
+		m := ir.Mask(w)
+		out := []uint64{m, m >> 1, (m >> 1) + 1, 0, 1}
+		for _, c := range ra.loopConsts() {
+			out = append(out, c&m, (c+1)&m, (c-1)&m)
+		}
+		return out
+	}
+	try := func(assign []uint64) (bool, error) {
+		var eqs []S.Term
+		for i, v := range inv {
+			w := fi.tracked[v] * 8
+			eqs = append(eqs, S.Eq(low(ra.enc.memPre(v), w), S.BV(assign[i], int(w))))
+		}
+		return ra.unsat(S.And(eqs...), S.Or(exits...))
+	}
+	var assigns [][]uint64
+	v0 := vals(fi.tracked[inv[0]] * 8)
+	for _, a := range v0 {
+		if len(inv) == 1 {
+			assigns = append(assigns, []uint64{a})
+			continue
+		}
+		for _, b := range vals(fi.tracked[inv[1]] * 8) {
+			assigns = append(assigns, []uint64{a, b})
+		}
+	}
+	for _, as := range assigns[:min(len(assigns), 40)] {
+		ok, err := try(as)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rs := &recurrentSet{fn: fi.f, head: ra.l.head, loc: ra.l.loc, vars: inv, vals: as}
+			for _, v := range inv {
+				rs.sizes = append(rs.sizes, fi.tracked[v])
+				rs.names = append(rs.names, varName(fi.f, v))
+			}
+			return rs, nil
+		}
+	}
+	return nil, nil
 }
 
 // recurWatch recognises states in recurrent sets.
@@ -49,6 +521,31 @@ func newRecurWatch(m *vm.Machine, set []*recurrentSet) *recurWatch {
 
 // check returns the lasso of a state in a recurrent set (without its stem),
 // nil when st is in none.
-func (w *recurWatch) check(ctx context.Context, st *vm.State) *Lasso {
+func (w *recurWatch) check(_ context.Context, st *vm.State) *Lasso {
+	for _, t := range st.Threads {
+		if t.Done || len(t.Frames) == 0 {
+			continue
+		}
+		fr := &t.Frames[len(t.Frames)-1]
+		for _, r := range w.set {
+			if fr.Fn != r.fn || fr.PC != r.head || !r.holds(st, t, fr) {
+				continue
+			}
+			return &Lasso{Kind: LassoRecurrent, Head: fmt.Sprintf("%s (%s)", r.loc, r.fn.Name), HeadFunc: r.fn.Name,
+				HeadLine: int(w.m.Loc(t).Line), Recurrent: r.String()}
+		}
+	}
 	return nil
+}
+
+// holds reports whether the frame fr of thread t in st is in the set.
+func (r *recurrentSet) holds(st *vm.State, t *vm.Thread, fr *vm.Frame) bool {
+	for i, v := range r.vars {
+		addr := t.Regs[fr.Base+v]
+		x, ek := st.Mem.Load(addr, uint32(r.sizes[i]))
+		if ek != vm.ErrNone || x&ir.Mask(r.sizes[i]*8) != r.vals[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -169,11 +169,18 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 	var loops *loopAnalysis
 	if !opts.NoSMT {
 		var err error
-		loops, err = analyzeLoops(ctx, prog, &opts)
+		lctx, lcancel := context.WithTimeout(ctx, opts.MaxTime/3)
+		loops, err = analyzeLoops(lctx, prog, &opts)
+		lcancel()
 		if err != nil {
 			return nil, err
 		}
 		res.Loops = loops.reports
+	}
+	if loops != nil && loops.proved && !threads {
+		res.Verdict, res.Method = Terminates, MethodRanking
+		res.Reason = fmt.Sprintf("every loop of the %d reachable functions has a ranking function (%d loops) and no function is recursive", loops.funcs, len(loops.reports))
+		return res, nil
 	}
 	var extra []uint64
 	if loops != nil {
@@ -205,6 +212,9 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 		res.Reason = fmt.Sprintf("a run reaches a state again after %d steps (stem %d steps, cycle %d steps at %s)", len(sr.lasso.Stem)+len(sr.lasso.Cycle), len(sr.lasso.Stem), len(sr.lasso.Cycle), sr.lasso.Head)
 		return res, nil
 	case sr.recur != nil:
+		if st, err := explicit.ReplayFinal(m, sr.recur.Stem); err != nil || watch.check(ctx, st) == nil {
+			return nil, fmt.Errorf("termination: internal error: the stem to the recurrent set does not replay (%v)", err)
+		}
 		res.Verdict, res.Method, res.Lasso = NonTerminates, MethodRecurrent, sr.recur
 		res.Reason = fmt.Sprintf("a run reaches the loop at %s in its recurrent set %s after %d steps: the loop never ends from there", sr.recur.Head, sr.recur.Recurrent, len(sr.recur.Stem))
 		return res, nil
