@@ -124,7 +124,16 @@ func newFnInfo(f *ir.Func) *fnInfo {
 			for _, s := range f.GEPs[in.Imm].Idx {
 				use(s)
 			}
+		case ir.OpJmp, ir.OpJmpE, ir.OpNop, ir.OpUnreachable, ir.OpTrap, ir.OpFence:
+		case ir.OpBr, ir.OpBrE, ir.OpSwitch, ir.OpRet, ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpGEPC, ir.OpPtrToInt, ir.OpIntToPtr,
+			ir.OpExtract, ir.OpMovN, ir.OpLoadAgg:
+			use(in.A) // (B and C are pcs, edges or unused)
 		default:
+			if in.Op >= ir.OpAdd && in.Op <= ir.OpSge || in.Op == ir.OpGEP1 {
+				use(in.A)
+				use(in.B)
+				break
+			}
 			for _, s := range []int32{in.A, in.B, in.C} {
 				use(s)
 			}
