@@ -49,6 +49,7 @@ type pathOut struct {
 	cond  []symbolic.Term
 	mem   map[int32]symbolic.Term
 	rough bool // went through an inner loop or a call: over-approximated
+	err   bool // ends in an error state of the vm
 }
 
 func successors(f *ir.Func, pc int32) ([]edgeTo, error) {

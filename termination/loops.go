@@ -288,13 +288,13 @@ func (ra *rankAnalysis) trackedIn() []int32 {
 	return out
 }
 
-// loopConsts are the constants the loop compares with.
+// loopConsts are the constants the loop computes or compares with.
 func (ra *rankAnalysis) loopConsts() []uint64 {
 	f := ra.l.fn.f
 	var out []uint64
 	for pc := range ra.l.body {
 		in := &f.Code[pc]
-		if in.Op < ir.OpEq || in.Op > ir.OpSge {
+		if in.Op < ir.OpAdd || in.Op > ir.OpSge {
 			continue
 		}
 		for _, s := range []int32{in.A, in.B} {
@@ -338,6 +338,12 @@ func (ra *rankAnalysis) candidates() []candidate {
 			}
 			w := fi.tracked[v] * 8
 			exs = append(exs, ex{name(v) + " - " + name(u), w, func(g func(int32) S.Term) S.Term { return S.BVSub(low(g(v), w), low(g(u), w)) }})
+			if u > v {
+				exs = append(exs, ex{"|" + name(v) + " - " + name(u) + "|", w, func(g func(int32) S.Term) S.Term {
+					x, y := low(g(v), w), low(g(u), w)
+					return S.Ite(S.BVSGT(x, y), S.BVSub(x, y), S.BVSub(y, x))
+				}})
+			}
 		}
 	}
 	for _, v := range vars {
@@ -406,6 +412,9 @@ func (r *recurrentSet) width(v uint64) uint8 {
 }
 
 func (r *recurrentSet) String() string {
+	if len(r.vars) == 0 {
+		return "{every state at the loop's head}"
+	}
 	var parts []string
 	for i := range r.vars {
 		parts = append(parts, fmt.Sprintf("%s == %d", r.names[i], r.vals[i]))
@@ -431,12 +440,8 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 	for pc := range ra.l.body {
 		in := &fi.f.Code[pc]
 		switch in.Op {
-		case ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpShl, ir.OpLShr, ir.OpAShr, ir.OpCall, ir.OpCallInd, ir.OpGEPN, ir.OpGEP1, ir.OpGEPC:
+		case ir.OpCall, ir.OpCallInd, ir.OpAlloca:
 			return nil, nil
-		case ir.OpAdd, ir.OpSub, ir.OpMul:
-			if in.Flags&(ir.FlagNSW|ir.FlagNUW) != 0 {
-				return nil, nil
-			}
 		case ir.OpLoad, ir.OpStore:
 			if _, ok := fi.tracked[in.A]; !ok {
 				return nil, nil
@@ -446,9 +451,6 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 				return nil, nil
 			}
 		}
-	}
-	if len(exits) == 0 {
-		return nil, nil // (the search finds such loops: any state cycles)
 	}
 	written := map[int32]bool{}
 	for _, p := range ra.enc.out {
@@ -462,7 +464,21 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 			inv = append(inv, v)
 		}
 	}
-	if len(inv) == 0 || len(inv) > 2 {
+	if len(exits) == 0 || len(inv) == 0 {
+		// no invariant variables: the set of every state at the head
+		ok := len(exits) == 0
+		if !ok {
+			var err error
+			if ok, err = ra.unsat(S.Or(exits...)); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return nil, nil
+		}
+		return &recurrentSet{fn: fi.f, head: ra.l.head, loc: ra.l.loc}, nil
+	}
+	if len(inv) > 2 {
 		return nil, nil
 	}
 	vals := func(w uint8) []uint64 {

@@ -108,6 +108,12 @@ func (e *pathEnc) enumerate() error {
 			if err != nil {
 				return err
 			}
+			if len(next) == 0 {
+				// the run ends (abort, exit, unreachable) or the function
+				// returns: the loop is left
+				e.out = append(e.out, pathOut{cond: ps.cond, mem: ps.mem, rough: ps.rough})
+				break
+			}
 			if len(next) == 1 && next[0] == ps {
 				continue
 			}
@@ -211,33 +217,63 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 	switch in.Op {
 	case ir.OpNop, ir.OpFence:
 		return next(), nil
-	case ir.OpAdd:
-		bin(S.BVAdd(a(), b()))
-	case ir.OpSub:
-		bin(S.BVSub(a(), b()))
-	case ir.OpMul:
-		bin(S.BVMul(a(), b()))
+	case ir.OpAdd, ir.OpSub, ir.OpMul:
+		x, y := a(), b()
+		if in.Flags&ir.FlagLax == 0 {
+			// the vm ends the run at a flagged overflow (ErrOverflow)
+			if in.Flags&ir.FlagNSW != 0 {
+				e.errorIf(ps, overflows(in.Op, true, x, y, int(in.W)))
+			}
+			if in.Flags&ir.FlagNUW != 0 {
+				e.errorIf(ps, overflows(in.Op, false, x, y, int(in.W)))
+			}
+		}
+		switch in.Op {
+		case ir.OpAdd:
+			bin(S.BVAdd(x, y))
+		case ir.OpSub:
+			bin(S.BVSub(x, y))
+		default:
+			bin(S.BVMul(x, y))
+		}
 	case ir.OpUDiv, ir.OpURem:
+		zero := S.BV(0, int(in.W))
+		e.errorIf(ps, S.Eq(b(), zero)) // ErrDivZero
 		// Bit-blasting solvers get stuck on division (seconds to prove
 		// a % b < b for 32 bits): the result is a fresh value with what
 		// the loop's ranking functions need of it.
 		x := low(e.freshVar(), in.W)
 		facts := []S.Term{S.BVULE(x, a())}
 		if in.Op == ir.OpURem {
-			facts = append(facts, S.Implies(S.Not(S.Eq(b(), S.BV(0, int(in.W)))), S.BVULT(x, b())))
+			facts = append(facts, S.BVULT(x, b()))
 		}
 		ps.cond = append(ps.cond, facts...)
 		bin(x)
-	case ir.OpSDiv:
-		bin(S.BVSDiv(a(), b()))
-	case ir.OpSRem:
-		bin(S.BVSRem(a(), b()))
-	case ir.OpShl:
-		bin(S.BVShl(a(), b()))
-	case ir.OpLShr:
-		bin(S.BVLShr(a(), b()))
-	case ir.OpAShr:
-		bin(S.BVAShr(a(), b()))
+	case ir.OpSDiv, ir.OpSRem:
+		minv := S.BV(uint64(1)<<(in.W-1), int(in.W))
+		e.errorIf(ps, S.Or(S.Eq(b(), S.BV(0, int(in.W))), S.And(S.Eq(a(), minv), S.Eq(b(), S.BV(ir.Mask(in.W), int(in.W))))))
+		if in.Op == ir.OpSDiv {
+			bin(S.BVSDiv(a(), b()))
+		} else {
+			bin(S.BVSRem(a(), b()))
+		}
+	case ir.OpShl, ir.OpLShr, ir.OpAShr:
+		if in.Flags&ir.FlagLax == 0 {
+			e.errorIf(ps, S.BVUGE(b(), S.BV(uint64(in.W), int(in.W))))
+		} else {
+			return nil, errUnsupported{"a shift in optimised code"}
+		}
+		if in.Flags&(ir.FlagNSW|ir.FlagNUW|ir.FlagExact) != 0 {
+			return nil, errUnsupported{"a flagged shift"}
+		}
+		switch in.Op {
+		case ir.OpShl:
+			bin(S.BVShl(a(), b()))
+		case ir.OpLShr:
+			bin(S.BVLShr(a(), b()))
+		default:
+			bin(S.BVAShr(a(), b()))
+		}
 	case ir.OpAnd:
 		bin(S.BVAnd(a(), b()))
 	case ir.OpOr:
@@ -367,6 +403,39 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 		return nil, errUnsupported{fmt.Sprintf("instruction %q", f.Text[ps.pc])}
 	}
 	return next(), nil
+}
+
+// errorIf records that the vm ends the run in an error state where c
+// holds (a path that leaves the loop), and goes on where it does not.
+func (e *pathEnc) errorIf(ps *pstate, c S.Term) {
+	e.out = append(e.out, pathOut{cond: append(append([]S.Term(nil), ps.cond...), c), mem: ps.mem, rough: ps.rough, err: true})
+	ps.cond = append(ps.cond, S.Not(c))
+}
+
+// overflows says whether op (add, sub, mul) of the w-bit a and b
+// overflows as signed (nsw) or unsigned (nuw) numbers.
+func overflows(op ir.Op, signed bool, a, b S.Term, w int) S.Term {
+	ext := func(t S.Term, n int) S.Term {
+		if signed {
+			return S.SignExt(n, t)
+		}
+		return S.ZeroExt(n, t)
+	}
+	n := 1
+	if op == ir.OpMul {
+		n = w
+	}
+	x, y := ext(a, n), ext(b, n)
+	var r S.Term
+	switch op {
+	case ir.OpAdd:
+		r = S.BVAdd(x, y)
+	case ir.OpSub:
+		r = S.BVSub(x, y)
+	default:
+		r = S.BVMul(x, y)
+	}
+	return S.Not(S.Eq(r, ext(S.Extract(w-1, 0, r), n)))
 }
 
 func (e *pathEnc) freshRet(ps *pstate, cs *ir.CallSite) {
