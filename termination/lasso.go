@@ -36,6 +36,9 @@ type searchStats struct {
 	lasso    *Lasso
 	recur    *Lasso // a state of a loop's recurrent set reached (recur.go)
 	threads  bool   // a state had more than one process
+	// undefined is the error kind of a run that ended in undefined
+	// behaviour ("" if none): no proof by the search.
+	undefined string
 }
 
 // frame is a state of the current path with its successor iterator.
@@ -319,6 +322,12 @@ func lassoSearchWatch(ctx context.Context, m *vm.Machine, opts *Options, samples
 				// The machine's limits end such a run, not the program:
 				// it may go on forever on a real machine of any size.
 				res.limit = "a run ends at the machine's limit (" + succ.Err.Kind.String() + "), which is no termination"
+			} else if succ.Status == vm.Failed && succ.Err != nil && succ.Err.Kind != vm.ErrAbort && succ.Err.Kind != vm.ErrAssertFail &&
+				succ.Err.Kind != vm.ErrReachError && succ.Err.Kind != vm.ErrVerifierErr && res.undefined == "" {
+				// The vm stops at undefined behaviour; C does not: what
+				// the program does after it is not known, so a run
+				// through it proves no termination.
+				res.undefined = succ.Err.Kind.String()
 			}
 			done[k] = true
 			continue

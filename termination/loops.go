@@ -80,7 +80,7 @@ func analyzeLoops(ctx context.Context, prog *ir.Program, opts *Options) (*loopAn
 	if indirect {
 		why = append(why, "the program calls through function pointers")
 	}
-	timeout := time.Second
+	timeout := 3 * time.Second
 	sol, err := S.New(opts.Solver, S.Options{Timeout: timeout})
 	if err != nil {
 		return nil, fmt.Errorf("termination: %w", err)
@@ -179,8 +179,13 @@ func (c candidate) String() string {
 
 // unsat checks that the conjunction of ts is unsatisfiable.
 func (ra *rankAnalysis) unsat(ts ...S.Term) (bool, error) {
+	return ra.unsatIn(ra.enc, ts...)
+}
+
+// unsatIn is unsat over the variables of encoder e.
+func (ra *rankAnalysis) unsatIn(e *pathEnc, ts ...S.Term) (bool, error) {
 	q := S.NewQuery()
-	for n := range ra.enc.decl {
+	for n := range e.decl {
 		q.BitVec(n, 64)
 	}
 	q.Assert(S.And(ts...))
@@ -194,7 +199,7 @@ func (ra *rankAnalysis) unsat(ts ...S.Term) (bool, error) {
 
 func (ra *rankAnalysis) run() (string, *recurrentSet, error) {
 	fi := ra.l.fn
-	e := &pathEnc{l: ra.l, f: fi.f, q: S.NewQuery(), decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
+	e := &pathEnc{l: ra.l, start: ra.l.head, f: fi.f, q: S.NewQuery(), decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
 	ra.enc = e
 	if err := e.enumerate(); err != nil {
 		return "", nil, err
@@ -211,6 +216,15 @@ func (ra *rankAnalysis) run() (string, *recurrentSet, error) {
 	}
 	if len(backs) == 0 {
 		return "no iteration (no path returns to the head)", rs, nil
+	}
+	inv, err := ra.invariants(backs)
+	if err != nil {
+		return "", rs, err
+	}
+	if len(inv) > 0 {
+		for i := range backs {
+			backs[i].cond = append(slices.Clone(backs[i].cond), inv...)
+		}
 	}
 	cands := ra.candidates()
 	// a single ranking function
@@ -269,6 +283,124 @@ func (ra *rankAnalysis) run() (string, *recurrentSet, error) {
 		return "", rs, nil
 	}
 	return "[" + strings.Join(comps, ", ") + "]", rs, nil
+}
+
+// invariants returns the conditions among a few candidates (each tracked
+// variable v of the loop: v >= 0, v > 0, v != MAX, v != MIN; each pair:
+// v == u, v <= u, u <= v; signed) that
+// hold on every path entering the loop from the function's entry and that
+// every iteration keeps (Houdini: drop what is not kept, until what
+// remains is inductive). Only for a loop that no other loop contains.
+func (ra *rankAnalysis) invariants(backs []pathOut) ([]S.Term, error) {
+	fi := ra.l.fn
+	for _, l2 := range fi.loops {
+		if l2 != ra.l && l2.body[ra.l.head] {
+			return nil, nil
+		}
+	}
+	ee := &pathEnc{l: &loop{fn: fi, head: ra.l.head, body: allPCs(fi.f)}, start: 0, entry: true, f: fi.f, q: S.NewQuery(),
+		decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
+	if err := ee.enumerate(); err != nil {
+		return nil, nil // (no invariants: the ranking function must do without)
+	}
+	type cand struct {
+		at func(get func(int32) S.Term) S.Term
+	}
+	var cands []cand
+	for _, v := range ra.trackedIn() {
+		w := fi.tracked[v] * 8
+		if w < 8 {
+			continue
+		}
+		zero := S.BV(0, int(w))
+		maxv, minv := S.BV(ir.Mask(w)>>1, int(w)), S.BV(ir.Mask(w)>>1+1, int(w))
+		cands = append(cands,
+			cand{func(g func(int32) S.Term) S.Term { return S.BVSGE(low(g(v), w), zero) }},
+			cand{func(g func(int32) S.Term) S.Term { return S.BVSGT(low(g(v), w), zero) }},
+			cand{func(g func(int32) S.Term) S.Term { return S.Not(S.Eq(low(g(v), w), maxv)) }},
+			cand{func(g func(int32) S.Term) S.Term { return S.Not(S.Eq(low(g(v), w), minv)) }})
+	}
+	for _, v := range ra.trackedIn() {
+		for _, u := range ra.trackedIn() {
+			w := fi.tracked[v] * 8
+			if u <= v || fi.tracked[u] != fi.tracked[v] {
+				continue
+			}
+			cands = append(cands,
+				cand{func(g func(int32) S.Term) S.Term { return S.Eq(low(g(v), w), low(g(u), w)) }},
+				cand{func(g func(int32) S.Term) S.Term { return S.BVSLE(low(g(v), w), low(g(u), w)) }},
+				cand{func(g func(int32) S.Term) S.Term { return S.BVSLE(low(g(u), w), low(g(v), w)) }})
+		}
+	}
+	postOf := func(e *pathEnc, p pathOut) func(int32) S.Term {
+		return func(s int32) S.Term {
+			if t, ok := p.mem[s]; ok {
+				return t
+			}
+			return e.memPre(s)
+		}
+	}
+	// holds at entry
+	var live []cand
+	for _, c := range cands {
+		var bad []S.Term
+		for _, p := range ee.out {
+			if p.back {
+				bad = append(bad, S.And(append(slices.Clone(p.cond), S.Not(c.at(postOf(ee, p))))...))
+			}
+		}
+		if len(bad) == 0 {
+			return nil, nil // the loop is not entered from the entry
+		}
+		ok, err := ra.unsatIn(ee, S.Or(bad...))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			live = append(live, c)
+		}
+	}
+	// inductive
+	for changed := true; changed && len(live) > 0; {
+		changed = false
+		var pre []S.Term
+		for _, c := range live {
+			pre = append(pre, c.at(ra.enc.memPre))
+		}
+		var keep []cand
+		for _, c := range live {
+			var bad []S.Term
+			for _, p := range backs {
+				bad = append(bad, S.And(append(append(slices.Clone(p.cond), pre...), S.Not(c.at(postOf(ra.enc, p))))...))
+			}
+			ok := true
+			if len(bad) > 0 {
+				var err error
+				if ok, err = ra.unsat(S.Or(bad...)); err != nil {
+					return nil, err
+				}
+			}
+			if ok {
+				keep = append(keep, c)
+			} else {
+				changed = true
+			}
+		}
+		live = keep
+	}
+	var out []S.Term
+	for _, c := range live {
+		out = append(out, c.at(ra.enc.memPre))
+	}
+	return out, nil
+}
+
+func allPCs(f *ir.Func) map[int32]bool {
+	m := make(map[int32]bool, len(f.Code))
+	for pc := range f.Code {
+		m[int32(pc)] = true
+	}
+	return m
 }
 
 // trackedIn returns the tracked variables the loop reads or writes, in
@@ -339,6 +471,8 @@ func (ra *rankAnalysis) candidates() []candidate {
 			w := fi.tracked[v] * 8
 			exs = append(exs, ex{name(v) + " - " + name(u), w, func(g func(int32) S.Term) S.Term { return S.BVSub(low(g(v), w), low(g(u), w)) }})
 			if u > v {
+				exs = append(exs, ex{name(v) + " + " + name(u), w, func(g func(int32) S.Term) S.Term { return S.BVAdd(low(g(v), w), low(g(u), w)) }},
+					ex{"-(" + name(v) + " + " + name(u) + ")", w, func(g func(int32) S.Term) S.Term { return S.BVNeg(S.BVAdd(low(g(v), w), low(g(u), w))) }})
 				exs = append(exs, ex{"|" + name(v) + " - " + name(u) + "|", w, func(g func(int32) S.Term) S.Term {
 					x, y := low(g(v), w), low(g(u), w)
 					return S.Ite(S.BVSGT(x, y), S.BVSub(x, y), S.BVSub(y, x))

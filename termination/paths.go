@@ -17,7 +17,11 @@ const (
 
 // pathEnc enumerates the paths of one loop's iteration.
 type pathEnc struct {
-	l     *loop
+	l *loop
+	// start is where the paths start (the loop's head, or for the paths
+	// that enter the loop the function's entry, with entry set)
+	start int32
+	entry bool
 	f     *ir.Func
 	q     *S.Query
 	decl  map[string]bool
@@ -80,12 +84,12 @@ func boolBV(c S.Term) S.Term { return S.Ite(c, S.BV(1, 64), S.BV(0, 64)) }
 
 // enumerate returns the paths of l's iteration.
 func (e *pathEnc) enumerate() error {
-	work := []*pstate{{pc: e.l.head, regs: map[int32]S.Term{}, mem: map[int32]S.Term{}}}
+	work := []*pstate{{pc: e.start, regs: map[int32]S.Term{}, mem: map[int32]S.Term{}}}
 	for len(work) > 0 {
 		ps := work[len(work)-1]
 		work = work[:len(work)-1]
 		for {
-			if ps.steps > 0 && ps.pc == e.l.head {
+			if (ps.steps > 0 || e.entry) && ps.pc == e.l.head {
 				e.out = append(e.out, pathOut{back: true, cond: ps.cond, mem: ps.mem, rough: ps.rough})
 				break
 			}
@@ -96,7 +100,7 @@ func (e *pathEnc) enumerate() error {
 			if len(e.out)+len(work) > maxPaths || ps.steps > maxPathLen || e.fresh > maxFreshVar {
 				return fmt.Errorf("more than %d paths or %d steps in an iteration", maxPaths, maxPathLen)
 			}
-			if inner := e.innerAt(ps.pc); inner != nil && ps.steps > 0 {
+			if inner := e.innerAt(ps.pc); inner != nil && (ps.steps > 0 || e.entry) {
 				next, err := e.skipInner(ps, inner)
 				if err != nil {
 					return err
@@ -127,7 +131,7 @@ func (e *pathEnc) enumerate() error {
 // innerAt returns the loop nested in e.l whose head is pc.
 func (e *pathEnc) innerAt(pc int32) *loop {
 	for _, l2 := range e.l.fn.loops {
-		if l2 != e.l && l2.head == pc && e.l.body[pc] && len(l2.body) < len(e.l.body) {
+		if l2.head != e.l.head && l2.head == pc && e.l.body[pc] && len(l2.body) < len(e.l.body) {
 			return l2
 		}
 	}
@@ -219,26 +223,27 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 		return next(), nil
 	case ir.OpAdd, ir.OpSub, ir.OpMul:
 		x, y := a(), b()
+		var ub []S.Term
 		if in.Flags&ir.FlagLax == 0 {
-			// the vm ends the run at a flagged overflow (ErrOverflow)
 			if in.Flags&ir.FlagNSW != 0 {
-				e.errorIf(ps, overflows(in.Op, true, x, y, int(in.W)))
+				ub = append(ub, overflows(in.Op, true, x, y, int(in.W)))
 			}
 			if in.Flags&ir.FlagNUW != 0 {
-				e.errorIf(ps, overflows(in.Op, false, x, y, int(in.W)))
+				ub = append(ub, overflows(in.Op, false, x, y, int(in.W)))
 			}
 		}
+		var v S.Term
 		switch in.Op {
 		case ir.OpAdd:
-			bin(S.BVAdd(x, y))
+			v = S.BVAdd(x, y)
 		case ir.OpSub:
-			bin(S.BVSub(x, y))
+			v = S.BVSub(x, y)
 		default:
-			bin(S.BVMul(x, y))
+			v = S.BVMul(x, y)
 		}
+		bin(e.undefinedIf(ps, ub, v, in.W))
 	case ir.OpUDiv, ir.OpURem:
 		zero := S.BV(0, int(in.W))
-		e.errorIf(ps, S.Eq(b(), zero)) // ErrDivZero
 		// Bit-blasting solvers get stuck on division (seconds to prove
 		// a % b < b for 32 bits): the result is a fresh value with what
 		// the loop's ranking functions need of it.
@@ -247,33 +252,33 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 		if in.Op == ir.OpURem {
 			facts = append(facts, S.BVULT(x, b()))
 		}
-		ps.cond = append(ps.cond, facts...)
-		bin(x)
+		ps.cond = append(ps.cond, S.Implies(S.Not(S.Eq(b(), zero)), S.And(facts...)))
+		bin(e.undefinedIf(ps, []S.Term{S.Eq(b(), zero)}, x, in.W))
 	case ir.OpSDiv, ir.OpSRem:
 		minv := S.BV(uint64(1)<<(in.W-1), int(in.W))
-		e.errorIf(ps, S.Or(S.Eq(b(), S.BV(0, int(in.W))), S.And(S.Eq(a(), minv), S.Eq(b(), S.BV(ir.Mask(in.W), int(in.W))))))
-		if in.Op == ir.OpSDiv {
-			bin(S.BVSDiv(a(), b()))
-		} else {
-			bin(S.BVSRem(a(), b()))
+		ub := S.Or(S.Eq(b(), S.BV(0, int(in.W))), S.And(S.Eq(a(), minv), S.Eq(b(), S.BV(ir.Mask(in.W), int(in.W)))))
+		v := S.BVSDiv(a(), b())
+		if in.Op == ir.OpSRem {
+			v = S.BVSRem(a(), b())
 		}
+		bin(e.undefinedIf(ps, []S.Term{ub}, v, in.W))
 	case ir.OpShl, ir.OpLShr, ir.OpAShr:
-		if in.Flags&ir.FlagLax == 0 {
-			e.errorIf(ps, S.BVUGE(b(), S.BV(uint64(in.W), int(in.W))))
-		} else {
+		if in.Flags&ir.FlagLax != 0 {
 			return nil, errUnsupported{"a shift in optimised code"}
 		}
 		if in.Flags&(ir.FlagNSW|ir.FlagNUW|ir.FlagExact) != 0 {
 			return nil, errUnsupported{"a flagged shift"}
 		}
+		var v S.Term
 		switch in.Op {
 		case ir.OpShl:
-			bin(S.BVShl(a(), b()))
+			v = S.BVShl(a(), b())
 		case ir.OpLShr:
-			bin(S.BVLShr(a(), b()))
+			v = S.BVLShr(a(), b())
 		default:
-			bin(S.BVAShr(a(), b()))
+			v = S.BVAShr(a(), b())
 		}
+		bin(e.undefinedIf(ps, []S.Term{S.BVUGE(b(), S.BV(uint64(in.W), int(in.W)))}, v, in.W))
 	case ir.OpAnd:
 		bin(S.BVAnd(a(), b()))
 	case ir.OpOr:
@@ -405,37 +410,52 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 	return next(), nil
 }
 
-// errorIf records that the vm ends the run in an error state where c
-// holds (a path that leaves the loop), and goes on where it does not.
-func (e *pathEnc) errorIf(ps *pstate, c S.Term) {
+// undefinedIf handles an operation whose behaviour is undefined where one
+// of ub holds (a flagged overflow at -O0, a division by zero, a shift by
+// the width or more). The vm stops the run there in an error state, but
+// C (and SV-COMP's verdicts) do not say what such a program does: for
+// ranking functions the operation yields any value and the path goes on
+// (no proof may rest on the vm's stop); for recurrent sets the case is a
+// path that leaves the loop (a non-terminating run must not pass it). It
+// returns the operation's w-bit result v, or a fresh value where ub holds.
+func (e *pathEnc) undefinedIf(ps *pstate, ub []S.Term, v S.Term, w uint8) S.Term {
+	if len(ub) == 0 {
+		return v
+	}
+	c := S.Or(ub...)
+	if len(ub) == 1 {
+		c = ub[0]
+	}
 	e.out = append(e.out, pathOut{cond: append(append([]S.Term(nil), ps.cond...), c), mem: ps.mem, rough: ps.rough, err: true})
-	ps.cond = append(ps.cond, S.Not(c))
+	return S.Ite(c, low(e.freshVar(), w), v)
 }
 
 // overflows says whether op (add, sub, mul) of the w-bit a and b
-// overflows as signed (nsw) or unsigned (nuw) numbers.
+// overflows as signed (nsw) or unsigned (nuw) numbers. Sums and
+// differences are told by their signs (cheaper for the solver than wider
+// arithmetic), products by the double-width product.
 func overflows(op ir.Op, signed bool, a, b S.Term, w int) S.Term {
-	ext := func(t S.Term, n int) S.Term {
+	sign := func(t S.Term) S.Term { return S.Extract(w-1, w-1, t) }
+	switch {
+	case op == ir.OpAdd && signed:
+		r := S.BVAdd(a, b)
+		return S.And(S.Eq(sign(a), sign(b)), S.Not(S.Eq(sign(r), sign(a))))
+	case op == ir.OpSub && signed:
+		r := S.BVSub(a, b)
+		return S.And(S.Not(S.Eq(sign(a), sign(b))), S.Not(S.Eq(sign(r), sign(a))))
+	case op == ir.OpAdd:
+		return S.BVULT(S.BVAdd(a, b), a)
+	case op == ir.OpSub:
+		return S.BVULT(a, b)
+	}
+	ext := func(t S.Term) S.Term {
 		if signed {
-			return S.SignExt(n, t)
+			return S.SignExt(w, t)
 		}
-		return S.ZeroExt(n, t)
+		return S.ZeroExt(w, t)
 	}
-	n := 1
-	if op == ir.OpMul {
-		n = w
-	}
-	x, y := ext(a, n), ext(b, n)
-	var r S.Term
-	switch op {
-	case ir.OpAdd:
-		r = S.BVAdd(x, y)
-	case ir.OpSub:
-		r = S.BVSub(x, y)
-	default:
-		r = S.BVMul(x, y)
-	}
-	return S.Not(S.Eq(r, ext(S.Extract(w-1, 0, r), n)))
+	r := S.BVMul(ext(a), ext(b))
+	return S.Not(S.Eq(r, ext(S.Extract(w-1, 0, r))))
 }
 
 func (e *pathEnc) freshRet(ps *pstate, cs *ir.CallSite) {

@@ -201,7 +201,7 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 		return nil, err
 	}
 	res.States, res.MaxDepth = sr.states, sr.maxDepth
-	res.Complete = sr.limit == "" && !sr.sampled && err == nil
+	res.Complete = sr.limit == "" && !sr.sampled && err == nil && sr.undefined == ""
 	switch {
 	case sr.lasso != nil:
 		if err := checkLasso(m, sr.lasso); err != nil {
@@ -237,6 +237,8 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 	switch {
 	case sr.limit != "":
 		why = append(why, "search: "+sr.limit)
+	case sr.undefined != "":
+		why = append(why, fmt.Sprintf("search: a run ends in undefined behaviour (%s), after which C says nothing", sr.undefined))
 	case sr.sampled:
 		why = append(why, fmt.Sprintf("search: no cycle among %d states, but wide inputs were only sampled", sr.states))
 	}
