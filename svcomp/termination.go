@@ -3,12 +3,14 @@ package svcomp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/termination"
+	"github.com/wyvernmc/wyvern/vm"
 )
 
 // EngineTermination is the engine that answers termination: one
@@ -73,4 +75,27 @@ func verifyTermination(ctx context.Context, r *runner, out *Outcome, start time.
 		out.Reason = "the termination analysis reached no verdict: " + t.Reason
 	}
 	return out
+}
+
+// LassoCloses reports whether the run steps (a termination witness's stem
+// and cycle, replayed) ends in a state it has been in before: a state
+// cycle, which repeated forever is a run that never ends. A witness of a
+// recurrent set ends at the loop's head instead (the set's closure is the
+// analysis's SMT proof, not something a replay can show).
+func LassoCloses(m *vm.Machine, steps []explicit.Step) (bool, error) {
+	states, err := explicit.Replay(m, steps)
+	if err != nil {
+		return false, err
+	}
+	last := states[len(states)-1]
+	if last.Status != vm.Running {
+		return false, nil
+	}
+	key := m.AppendKey(nil, last)
+	for _, st := range states[:len(states)-1] {
+		if slices.Equal(m.AppendKey(nil, st), key) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
