@@ -36,7 +36,8 @@ func (a *loopAnalysis) sampleValues() []uint64 {
 
 // reachable returns the functions reachable from main through direct
 // calls, and whether the call graph among them has a cycle.
-func reachable(prog *ir.Program) (fns []*ir.Func, recursive string, indirect bool) {
+func reachable(prog *ir.Program) (fns []*ir.Func, self map[int]bool, recursive string, indirect bool) {
+	self = map[int]bool{}
 	seen := map[int]int{} // 1 on stack, 2 done
 	var visit func(i int)
 	visit = func(i int) {
@@ -57,7 +58,9 @@ func reachable(prog *ir.Program) (fns []*ir.Func, recursive string, indirect boo
 				case 0:
 					visit(c)
 				case 1:
-					if recursive == "" {
+					if c == i {
+						self[i] = true
+					} else if recursive == "" {
 						recursive = prog.Funcs[c].Name
 					}
 				}
@@ -66,16 +69,16 @@ func reachable(prog *ir.Program) (fns []*ir.Func, recursive string, indirect boo
 		seen[i] = 2
 	}
 	visit(prog.Entry)
-	return fns, recursive, indirect
+	return fns, self, recursive, indirect
 }
 
 func analyzeLoops(ctx context.Context, prog *ir.Program, opts *Options) (*loopAnalysis, error) {
 	a := &loopAnalysis{}
-	fns, rec, indirect := reachable(prog)
+	fns, self, rec, indirect := reachable(prog)
 	a.funcs = len(fns)
 	var why []string
 	if rec != "" {
-		why = append(why, fmt.Sprintf("%s is recursive (recursion is left to the search)", rec))
+		why = append(why, fmt.Sprintf("%s is mutually recursive (left to the search)", rec))
 	}
 	if indirect {
 		why = append(why, "the program calls through function pointers")
@@ -93,6 +96,22 @@ func analyzeLoops(ctx context.Context, prog *ir.Program, opts *Options) (*loopAn
 			why = append(why, fi.why)
 			ranked = false
 			continue
+		}
+		if self[f.Index] {
+			rep := LoopReport{Func: f.Name, Loc: "recursion"}
+			ra := &rankAnalysis{ctx: ctx, sol: sol, prog: prog}
+			rk, err := ra.rankRecursion(fi)
+			switch {
+			case err != nil:
+				rep.Why = err.Error()
+				ranked = false
+			case rk != "" && !strings.HasPrefix(rk, "no recursive"):
+				rep.Ranking = rk
+			default:
+				rep.Why = "no ranking function over the recursive calls' arguments"
+				ranked = false
+			}
+			a.reports = append(a.reports, rep)
 		}
 		for _, l := range fi.loops {
 			if ctx.Err() != nil {
@@ -199,7 +218,7 @@ func (ra *rankAnalysis) unsatIn(e *pathEnc, ts ...S.Term) (bool, error) {
 
 func (ra *rankAnalysis) run() (string, *recurrentSet, error) {
 	fi := ra.l.fn
-	e := &pathEnc{l: ra.l, start: ra.l.head, f: fi.f, q: S.NewQuery(), decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
+	e := &pathEnc{l: ra.l, start: ra.l.head, rec: -1, f: fi.f, q: S.NewQuery(), decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
 	ra.enc = e
 	if err := e.enumerate(); err != nil {
 		return "", nil, err
@@ -298,7 +317,7 @@ func (ra *rankAnalysis) invariants(backs []pathOut) ([]S.Term, error) {
 			return nil, nil
 		}
 	}
-	ee := &pathEnc{l: &loop{fn: fi, head: ra.l.head, body: allPCs(fi.f)}, start: 0, entry: true, f: fi.f, q: S.NewQuery(),
+	ee := &pathEnc{l: &loop{fn: fi, head: ra.l.head, body: allPCs(fi.f)}, start: 0, entry: true, rec: -1, f: fi.f, q: S.NewQuery(),
 		decl: map[string]bool{}, prog: ra.prog, lp64: ra.prog.DataModel != ir.ILP32}
 	if err := ee.enumerate(); err != nil {
 		return nil, nil // (no invariants: the ranking function must do without)

@@ -3,6 +3,7 @@ package termination
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/wyvernmc/wyvern/ir"
 	S "github.com/wyvernmc/wyvern/symbolic"
@@ -29,6 +30,10 @@ type pathEnc struct {
 	out   []pathOut
 	prog  *ir.Program
 	lp64  bool
+	// rec, when >= 0 (entry paths of a recursive function), is the
+	// function whose calls calls records.
+	rec   int32
+	calls []callOut
 }
 
 type pstate struct {
@@ -355,6 +360,13 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 		cs := &f.Calls[in.Imm]
 		if in.Op == ir.OpCallInd {
 			return nil, errUnsupported{"an indirect call"}
+		}
+		if e.rec >= 0 && cs.Callee == e.rec {
+			c := callOut{cond: slices.Clone(ps.cond)}
+			for _, a := range cs.Args {
+				c.args = append(c.args, e.reg(ps, a))
+			}
+			e.calls = append(e.calls, c)
 		}
 		ps.rough = true
 		e.freshRet(ps, cs)

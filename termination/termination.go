@@ -19,11 +19,13 @@
 //     variables, checked by an SMT solver over bit-vectors with wrap-around
 //     and signedness as the machine has them (any strict order of
 //     bit-vectors is well-founded), inner loops and calls over-approximated;
-//     the call graph has no cycle.
+//     a function that calls itself has a ranking function over its
+//     parameters that its recursive calls decrease (recursion.go); no
+//     cycle in the call graph through several functions.
 //
 // Not supported, by a checked list (Unsupported): programs that create
-// threads are UNKNOWN unless a lasso is found; recursion is left to the
-// search (no ranking function over calls); floating-point loop variables,
+// threads are UNKNOWN unless a lasso is found; mutual recursion, and
+// recursive calls inside loops, are left to the search; floating-point loop variables,
 // indirect calls in loops and irreducible control flow give no ranking
 // function.
 package termination
@@ -179,7 +181,7 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 	}
 	if loops != nil && loops.proved && !threads {
 		res.Verdict, res.Method = Terminates, MethodRanking
-		res.Reason = fmt.Sprintf("every loop of the %d reachable functions has a ranking function (%d loops) and no function is recursive", loops.funcs, len(loops.reports))
+		res.Reason = fmt.Sprintf("every loop and every recursion of the %d reachable functions has a ranking function (%d in all) and no two functions call each other in a cycle", loops.funcs, len(loops.reports))
 		return res, nil
 	}
 	var extra []uint64
@@ -230,7 +232,7 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 		return res, nil
 	case loops != nil && loops.proved:
 		res.Verdict, res.Method = Terminates, MethodRanking
-		res.Reason = fmt.Sprintf("every loop of the %d reachable functions has a ranking function (%d loops) and no function is recursive", loops.funcs, len(loops.reports))
+		res.Reason = fmt.Sprintf("every loop and every recursion of the %d reachable functions has a ranking function (%d in all) and no two functions call each other in a cycle", loops.funcs, len(loops.reports))
 		return res, nil
 	}
 	var why []string
