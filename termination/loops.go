@@ -600,7 +600,7 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 				return nil, nil
 			}
 		case ir.OpCallB:
-			if name := ra.prog.Funcs[fi.f.Calls[in.Imm].Callee].Name; !isNondet(name) {
+			if c := fi.f.Calls[in.Imm].Callee; c < 0 || !isNondet(ra.prog.Funcs[c].Name) {
 				return nil, nil
 			}
 		}

@@ -372,6 +372,9 @@ func (e *pathEnc) step(ps *pstate) ([]*pstate, error) {
 		e.freshRet(ps, cs)
 	case ir.OpCallB:
 		cs := &f.Calls[in.Imm]
+		if cs.Callee < 0 || int(cs.Callee) >= len(e.prog.Funcs) {
+			return nil, errUnsupported{"a platform call without a callee"}
+		}
 		name := e.prog.Funcs[cs.Callee].Name
 		switch {
 		case name == "__VERIFIER_assume":
