@@ -553,6 +553,12 @@ type recurrentSet struct {
 	sizes []uint8
 	vals  []uint64
 	names []string
+	// parity, when paritySize > 0: the tracked variable in slot parity
+	// has the lowest bit parityBit.
+	parity     int32
+	paritySize uint8
+	parityBit  uint64
+	parityName string
 }
 
 func (r *recurrentSet) width(v uint64) uint8 {
@@ -565,6 +571,9 @@ func (r *recurrentSet) width(v uint64) uint8 {
 }
 
 func (r *recurrentSet) String() string {
+	if r.paritySize > 0 {
+		return fmt.Sprintf("{%s %% 2 == %d}", r.parityName, r.parityBit)
+	}
 	if len(r.vars) == 0 {
 		return "{every state at the loop's head}"
 	}
@@ -627,7 +636,7 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 			}
 		}
 		if !ok {
-			return nil, nil
+			return ra.parityRecurrent(exits, written)
 		}
 		return &recurrentSet{fn: fi.f, head: ra.l.head, loc: ra.l.loc}, nil
 	}
@@ -678,6 +687,50 @@ func (ra *rankAnalysis) recurrent() (*recurrentSet, error) {
 	return nil, nil
 }
 
+// parityRecurrent looks for a recurrent set {v % 2 == b} over a variable
+// v the loop writes: no exit path starts in it, and every path back to
+// the head keeps v's parity (an even x never reaches 1 in steps of 2).
+func (ra *rankAnalysis) parityRecurrent(exits []S.Term, written map[int32]bool) (*recurrentSet, error) {
+	fi := ra.l.fn
+	for _, v := range ra.trackedIn() {
+		if !written[v] {
+			continue
+		}
+		w := fi.tracked[v] * 8
+		for _, b := range []uint64{0, 1} {
+			at := func(t S.Term) S.Term { return S.Eq(S.Extract(0, 0, low(t, w)), S.BV(b, 1)) }
+			ok, err := ra.unsat(at(ra.enc.memPre(v)), S.Or(exits...))
+			if err != nil || !ok {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			var leave []S.Term
+			for _, p := range ra.enc.out {
+				if !p.back {
+					continue
+				}
+				post, ok := p.mem[v]
+				if !ok {
+					post = ra.enc.memPre(v)
+				}
+				leave = append(leave, S.And(append(slices.Clone(p.cond), S.Not(at(post)))...))
+			}
+			if len(leave) > 0 {
+				if ok, err = ra.unsat(at(ra.enc.memPre(v)), S.Or(leave...)); err != nil {
+					return nil, err
+				}
+			}
+			if ok {
+				return &recurrentSet{fn: fi.f, head: ra.l.head, loc: ra.l.loc, parity: v, paritySize: fi.tracked[v],
+					parityBit: b, parityName: varName(fi.f, v)}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
 // recurWatch recognises states in recurrent sets.
 type recurWatch struct {
 	m   *vm.Machine
@@ -709,6 +762,10 @@ func (w *recurWatch) check(_ context.Context, st *vm.State) *Lasso {
 
 // holds reports whether the frame fr of thread t in st is in the set.
 func (r *recurrentSet) holds(st *vm.State, t *vm.Thread, fr *vm.Frame) bool {
+	if r.paritySize > 0 {
+		x, ek := st.Mem.Load(t.Regs[fr.Base+r.parity], uint32(r.paritySize))
+		return ek == vm.ErrNone && x&1 == r.parityBit
+	}
 	for i, v := range r.vars {
 		addr := t.Regs[fr.Base+v]
 		x, ek := st.Mem.Load(addr, uint32(r.sizes[i]))
