@@ -23,11 +23,10 @@
 //     parameters that its recursive calls decrease (recursion.go); no
 //     cycle in the call graph through several functions.
 //
-// Not supported, by a checked list (Unsupported): programs that create
-// threads are UNKNOWN unless a lasso is found; mutual recursion, and
-// recursive calls inside loops, are left to the search; floating-point loop variables,
-// indirect calls in loops and irreducible control flow give no ranking
-// function.
+// What it does not decide is the checked list Unsupported (docs/termination.md
+// says what happens instead): threads get no TRUE; mutual recursion and
+// recursive calls inside loops are left to the search; function pointers,
+// irreducible control flow and floating point give no ranking function.
 package termination
 
 import (

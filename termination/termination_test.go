@@ -76,3 +76,30 @@ func TestWrapAroundRankings(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupportedDocumented: the list of what is not decided and the
+// table of docs/termination.md name the same constructs.
+func TestUnsupportedDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/termination.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start := strings.Index(text, "## What is not done")
+	if start < 0 {
+		t.Fatal(`docs/termination.md has no section "What is not done"`)
+	}
+	var rows []string
+	for _, line := range strings.Split(text[start:], "\n")[1:] {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| construct") || strings.HasPrefix(line, "| ---") {
+			continue
+		}
+		rows = append(rows, strings.SplitN(line[2:], " | ", 2)[0])
+	}
+	if strings.Join(rows, "\n") != strings.Join(Unsupported, "\n") {
+		t.Errorf("docs/termination.md's table names\n  %q\ntermination.Unsupported\n  %q", rows, Unsupported)
+	}
+}
