@@ -29,6 +29,9 @@ type Submission struct {
 	// BMC, if set, asks for bounded model checking with these options
 	// (Kind KindBMC).
 	BMC *jobs.BMCOptions
+	// Termination, with Kind KindTermination, configures a termination
+	// analysis.
+	Termination *jobs.TerminationOptions
 	// Args are the program's command-line arguments after argv[0].
 	Args []string
 	// Kind, if set, is the job kind that answers the query (a kind chosen by
@@ -77,7 +80,7 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 		kind = KindOf(q, s.Explicit, s.BMC)
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
-		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Args: s.Args,
+		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Termination: s.Termination, Args: s.Args,
 		Created: time.Now().UTC()}
 	var lastNews atomic.Int64 // progress or a change of the experiment
 	lastNews.Store(time.Now().UnixNano())

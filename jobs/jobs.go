@@ -116,8 +116,10 @@ type Experiment struct {
 	// Explicit-state experiments (and exact probabilities).
 	Explicit *ExplicitOptions `json:"explicit,omitempty"`
 	// Bounded model checking (Kind KindBMC).
-	BMC     *BMCOptions `json:"bmc,omitempty"`
-	Created time.Time   `json:"created"`
+	BMC *BMCOptions `json:"bmc,omitempty"`
+	// Termination analysis (Kind KindTermination).
+	Termination *TerminationOptions `json:"termination,omitempty"`
+	Created     time.Time           `json:"created"`
 }
 
 // SubmitReply answers a submission.
@@ -136,6 +138,8 @@ const (
 	KindSplit    = "split"    // importance-splitting segments
 	KindExplicit = "explicit" // an explicit-state search or exact probability
 	KindBMC      = "bmc"      // bounded model checking with an SMT solver
+	// KindTermination: does every run end (lassos, ranking functions)?
+	KindTermination = "termination"
 )
 
 // ExplicitOptions configure an explicit-state experiment: a search for
@@ -292,6 +296,21 @@ type BMCOptions struct {
 // package symbolic encodes it.
 type BMCJob struct {
 	Options BMCOptions `json:"options"`
+}
+
+// TerminationOptions configure a termination analysis (package
+// termination); zero values take its defaults.
+type TerminationOptions struct {
+	MaxStates int64   `json:"max_states,omitempty"` // states of the lasso search
+	MaxTimeS  float64 `json:"max_time_s,omitempty"` // the whole analysis
+	Solver    string  `json:"solver,omitempty"`     // z3 (default), cvc5 or boolector
+	NoSMT     bool    `json:"no_smt,omitempty"`     // no ranking functions or recurrent sets
+}
+
+// TerminationJob is a KindTermination job; its result's payload is the
+// analysis's result as package termination encodes it.
+type TerminationJob struct {
+	Options TerminationOptions `json:"options"`
 }
 
 // SplitStart is a state a splitting segment starts from: a vm snapshot

@@ -126,6 +126,9 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 		}
 	}
 	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: g.Machine(p.Prog)}
+	if g.Prop.Kind == Termination {
+		return verifyTermination(ctx, r, out, start, limit)
+	}
 	results := make(chan engineResult, len(Engines))
 	var wg sync.WaitGroup
 	got := map[string]EngineOutcome{}

@@ -121,7 +121,10 @@ func GoalOf(p *Property, prog *ir.Program) *Goal {
 		g.Focus = errorOr([]vm.ErrKind{vm.ErrOverflow})
 		g.BMCFocus = g.Focus
 	case Termination:
-		g.Why = "termination is not checked (no bounded answer is sound)"
+		// One engine answers: the termination kind (Verify).
+		if createsThreads(prog) {
+			g.Note = "the program creates threads: termination is only refuted (a lasso), never proved"
+		}
 		return g
 	default:
 		g.Why = fmt.Sprintf("property %s is not checked", p.Kind)

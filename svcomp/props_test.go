@@ -28,7 +28,6 @@ func TestGoalOf(t *testing.T) {
 		{file: "mutex_safe.c", prop: "valid-memsafety", provable: true, focus: "Error(DoubleFree)", bmc: true},
 		{file: "null_deref.c", prop: "valid-memcleanup", provable: true, focus: "Error(MemCleanup)"},
 		{file: "assume_abort.c", prop: "no-overflow", provable: true, focus: "Error(Overflow)", bmc: true},
-		{file: "assume_abort.c", prop: "termination", why: true},
 	} {
 		t.Run(tc.file+"/"+tc.prop, func(t *testing.T) {
 			prog := testutil.Program(t, "testdata/"+tc.file)

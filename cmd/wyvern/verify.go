@@ -384,6 +384,19 @@ func replayWitness(files []string, opts ir.Options, modelSet bool, path string, 
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
 		return 1
 	}
+	if p.Kind == svcomp.Termination {
+		closed, err := svcomp.LassoCloses(m, steps)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)
+			return 1
+		case !closed:
+			fmt.Fprintf(stderr, "wyvern: %s: the run reaches %s but does not return to a state it was in: a recurrent set's witness (the loop's head; verify checked the set) or no lasso\n", path, final.Describe())
+			return 1
+		}
+		fmt.Fprintf(stdout, "witness reproduces %s: the run returns to a state it was in after %d steps\n", svcomp.False("termination"), len(steps))
+		return 0
+	}
 	sub, ok, err := g.Classify(m, final)
 	if err != nil {
 		fmt.Fprintf(stderr, "wyvern: %s: %v\n", path, err)

@@ -31,7 +31,8 @@ func TestVerify(t *testing.T) {
 		{task: "null_deref.yml", verdict: "FALSE(valid-deref)", engine: "simulation|bmc"},
 		{task: "rare_input.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
-		{task: "assume_abort.yml", prop: "termination", verdict: "UNKNOWN"},
+		{task: "assume_abort.yml", prop: "termination", verdict: "TRUE", engine: svcomp.EngineTermination},
+		{task: "reset_loop.yml", verdict: "FALSE(termination)", engine: svcomp.EngineTermination},
 		{task: "atomic_race.yml", verdict: "UNKNOWN", limit: "4s"},
 		// behaviours POSIX allows and LODIN's platform lacks (a wrong TRUE
 		// before): a spurious wakeup, a signal waking the second waiter

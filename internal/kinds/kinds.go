@@ -12,6 +12,7 @@ import (
 	"github.com/wyvernmc/wyvern/simulator"
 	"github.com/wyvernmc/wyvern/splitting"
 	"github.com/wyvernmc/wyvern/symbolic"
+	"github.com/wyvernmc/wyvern/termination"
 	"github.com/wyvernmc/wyvern/worker"
 )
 
@@ -29,6 +30,7 @@ var All = []Kind{
 	{jobs.KindSplit, splitting.NewSegmentHandler, splitting.SplitRunner{}},
 	{jobs.KindExplicit, explicit.NewHandler, explicit.Runner{}},
 	{jobs.KindBMC, symbolic.NewHandler, symbolic.Runner{}},
+	{jobs.KindTermination, termination.NewHandler, termination.Runner{}},
 }
 
 // Worker registers every kind's handler with w and returns it.

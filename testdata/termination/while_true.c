@@ -1,0 +1,6 @@
+// termination: false
+int main(void) {
+    while (1) {
+    }
+    return 0;
+}
