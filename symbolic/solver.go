@@ -71,6 +71,8 @@ type Answer struct {
 	Detail  string // for Unknown: the solver's reason-unknown, or what happened to the process
 	Model   Model  // for Sat: the wanted constants' values
 	Elapsed time.Duration
+	// Solver is the backend that answered (a portfolio's winner).
+	Solver string
 }
 
 func (a Answer) String() string {
@@ -193,10 +195,16 @@ func ms(d time.Duration) int64 {
 
 // New returns the solver name ("z3", "cvc5", "boolector"). The process
 // starts on first use; a missing binary is an error here.
+//
+// The name Portfolio ("portfolio") gives every installed backend at once
+// (portfolio.go).
 func New(name string, opts Options) (Solver, error) {
+	if name == Portfolio {
+		return newPortfolio(opts)
+	}
 	b, ok := backends[name]
 	if !ok {
-		return nil, fmt.Errorf("symbolic: unknown solver %q (want one of %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("symbolic: unknown solver %q (want one of %s or %s)", name, strings.Join(Names(), ", "), Portfolio)
 	}
 	if opts.Timeout < 0 {
 		return nil, fmt.Errorf("symbolic: %s: negative timeout %v", name, opts.Timeout)
@@ -428,6 +436,7 @@ func (s *session) checkSat(ctx context.Context, want []string) (Answer, error) {
 		a, err = s.checkOnce(ctx, deadline, want, sorts, start)
 	}
 	a.Elapsed = time.Since(start)
+	a.Solver = s.name
 	return a, err
 }
 
