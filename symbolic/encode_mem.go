@@ -277,7 +277,9 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 		e.check(s, errCond{vm.ErrStackOverflow, "true"})
 		return nil
 	}
+	e.maxBlock = max(e.maxBlock, size.c)
 	id, reused := e.stackID(s)
+	e.noteSize(id, size)
 	_ = reused // fresh ids are cleared too: the initial memory is free
 	if e.threaded {
 		if e.privOf[fn.Index] == nil {
@@ -316,12 +318,29 @@ func (e *encoder) ptrOf(id val) val {
 // malloc allocates a heap block of n bytes (64 bits) as the vm does: none
 // (a null result) above 2^31 bytes.
 func (e *encoder) malloc(s *pstate, n val) val {
+	q, _ := e.mallocIf(s, n, "true")
+	return q
+}
+
+// mallocIf is malloc where when holds (nothing is allocated elsewhere, the
+// pointer is null there); got holds where a block was allocated.
+func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 	nt := e.bv(n, 64)
 	tooBig := BVUGT(nt, BV(1<<31, 64))
 	if n.isConst() {
 		tooBig = Bool(n.c > 1<<31)
 	}
-	tooBig = e.defBool(tooBig)
+	if n.isConst() {
+		e.maxBlock = max(e.maxBlock, min(n.c, 1<<31))
+	} else {
+		e.anyBlock = true
+	}
+	e.noteSize(s.next, n)
+	tooBig = e.defBool(or(not(when), tooBig))
+	got = not(tooBig)
+	if e.threaded && when != "true" {
+		e.fail(fmt.Errorf("symbolic: internal error: a conditional malloc in a threaded program"))
+	}
 	id := s.next
 	if e.threaded {
 		id = e.staticID()
@@ -335,7 +354,7 @@ func (e *encoder) malloc(s *pstate, n val) val {
 		if n.isConst() && n.c <= maxBlockBytes {
 			e.clear(s, id, n.c)
 		}
-		return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 	}
 	idt := e.bv(id, 32)
 	s.kind = e.def(ite(tooBig, s.kind, Store(s.kind, idt, BV(kHeap, 8))), ArraySort(32, 8), "k")
@@ -349,7 +368,7 @@ func (e *encoder) malloc(s *pstate, n val) val {
 	if n.isConst() && n.c <= maxBlockBytes {
 		e.clear(s, id, n.c)
 	}
-	return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+	return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 }
 
 // free releases a heap block (vm.Memory.free).
@@ -525,14 +544,45 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 	case ir.BMalloc:
 		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
 	case ir.BCalloc:
+		if k, n := arg(s, cs, 0), arg(s, cs, 1); k.isConst() && n.isConst() {
+			hi, lo := bits.Mul64(k.c, n.c)
+			size := cst(lo, 64)
+			if hi != 0 || (n.c != 0 && k.c > (1<<31)/n.c) {
+				size = cst(1<<32, 64) // too big: null, as the vm's check
+			}
+			setRet(s, cs, e.malloc(s, size))
+			break
+		}
 		k, n := e.bv(arg(s, cs, 0), 64), e.bv(arg(s, cs, 1), 64)
 		tooBig := e.defBool(and2(not(eqT(n, BV(0, 64))), BVUGT(k, BVUDiv(BV(1<<31, 64), n))))
 		p := e.malloc(s, e.term(ite(tooBig, BV(1<<32, 64), BVMul(k, n)), 64))
 		setRet(s, cs, p)
 	case ir.BFree:
 		e.free(s, arg(s, cs, 0))
+	case ir.BRealloc:
+		q, err := e.realloc(fn, pc, s, arg(s, cs, 0), arg(s, cs, 1))
+		if err != nil {
+			return nil, err
+		}
+		setRet(s, cs, q)
+	case ir.BStrlen:
+		n, err := e.strlen(fn, pc, s, arg(s, cs, 0))
+		if err != nil {
+			return nil, err
+		}
+		if w := retBits(cs); w < 64 && !n.isConst() {
+			n = e.term(Extract(w-1, 0, e.bv(n, 64)), w)
+		}
+		setRet(s, cs, n)
 	case ir.BMemset:
 		d := arg(s, cs, 0)
+		if !arg(s, cs, 2).isConst() {
+			if err := e.memVar(fn, pc, s, b, d, val{}, arg(s, cs, 1), arg(s, cs, 2)); err != nil {
+				return nil, err
+			}
+			setRet(s, cs, d)
+			break
+		}
 		n, err := e.constLen(fn, pc, arg(s, cs, 2), "memset")
 		if err != nil {
 			return nil, err
@@ -565,6 +615,13 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 		setRet(s, cs, d)
 	case ir.BMemcpy, ir.BMemmove:
 		d, src := arg(s, cs, 0), arg(s, cs, 1)
+		if !arg(s, cs, 2).isConst() {
+			if err := e.memVar(fn, pc, s, b, d, src, val{}, arg(s, cs, 2)); err != nil {
+				return nil, err
+			}
+			setRet(s, cs, d)
+			break
+		}
 		n, err := e.constLen(fn, pc, arg(s, cs, 2), b.String())
 		if err != nil {
 			return nil, err
