@@ -26,7 +26,13 @@ type corpusLine struct {
 
 func readCorpus(t *testing.T) []corpusLine {
 	t.Helper()
-	f, err := os.Open("../testdata/bmc/EXPECTED.tsv")
+	return readCorpusAt(t, "../testdata/bmc/EXPECTED.tsv")
+}
+
+// readCorpusAt reads a corpus's EXPECTED.tsv.
+func readCorpusAt(t *testing.T, path string) []corpusLine {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
