@@ -32,6 +32,9 @@ func (e *encoder) noteSize(id, n val) {
 		e.symMax = max(e.symMax, sizeOr(n))
 		return
 	}
+	if e.sizeAt == nil {
+		e.sizeAt = map[uint64]uint64{}
+	}
 	e.sizeAt[id.c] = max(e.sizeAt[id.c], sizeOr(n))
 }
 
