@@ -100,7 +100,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	}
 	name := o.Solver
 	if name == "" {
-		name = "z3"
+		name = DefaultSolver
 	}
 	s, err := New(name, Options{Timeout: time.Duration(o.SolverTimeoutS * float64(time.Second))})
 	if err != nil {

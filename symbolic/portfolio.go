@@ -15,6 +15,28 @@ import (
 // or unsat) wins and the other processes are killed.
 const Portfolio = "portfolio"
 
+// DefaultSolver is the solver BMC uses when none is named: the portfolio,
+// chosen by measurement on testdata/bmc and testdata/bmc-heap (BENCHMARKS.md,
+// "BMC solver portfolio"): it decides every line one of its members decides,
+// and the lines z3 alone leaves undecided (mt_rare_lost_update.c,
+// mt_atomic_safe.c, heap programs boolector decides), at about the time of
+// the fastest member where cores are free.
+const DefaultSolver = Portfolio
+
+// SolverNames are the names --solver accepts: the backends and the
+// portfolio.
+func SolverNames() []string { return append(Names(), Portfolio) }
+
+// ValidSolver reports whether name is one of SolverNames.
+func ValidSolver(name string) bool {
+	for _, n := range SolverNames() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // portfolio implements Solver over several backends. Declarations,
 // assertions and scopes go to every member; a check runs on all of them at
 // once.
