@@ -33,6 +33,8 @@ type BoundCheck struct {
 	SolverSeconds float64 `json:"solver_s"`
 	Violation     string  `json:"violation"`         // the solver's answer: sat, unsat, unknown (...)
 	Unwound       string  `json:"unwound,omitempty"` // whether the bound cut an execution (when no violation)
+	// Answered: the portfolio's member that answered the last check.
+	Answered string `json:"answered,omitempty"`
 }
 
 // WitnessInput is a nondeterministic value of the witness: the k-th
@@ -109,7 +111,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	}
 	name := o.Solver
 	if name == "" {
-		name = "z3"
+		name = DefaultSolver
 	}
 	s, err := New(name, Options{Timeout: time.Duration(o.SolverTimeoutS * float64(time.Second))})
 	if err != nil {
@@ -173,6 +175,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		}
 		bc.SolverSeconds += ans.Elapsed.Seconds()
 		bc.Violation = ans.String()
+		if name == Portfolio {
+			bc.Answered = ans.Solver
+		}
 		switch ans.Status {
 		case Unknown:
 			res.Checks = append(res.Checks, bc)
@@ -197,6 +202,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		}
 		bc.SolverSeconds += ans.Elapsed.Seconds()
 		bc.Unwound = ans.String()
+		if name == Portfolio {
+			bc.Answered = ans.Solver
+		}
 		res.Checks = append(res.Checks, bc)
 		res.SolverSeconds += bc.SolverSeconds
 		if progress != nil {

@@ -134,6 +134,11 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if main := p.Funcs[p.Entry]; len(main.Params) >= 2 {
 		return nil, fmt.Errorf("symbolic: encode: %s(argc, argv): argv is not supported by the BMC encoder yet", main.Name)
 	}
+	e.sizeAt = map[uint64]uint64{}
+	for _, g := range p.Globals {
+		e.maxBlock = max(e.maxBlock, uint64(g.Size))
+		e.sizeAt[uint64(g.Block)] = max(e.sizeAt[uint64(g.Block)], uint64(g.Size))
+	}
 	e.threaded = Threaded(p)
 	if e.threaded {
 		e.rounds = opts.Contexts
@@ -190,13 +195,25 @@ type encoder struct {
 	maxTerms int
 	viol     []Term
 	unwound  []Term
-	inputs   []Input
-	sites    map[[2]int]int // (function index, pc) → input index
-	graphs   map[int]*graph
-	active   map[int]int // inlined activations per function index
-	steps    int         // blocks executed
-	err      error       // first error of a helper without an error result
-	depth    int         // inlined calls active in the current thread
+	// maxBlock bounds the size of every block allocated so far (globals,
+	// constant allocas and mallocs); anyBlock is set once a block of a
+	// variable size was allocated (no bound). Variable-extent library
+	// functions unroll to it (encode_lib.go).
+	maxBlock uint64
+	anyBlock bool
+	// sizeAt bounds the size of the blocks allocated so far at each
+	// constant block id (ids are reused: the largest); ^0 where one had a
+	// variable size or a symbolic id met it.
+	sizeAt map[uint64]uint64
+	symID  bool   // a block was allocated at a symbolic id (sizeAt is then no bound)
+	symMax uint64 // the largest size allocated at a symbolic id
+	inputs []Input
+	sites  map[[2]int]int // (function index, pc) → input index
+	graphs map[int]*graph
+	active map[int]int // inlined activations per function index
+	steps  int         // blocks executed
+	err    error       // first error of a helper without an error result
+	depth  int         // inlined calls active in the current thread
 
 	// threaded programs (encode_threads.go)
 	threaded bool

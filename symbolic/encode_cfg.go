@@ -20,6 +20,28 @@ type graph struct {
 	ends map[int][]int
 	// endOf maps a loop header's position to the last position of its body.
 	endOf map[int]int
+	// condOf maps the position of a block of a loop's condition to its
+	// header's position: blocks of the body reached only from the header
+	// or other such blocks, without side effects (no store, call, alloca,
+	// atomic) and without the back edge — the rest of a condition such as
+	// `i < n && a[i] != k`, which clang splits into blocks. The (Unwind+1)-th
+	// evaluation of the header evaluates them too: a path leaving the loop
+	// from them goes on, as it leaves from a one-block header (CBMC's loop
+	// guard is the whole condition).
+	condOf map[int]int
+}
+
+// pure reports whether block b has no side effect but errors, so that it
+// may belong to a loop's condition.
+func pureBlock(fn *ir.Func, g *graph, b int) bool {
+	for pc := g.start[b]; pc < g.end[b]; pc++ {
+		switch fn.Code[pc].Op {
+		case ir.OpAlloca, ir.OpStore, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg, ir.OpCall, ir.OpCallInd,
+			ir.OpCallB, ir.OpStackSave, ir.OpStackRestore, ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+			return false
+		}
+	}
+	return true
 }
 
 func isTerminator(op ir.Op) bool {
@@ -198,6 +220,32 @@ func (e *encoder) graphOf(fn *ir.Func) (*graph, error) {
 		}
 	}
 	g.endOf = endOf
+	g.condOf = map[int]int{}
+	for hp, end := range endOf {
+		h := g.order[hp]
+		for p := hp + 1; p <= end; p++ {
+			b := g.order[p]
+			ok := pureBlock(fn, g, b) && len(preds[b]) > 0
+			for _, q := range preds[b] {
+				if q == h {
+					continue
+				}
+				if c, in := g.condOf[g.pos[q]]; g.pos[q] < 0 || !in || c != hp {
+					ok = false
+				}
+			}
+			for _, s := range g.succ[b] {
+				if s == h {
+					ok = false // the latch
+				}
+			}
+			if ok {
+				if _, inner := g.condOf[p]; !inner {
+					g.condOf[p] = hp
+				}
+			}
+		}
+	}
 	for hp, end := range endOf {
 		g.ends[end] = append(g.ends[end], hp)
 	}
@@ -225,6 +273,7 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 	pending := make([][]*pstate, np)
 	back := map[int][]*pstate{}
 	count := map[int]int{}
+	last := map[int]bool{} // loop headers (positions) in their last evaluation
 	pending[0] = ss
 	var rets []*pstate
 	for pos := 0; pos < np; {
@@ -254,9 +303,20 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 				// assertion at --unwind Unwind+1).
 				end, isHeader := g.endOf[pos]
 				lastPass := isHeader && count[pos] >= e.opts.Unwind
+				if isHeader {
+					last[pos] = lastPass
+				}
+				if hp, ok := g.condOf[pos]; ok && last[hp] {
+					// a block of the condition in its last evaluation
+					end, lastPass = g.endOf[hp], true
+				}
+				hp, inCond := pos, isHeader
+				if c, ok := g.condOf[pos]; ok {
+					hp, inCond = c, true
+				}
 				for _, o := range outs {
 					tp := g.pos[o.block]
-					if lastPass && tp > pos && tp <= end {
+					if lastPass && tp > pos && tp <= end && !(inCond && g.condOf[tp] == hp && tp != hp) {
 						e.cut(o.s)
 						continue
 					}

@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -276,7 +277,9 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 		e.check(s, errCond{vm.ErrStackOverflow, "true"})
 		return nil
 	}
+	e.maxBlock = max(e.maxBlock, size.c)
 	id, reused := e.stackID(s)
+	e.noteSize(id, size)
 	_ = reused // fresh ids are cleared too: the initial memory is free
 	if e.threaded {
 		if e.privOf[fn.Index] == nil {
@@ -315,12 +318,29 @@ func (e *encoder) ptrOf(id val) val {
 // malloc allocates a heap block of n bytes (64 bits) as the vm does: none
 // (a null result) above 2^31 bytes.
 func (e *encoder) malloc(s *pstate, n val) val {
+	q, _ := e.mallocIf(s, n, "true")
+	return q
+}
+
+// mallocIf is malloc where when holds (nothing is allocated elsewhere, the
+// pointer is null there); got holds where a block was allocated.
+func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 	nt := e.bv(n, 64)
 	tooBig := BVUGT(nt, BV(1<<31, 64))
 	if n.isConst() {
 		tooBig = Bool(n.c > 1<<31)
 	}
-	tooBig = e.defBool(tooBig)
+	if n.isConst() {
+		e.maxBlock = max(e.maxBlock, min(n.c, 1<<31))
+	} else {
+		e.anyBlock = true
+	}
+	e.noteSize(s.next, n)
+	tooBig = e.defBool(or(not(when), tooBig))
+	got = not(tooBig)
+	if e.threaded && when != "true" {
+		e.fail(fmt.Errorf("symbolic: internal error: a conditional malloc in a threaded program"))
+	}
 	id := s.next
 	if e.threaded {
 		id = e.staticID()
@@ -334,7 +354,7 @@ func (e *encoder) malloc(s *pstate, n val) val {
 		if n.isConst() && n.c <= maxBlockBytes {
 			e.clear(s, id, n.c)
 		}
-		return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 	}
 	idt := e.bv(id, 32)
 	s.kind = e.def(ite(tooBig, s.kind, Store(s.kind, idt, BV(kHeap, 8))), ArraySort(32, 8), "k")
@@ -348,7 +368,7 @@ func (e *encoder) malloc(s *pstate, n val) val {
 	if n.isConst() && n.c <= maxBlockBytes {
 		e.clear(s, id, n.c)
 	}
-	return e.sel(tooBig, cst(0, 64), e.ptrOf(id))
+	return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 }
 
 // free releases a heap block (vm.Memory.free).
@@ -491,6 +511,9 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			}
 		}
 	}
+	if d := vm.BMC(b); d.Support != vm.BMCEncoded { // the platform table's BMC column
+		return nil, e.unsupported(fn, pc, fmt.Sprintf("call of %s (%s)", b, d.How))
+	}
 	if e.threaded && pthreadBuiltin(b) {
 		return e.threadBuiltin(fn, pc, s, b, cs)
 	}
@@ -521,14 +544,45 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 	case ir.BMalloc:
 		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
 	case ir.BCalloc:
+		if k, n := arg(s, cs, 0), arg(s, cs, 1); k.isConst() && n.isConst() {
+			hi, lo := bits.Mul64(k.c, n.c)
+			size := cst(lo, 64)
+			if hi != 0 || (n.c != 0 && k.c > (1<<31)/n.c) {
+				size = cst(1<<32, 64) // too big: null, as the vm's check
+			}
+			setRet(s, cs, e.malloc(s, size))
+			break
+		}
 		k, n := e.bv(arg(s, cs, 0), 64), e.bv(arg(s, cs, 1), 64)
 		tooBig := e.defBool(and2(not(eqT(n, BV(0, 64))), BVUGT(k, BVUDiv(BV(1<<31, 64), n))))
 		p := e.malloc(s, e.term(ite(tooBig, BV(1<<32, 64), BVMul(k, n)), 64))
 		setRet(s, cs, p)
 	case ir.BFree:
 		e.free(s, arg(s, cs, 0))
+	case ir.BRealloc:
+		q, err := e.realloc(fn, pc, s, arg(s, cs, 0), arg(s, cs, 1))
+		if err != nil {
+			return nil, err
+		}
+		setRet(s, cs, q)
+	case ir.BStrlen:
+		n, err := e.strlen(fn, pc, s, arg(s, cs, 0))
+		if err != nil {
+			return nil, err
+		}
+		if w := retBits(cs); w < 64 && !n.isConst() {
+			n = e.term(Extract(w-1, 0, e.bv(n, 64)), w)
+		}
+		setRet(s, cs, n)
 	case ir.BMemset:
 		d := arg(s, cs, 0)
+		if !arg(s, cs, 2).isConst() {
+			if err := e.memVar(fn, pc, s, b, d, val{}, arg(s, cs, 1), arg(s, cs, 2)); err != nil {
+				return nil, err
+			}
+			setRet(s, cs, d)
+			break
+		}
 		n, err := e.constLen(fn, pc, arg(s, cs, 2), "memset")
 		if err != nil {
 			return nil, err
@@ -561,6 +615,13 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 		setRet(s, cs, d)
 	case ir.BMemcpy, ir.BMemmove:
 		d, src := arg(s, cs, 0), arg(s, cs, 1)
+		if !arg(s, cs, 2).isConst() {
+			if err := e.memVar(fn, pc, s, b, d, src, val{}, arg(s, cs, 2)); err != nil {
+				return nil, err
+			}
+			setRet(s, cs, d)
+			break
+		}
 		n, err := e.constLen(fn, pc, arg(s, cs, 2), b.String())
 		if err != nil {
 			return nil, err
@@ -609,9 +670,33 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			return nil, err
 		}
 	default:
-		return nil, e.unsupported(fn, pc, "call of "+b.String())
+		return nil, fmt.Errorf("%s: call of %s: %w", e.where(fn, pc), b, errNoEncoding)
 	}
 	return s, nil
+}
+
+// errNoEncoding: the platform table's BMC column says a function is
+// encoded, but the encoder has no case for it (a bug; TestBMCColumn).
+var errNoEncoding = errors.New("the platform table says BMC encodes this function, but the encoder has no case for it")
+
+// terms is vm.Algebra over 64-bit bitvector terms: the choices' rules
+// (vm/choice_rule.go) as formulas.
+type terms struct{}
+
+func (terms) Const(c uint64) Term    { return BV(c, 64) }
+func (terms) Eq(a, b Term) Term      { return eqT(a, b) }
+func (terms) ULT(a, b Term) Term     { return BVULT(a, b) }
+func (terms) SLT(a, b Term) Term     { return BVSLT(a, b) }
+func (terms) Sub(a, b Term) Term     { return BVSub(a, b) }
+func (terms) Low(a Term, w int) Term { return lowBits(a, w) }
+func (terms) Or(a, b Term) Term      { return or(a, b) }
+func (terms) And(a, b Term) Term     { return and2(a, b) }
+func (terms) Not(a Term) Term        { return not(a) }
+func lowBits(a Term, w int) Term {
+	if w >= 64 {
+		return a
+	}
+	return ZeroExt(64-w, Extract(w-1, 0, a))
 }
 
 // output accepts printf and puts when they cannot fail in the vm: a
@@ -693,31 +778,28 @@ func (e *encoder) input(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.C
 	if in.Width != w {
 		return fmt.Errorf("%s: input width changed", e.where(fn, pc))
 	}
+	// The argument checks and result sets are the vm's (vm/choice_rule.go).
+	var al terms
+	var bad func() Term
+	var can func(r Term) Term
 	switch b {
 	case ir.BUniform:
 		lo, hi := e.argInt(s, cs, 0), e.argInt(s, cs, 1)
-		e.check(s, errCond{vm.ErrBadArg, BVSGT(lo, hi)})
-		if s.g == "false" {
-			return nil
-		}
-		cnt := e.count(s, idx)
-		r := e.defBV(Select(Term(in.Name), cnt), w)
-		d := e.defBV(BVSub(hi, lo), 64)
-		diff := BVAnd(BVSub(ZeroExt(64-w, r), lo), BV(ir.Mask(uint8(w)), 64))
-		c := or(BVUGE(d, BV(ir.Mask(uint8(w)), 64)), BVULE(diff, d))
-		e.assertUnder(s, c)
-		setRet(s, cs, val{t: r, w: w})
-		return nil
+		bad = func() Term { return vm.UniformBad[Term, Term](al, lo, hi) }
+		can = func(r Term) Term { return vm.UniformCan[Term, Term](al, lo, hi, r, w) }
 	case ir.BCoin:
-		num, den := e.bv(arg(s, cs, 0), 32), e.bv(arg(s, cs, 1), 32)
-		e.check(s, errCond{vm.ErrBadArg, or(eqT(den, BV(0, 32)), BVUGT(num, den))})
+		num, den := ZeroExt(32, e.bv(arg(s, cs, 0), 32)), ZeroExt(32, e.bv(arg(s, cs, 1), 32))
+		bad = func() Term { return vm.CoinBad[Term, Term](al, num, den) }
+		can = func(r Term) Term { return vm.CoinCan[Term, Term](al, num, den, r) }
+	}
+	if bad != nil {
+		e.check(s, errCond{vm.ErrBadArg, bad()})
 		if s.g == "false" {
 			return nil
 		}
 		cnt := e.count(s, idx)
 		r := e.defBV(Select(Term(in.Name), cnt), w)
-		one, zero := eqT(r, BV(1, w)), eqT(r, BV(0, w))
-		e.assertUnder(s, or(and2(one, not(eqT(num, BV(0, 32)))), and2(zero, BVULT(num, den))))
+		e.assertUnder(s, can(zext64(r, w)))
 		setRet(s, cs, val{t: r, w: w})
 		return nil
 	}
@@ -809,4 +891,12 @@ func (e *encoder) fromPtr32(x val) val {
 	b := e.defBV(BVLShr(t, BV(ir.Ptr32BlockShift, 32)), 32)
 	off := BVSub(BVSub(t, BVShl(b, BV(ir.Ptr32BlockShift, 32))), BV(ir.Ptr32Bias, 32))
 	return e.term(ite(eqT(b, BV(0, 32)), ZeroExt(32, t), Concat(b, BVAdd(off, ptrBase(b)))), 64)
+}
+
+// zext64 is the w-bit term t zero-extended to 64 bits.
+func zext64(t Term, w int) Term {
+	if w >= 64 {
+		return t
+	}
+	return ZeroExt(64-w, t)
 }

@@ -785,7 +785,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		e.condWake(s, arg(s, cs, 0), b == ir.BCondBroadcast)
 		ret(zero)
 	default:
-		return nil, e.unsupported(fn, pc, "call of "+b.String()+" in a threaded program")
+		return nil, fmt.Errorf("%s: call of %s in a threaded program: %w", e.where(fn, pc), b, errNoEncoding)
 	}
 	return s, nil
 }

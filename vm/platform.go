@@ -510,14 +510,14 @@ var platform = [ir.NumBuiltins]platformFunc{
 	// wyvern.h
 	ir.BCoin: {choice: func(a args) (Choice, error) {
 		num, den := uint64(uint32(a.arg(0))), uint64(uint32(a.arg(1)))
-		if den == 0 || num > den {
+		if CoinBad(Numbers{}, num, den) { // choice_rule.go
 			return Choice{}, fmt.Errorf("wyvern_coin(%d, %d): need 0 <= num <= den and den > 0", num, den)
 		}
 		return CoinChoice(num, den), nil
 	}},
 	ir.BUniform: {choice: func(a args) (Choice, error) {
 		lo, hi := a.argInt(0), a.argInt(1)
-		if lo > hi {
+		if UniformBad(Numbers{}, uint64(lo), uint64(hi)) { // choice_rule.go
 			return Choice{}, fmt.Errorf("wyvern_uniform(%d, %d): lo > hi", lo, hi)
 		}
 		return UniformChoice(lo, hi), nil

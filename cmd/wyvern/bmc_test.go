@@ -56,7 +56,7 @@ func TestCheckBMC(t *testing.T) {
 	}{
 		{[]string{"--unwind", "3", inv, "E<> Error"}, "add --engine bmc"},
 		{[]string{"--engine", "bmc", inv, "E<> DataRace"}, "DataRace is not supported"},
-		{[]string{"--engine", "bmc", "--solver", "yices", inv, "E<> Error"}, "want z3, cvc5 or boolector"},
+		{[]string{"--engine", "bmc", "--solver", "yices", inv, "E<> Error"}, "want z3, cvc5 or boolector, or portfolio"},
 		{[]string{"--engine", "sat", inv, "E<> Error"}, "want bmc"},
 	} {
 		errb.Reset()

@@ -211,10 +211,8 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 		case e.solverTimeout < 0:
 			return fmt.Errorf("--solver-timeout %v: want a duration >= 0 (0: none)", e.solverTimeout)
 		}
-		switch e.solver {
-		case "z3", "cvc5", "boolector":
-		default:
-			return fmt.Errorf("--solver %q: want z3, cvc5 or boolector", e.solver)
+		if !symbolic.ValidSolver(e.solver) {
+			return fmt.Errorf("--solver %q: want z3, cvc5 or boolector, or portfolio (all three at once)", e.solver)
 		}
 		return nil
 	default:
@@ -312,7 +310,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.engine, "engine", "", "bmc: bounded model checking of E<>/A[] queries with an SMT solver (default: by query)")
 	fs.IntVar(&e.unwind, "unwind", 0, "bmc: fixed unwinding bound (0: deepen 1, 2, 4, ... up to --max-unwind)")
 	fs.IntVar(&e.maxUnwind, "max-unwind", 0, "bmc: deepening limit (0: 64)")
-	fs.StringVar(&e.solver, "solver", "z3", "bmc: SMT solver, z3, cvc5 or boolector")
+	fs.StringVar(&e.solver, "solver", symbolic.DefaultSolver, "bmc: SMT solver, z3, cvc5 or boolector, or portfolio (all three in parallel, the first answer wins)")
 	fs.DurationVar(&e.solverTimeout, "solver-timeout", 0, "bmc: time limit of each solver check (0: none); reaching it gives the verdict unknown")
 	fs.IntVar(&e.contexts, "contexts", 0, "bmc: threaded programs: round-robin rounds, covering every schedule of at most that many context switches (0: 3)")
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/wyvernmc/wyvern/internal/kinds"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/svcomp"
+	"github.com/wyvernmc/wyvern/symbolic"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/worker"
 )
@@ -55,7 +56,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", max(runtime.NumCPU(), 3), "in-process workers (at least one per engine runs them concurrently)")
 	engines := fs.String("engines", strings.Join(svcomp.Engines, ","), "engines of the portfolio, comma-separated")
 	seed := fs.Uint64("seed", 1, "simulation seed")
-	solver := fs.String("solver", "z3", "BMC's SMT solver: z3, cvc5 or boolector")
+	solver := fs.String("solver", symbolic.DefaultSolver, "BMC's SMT solver: z3, cvc5 or boolector, or portfolio (all three in parallel)")
 	maxMem := fs.Int64("max-memory", 1024, "explicit-state search memory limit in MiB")
 	verbose := fs.Bool("v", false, "log each engine's outcome on stderr as it comes")
 	fs.Usage = func() {
@@ -90,10 +91,8 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("--engines: unknown engine %q (want %s)", e, strings.Join(svcomp.Engines, ", ")))
 		}
 	}
-	switch *solver {
-	case "z3", "cvc5", "boolector":
-	default:
-		return fail(fmt.Errorf("--solver %q: want z3, cvc5 or boolector", *solver))
+	if !symbolic.ValidSolver(*solver) {
+		return fail(fmt.Errorf("--solver %q: want z3, cvc5 or boolector, or portfolio (all three at once)", *solver))
 	}
 	if *limit <= 0 {
 		return fail(fmt.Errorf("--time-limit %v: want a positive duration", *limit))

@@ -10,10 +10,12 @@
 #       sequence: "sampled") runs without an error and within the stated unwind;
 #   (e) incomplete lines of safe threaded programs: 20 native runs without an error.
 # Usage: testdata/bmc/validate.sh [--pr]   (--pr also measures the Pr misses: slow)
-# Env: WYVERN=path to a wyvern binary (default: built with go build), CLANG, SANCC.
+# Env: WYVERN=path to a wyvern binary (default: built with go build), CLANG, SANCC,
+#      CORPUS=another corpus directory with the same layout (testdata/bmc-heap).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+corpus=$(cd "${CORPUS:-$here}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 CLANG=${CLANG:-clang-14}
@@ -57,9 +59,9 @@ pattern() {
 }
 
 pass=0; fail=0
-files=$(tail -n +2 "$here/EXPECTED.tsv" | cut -f1 | awk '!seen[$0]++')
+files=$(tail -n +2 "$corpus/EXPECTED.tsv" | cut -f1 | awk '!seen[$0]++')
 for f in $files; do
-  src="$here/$f"; name=${f%.c}; msgs=(); ok=1
+  src="$corpus/$f"; name=${f%.c}; msgs=(); ok=1
   [ -f "$src" ] || { echo "FAIL $f: missing"; fail=$((fail+1)); continue; }
   # (a) native compile
   if ! $CLANG -std=gnu11 $inc -Wall -Werror=implicit-function-declaration -c "$src" -o "$work/$name.o" 2>"$work/$name.cc"; then
@@ -116,15 +118,15 @@ for f in $files; do
       fi ;;
     *) ok=0; msgs+=("unknown verdict $verdict") ;;
     esac
-  done < <(tail -n +2 "$here/EXPECTED.tsv")
+  done < <(tail -n +2 "$corpus/EXPECTED.tsv")
   if [ $ok = 1 ]; then pass=$((pass+1)); st=PASS; else fail=$((fail+1)); st=FAIL; fi
   (IFS='; '; echo "$st $f: ${msgs[*]}")
 done
 
 if [ "${1:-}" = "--pr" ] && [ -n "$WYVERN" ]; then
   # (f) the bugs noted "Pr misses it": no hit in 104561 random runs (Okamoto, eps 0.0042)
-  for f in $(awk -F'\t' 'NR>1 && $6 ~ /Pr misses it/ {print $1}' "$here/EXPECTED.tsv"); do
-    out=$("$WYVERN" check "$here/$f" 'Pr[<=100000](<> Error) {Rule=fixed, Epsilon=0.0042}' --quiet --workers 1 2>&1)
+  for f in $(awk -F'\t' 'NR>1 && $6 ~ /Pr misses it/ {print $1}' "$corpus/EXPECTED.tsv"); do
+    out=$("$WYVERN" check "$corpus/$f" 'Pr[<=100000](<> Error) {Rule=fixed, Epsilon=0.0042}' --quiet --workers 1 2>&1)
     runs=$(echo "$out" | grep -E '^Runs:')
     if echo "$runs" | grep -q 'satisfying: 0$'; then pass=$((pass+1)); echo "PASS $f: Pr misses it: $runs"
     else fail=$((fail+1)); echo "FAIL $f: Pr hits it: $runs"; fi

@@ -1,0 +1,69 @@
+package symbolic
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/jobs"
+	"github.com/wyvernmc/wyvern/query"
+)
+
+// heapTooHard are the heap corpus lines the default solver (the portfolio)
+// did not decide within the test's 20 s limit with the current encoding,
+// one flat memory array (docs/bmc.md, "Heap programs"; BENCHMARKS.md: 12 of
+// the 24 lines decided, z3 alone 7): the test accepts "unknown" for them,
+// never a wrong verdict. The object/offset encoding is meant to empty it.
+var heapTooHard = map[string]bool{
+	"hl_sll_append_safe.c": true, "hl_dll_remove_safe.c": true, "hl_dll_remove_bug.c": true,
+	"hl_sll_reverse_safe.c": true, "hl_bst_insert_safe.c": true, "hl_bst_find_bug.c": true,
+	"hl_struct_array_safe.c": true, "hl_vec_realloc_safe.c": true, "hl_swap_ptrs_alias.c": true,
+	"hl_list_double_free.c": true, "hl_sll_insert_sorted_safe.c": true, "hl_sll_leak_free_safe.c": true,
+	// decided, but in 22 s on the loaded 2-core machine (boolector's model)
+	"hl_sll_remove_uaf.c": true,
+}
+
+// TestHeapCorpus checks every line of testdata/bmc-heap (issue 29's heap
+// programs: lists, trees, arrays of structs, realloc'd vectors, string
+// functions, pointer swaps; validated natively by testdata/bmc/validate.sh
+// with CORPUS=testdata/bmc-heap) with the default solver: the expected
+// verdict, and a witness that replays for every violation. -short skips it.
+func TestHeapCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the heap corpus takes minutes; run without -short")
+	}
+	lines := readCorpusAt(t, "../testdata/bmc-heap/EXPECTED.tsv")
+	if len(lines) < 20 {
+		t.Fatalf("the heap corpus has %d lines, want >= 20", len(lines))
+	}
+	for _, l := range lines {
+		p := testutil.Program(t, filepath.Join("../testdata/bmc-heap", l.file))
+		q, err := query.Parse(l.query)
+		if err != nil {
+			t.Fatalf("%s: %v", l.file, err)
+		}
+		t.Run(fmt.Sprintf("%s/k%d", l.file, l.unwind), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: l.unwind, SolverTimeoutS: 20}, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", l.query, err)
+			}
+			if r.Verdict == VerdictUnknown && heapTooHard[l.file] {
+				t.Logf("%s: %s (known to be too hard yet)", l.file, r.Reason)
+				return
+			}
+			if r.Verdict != l.verdict {
+				t.Fatalf("%s at unwind %d: %s (%s), want %s", l.query, l.unwind, r.Verdict, r.Reason, l.verdict)
+			}
+			if r.Verdict == VerdictSatisfied && (r.Trace == nil || len(r.Trace.Steps) == 0) && strings.HasPrefix(l.query, "E<>") {
+				t.Fatalf("a violation without a witness: %+v", r)
+			}
+			t.Logf("%s: %s in %.2f s (solver %.2f s, %d terms)", l.file, r.Verdict, r.ElapsedSec, r.SolverSeconds, r.Checks[len(r.Checks)-1].Terms)
+		})
+	}
+}
