@@ -1,0 +1,90 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestAssumeBoundsSites checks which nondet calls count as bounded by an
+// assumption: the unsigned bound v < 4 admits four values; a signed one
+// admits every negative value and is no bound.
+func TestAssumeBoundsSites(t *testing.T) {
+	b := assumeBounds(machine(t, "../testdata/mt/assume_bounded.c").Prog)
+	if len(b) != 1 {
+		t.Fatalf("assume_bounded.c: %d bounded sites (%v), want 1", len(b), b)
+	}
+	for s, n := range b {
+		if n != 4 {
+			t.Errorf("assume_bounded.c: site %v admits %d values, want 4", s, n)
+		}
+	}
+	if b := assumeBounds(machine(t, "../testdata/mt/assume_signed.c").Prog); len(b) != 0 {
+		t.Errorf("assume_signed.c: bounded sites %v, want none (a signed bound admits 2^31 values)", b)
+	}
+}
+
+// TestAssumeBoundedVerdicts compares the search with inputs bounded by an
+// assumption against full enumeration: assume_bounded_char.c has 256-valued
+// inputs, enumerated whole by default and, with MaxBranching 16, as the
+// four values the assumption admits and one it rejects; assume_bounded.c
+// (2^32 values) is always searched bounded. Verdicts and the number of
+// error states agree (error states: under the same reduction); the bounded
+// searches store fewer states.
+func TestAssumeBoundedVerdicts(t *testing.T) {
+	queries := map[string]Verdict{
+		"E<> Error":    Satisfied,
+		"E<> sum == 5": Satisfied,
+		"E<> sum == 7": NotSatisfied,
+		"A[] sum <= 6": Satisfied,
+		"A[] sum != 4": NotSatisfied,
+		"E<> Deadlock": NotSatisfied,
+	}
+	for q, want := range queries {
+		// (full enumeration without reduction takes 2 GiB: the bounded
+		// searches are checked without and with reduction)
+		full := search(t, "../testdata/mt/assume_bounded_char.c", q, Options{Reduction: Global})
+		for _, red := range []Reduction{None, Global} {
+			narrow := search(t, "../testdata/mt/assume_bounded_char.c", q, Options{Reduction: red, MaxBranching: 16})
+			wide := search(t, "../testdata/mt/assume_bounded.c", q, Options{Reduction: red})
+			par := search(t, "../testdata/mt/assume_bounded.c", q, Options{Reduction: red, Workers: 2})
+			if par.Verdict != wide.Verdict || par.States != wide.States {
+				t.Errorf("%s, reduction %s: 2 workers %s in %d states, 1 worker %s in %d", q, red, par.Verdict, par.States, wide.Verdict, wide.States)
+			}
+			for name, r := range map[string]*Result{"full": full, "char bounded": narrow, "uint bounded": wide} {
+				if r.Verdict != want {
+					t.Errorf("%s, %s, reduction %s: %s, want %s", q, name, red, r.Verdict, want)
+				}
+			}
+			if full.Verdict == NotSatisfied || q == "A[] sum <= 6" { // complete searches
+				if red == Global && (narrow.Errors != full.Errors || wide.Errors != full.Errors) {
+					t.Errorf("%s, reduction %s: error states %d full, %d and %d bounded", q, red, full.Errors, narrow.Errors, wide.Errors)
+				}
+				if red == Global && narrow.States >= full.States {
+					t.Errorf("%s, reduction %s: %d states bounded, %d full", q, red, narrow.States, full.States)
+				}
+			}
+			t.Logf("%s, reduction %s: %d states char bounded, %d uint bounded (full, global: %d)", q, red, narrow.States, wide.States, full.States)
+		}
+	}
+}
+
+// TestAssumeBoundedRefused checks that the bound is not used where it would
+// be unsound or change the answer: a signed bound, a query that reads local
+// variables (it could see the stand-in value), EnumStates (it counts
+// states).
+func TestAssumeBoundedRefused(t *testing.T) {
+	cases := []struct{ path, q string }{
+		{"../testdata/mt/assume_signed.c", "E<> Error"},
+		{"../testdata/mt/assume_bounded.c", "E<> add::v == 9"},
+		{"../testdata/mt/assume_bounded.c", "EnumStates"},
+	}
+	for _, c := range cases {
+		m := machine(t, c.path)
+		_, err := Search(context.Background(), compile(t, m, c.q), Options{Reduction: Global})
+		var be *BranchError
+		if !errors.As(err, &be) {
+			t.Errorf("%s: %s: error %v, want a BranchError", c.path, c.q, err)
+		}
+	}
+}
