@@ -16,21 +16,24 @@ import (
 // nothing but a copy of its result into a private stack slot (store, load),
 // its zero extension (a copy), a comparison of the result with a constant
 // that admits the values [0, n) (v < k, v <= k, k > v, k >= v unsigned, or
-// signed on a zero-extended value and a non-negative constant), copies of the comparison's result and the call of
-// __VERIFIER_assume on it, the search enumerates n+1 values instead of 2^w:
-// each admitted value 0..n-1 (the program may use them in any way after
-// the assumption) and n, which stands for every rejected value.
+// signed on a zero-extended value and a non-negative constant), copies of
+// the comparison's result and either the call of __VERIFIER_assume on it
+// or a branch on it whose rejecting side is a call of abort() (`if (!(v <
+// k)) abort();`), the search enumerates n+1 values instead of 2^w: each
+// admitted value 0..n-1 (the program may use them in any way afterwards)
+// and n, which stands for every rejected value.
 //
 // Sound for E<> and A[] queries that read no registers and no local
 // variables (the search applies it only then): from the call to the
-// assumption the process runs only invisible instructions that touch its
-// registers and a private slot, never branch, fail or block, so for every
-// rejected value v the runs in which the process took v and those in which
-// it took n differ in that process's registers and private slot only, and
-// both end at the assumption (the run is discarded); nothing the query can
-// read tells them apart. Every admitted value is kept as itself. It is used
-// only where the choice would otherwise be refused (more outcomes than
-// MaxBranching), so no search that worked before changes.
+// assumption or the abort() the process runs only invisible instructions
+// that touch its registers and a private slot and never fail or block (the
+// one branch goes where the comparison says), so for every rejected value v
+// the runs in which the process took v and those in which it took n differ
+// in that process's registers and private slot only, and both end at the
+// assumption (the run is discarded) or in the same abort() error; nothing
+// the query can read tells them apart. Every admitted value is kept as
+// itself. It is used only where the choice would otherwise be refused (more
+// outcomes than MaxBranching), so no search that worked before changes.
 
 // site is an instruction: function index and pc.
 type site struct {
@@ -148,11 +151,21 @@ func boundAfter(f *ir.Func, pc int, private map[int32]bool) (uint64, bool) {
 		}
 		c, i = in.Dst, i+1
 	}
-	as := at(i)
-	if as == nil || as.Op != ir.OpCallB || as.B != int32(ir.BAssume) || int(as.Imm) >= len(f.Calls) {
+	switch as := at(i); {
+	case as == nil:
 		return 0, false
-	}
-	if args := f.Calls[as.Imm].Args; len(args) != 1 || args[0] != c {
+	case as.Op == ir.OpCallB && as.B == int32(ir.BAssume) && int(as.Imm) < len(f.Calls):
+		// __VERIFIER_assume(c)
+		if args := f.Calls[as.Imm].Args; len(args) != 1 || args[0] != c {
+			return 0, false
+		}
+	case as.Op == ir.OpBr && as.A == c && as.B != as.C:
+		// if (!c) abort(); the rejected values branch to the abort call
+		ab := at(int(as.C))
+		if as.C < 0 || ab == nil || ab.Op != ir.OpCallB || ab.B != int32(ir.BAbort) {
+			return 0, false
+		}
+	default:
 		return 0, false
 	}
 	if n == 0 || n >= uint64(1)<<w {

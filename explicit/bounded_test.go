@@ -10,13 +10,15 @@ import (
 // assumption: the unsigned bound v < 4 admits four values; a signed one
 // admits every negative value and is no bound.
 func TestAssumeBoundsSites(t *testing.T) {
-	b := assumeBounds(machine(t, "../testdata/mt/assume_bounded.c").Prog)
-	if len(b) != 1 {
-		t.Fatalf("assume_bounded.c: %d bounded sites (%v), want 1", len(b), b)
-	}
-	for s, n := range b {
-		if n != 4 {
-			t.Errorf("assume_bounded.c: site %v admits %d values, want 4", s, n)
+	for _, p := range []string{"assume_bounded.c", "assume_bounded_char.c", "abort_bounded.c", "abort_bounded_char.c"} {
+		b := assumeBounds(machine(t, "../testdata/mt/"+p).Prog)
+		if len(b) != 1 {
+			t.Fatalf("%s: %d bounded sites (%v), want 1", p, len(b), b)
+		}
+		for s, n := range b {
+			if n != 4 {
+				t.Errorf("%s: site %v admits %d values, want 4", p, s, n)
+			}
 		}
 	}
 	if b := assumeBounds(machine(t, "../testdata/mt/assume_signed.c").Prog); len(b) != 0 {
@@ -24,30 +26,36 @@ func TestAssumeBoundsSites(t *testing.T) {
 	}
 }
 
-// TestAssumeBoundedVerdicts compares the search with inputs bounded by an
+// TestAssumeBoundedVerdicts and TestAbortBoundedVerdicts compare the search with inputs bounded by an
 // assumption against full enumeration: assume_bounded_char.c has 256-valued
 // inputs, enumerated whole by default and, with MaxBranching 16, as the
 // four values the assumption admits and one it rejects; assume_bounded.c
 // (2^32 values) is always searched bounded. Verdicts and the number of
 // error states agree (error states: under the same reduction); the bounded
 // searches store fewer states.
-func TestAssumeBoundedVerdicts(t *testing.T) {
+func TestAssumeBoundedVerdicts(t *testing.T) { boundedVerdicts(t, "assume_bounded") }
+
+// TestAbortBoundedVerdicts: the same with `if (!(v < 4)) abort();`.
+func TestAbortBoundedVerdicts(t *testing.T) { boundedVerdicts(t, "abort_bounded") }
+
+func boundedVerdicts(t *testing.T, name string) {
 	queries := map[string]Verdict{
-		"E<> Error":    Satisfied,
-		"E<> sum == 5": Satisfied,
-		"E<> sum == 7": NotSatisfied,
-		"A[] sum <= 6": Satisfied,
-		"A[] sum != 4": NotSatisfied,
-		"E<> Deadlock": NotSatisfied,
+		"E<> Error":                Satisfied,
+		"E<> Error(VerifierError)": Satisfied,
+		"E<> sum == 5":             Satisfied,
+		"E<> sum == 7":             NotSatisfied,
+		"A[] sum <= 6":             Satisfied,
+		"A[] sum != 4":             NotSatisfied,
+		"E<> Deadlock":             NotSatisfied,
 	}
 	for q, want := range queries {
 		// (full enumeration without reduction takes 2 GiB: the bounded
 		// searches are checked without and with reduction)
-		full := search(t, "../testdata/mt/assume_bounded_char.c", q, Options{Reduction: Global})
+		full := search(t, "../testdata/mt/"+name+"_char.c", q, Options{Reduction: Global})
 		for _, red := range []Reduction{None, Global} {
-			narrow := search(t, "../testdata/mt/assume_bounded_char.c", q, Options{Reduction: red, MaxBranching: 16})
-			wide := search(t, "../testdata/mt/assume_bounded.c", q, Options{Reduction: red})
-			par := search(t, "../testdata/mt/assume_bounded.c", q, Options{Reduction: red, Workers: 2})
+			narrow := search(t, "../testdata/mt/"+name+"_char.c", q, Options{Reduction: red, MaxBranching: 16})
+			wide := search(t, "../testdata/mt/"+name+".c", q, Options{Reduction: red})
+			par := search(t, "../testdata/mt/"+name+".c", q, Options{Reduction: red, Workers: 2})
 			if par.Verdict != wide.Verdict || par.States != wide.States {
 				t.Errorf("%s, reduction %s: 2 workers %s in %d states, 1 worker %s in %d", q, red, par.Verdict, par.States, wide.Verdict, wide.States)
 			}
@@ -57,7 +65,8 @@ func TestAssumeBoundedVerdicts(t *testing.T) {
 				}
 			}
 			if full.Verdict == NotSatisfied || q == "A[] sum <= 6" { // complete searches
-				if red == Global && (narrow.Errors != full.Errors || wide.Errors != full.Errors) {
+				// (abort: each rejected value makes its own error state)
+				if red == Global && name != "abort_bounded" && (narrow.Errors != full.Errors || wide.Errors != full.Errors) {
 					t.Errorf("%s, reduction %s: error states %d full, %d and %d bounded", q, red, full.Errors, narrow.Errors, wide.Errors)
 				}
 				if red == Global && narrow.States >= full.States {
