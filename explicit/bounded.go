@@ -52,14 +52,13 @@ func assumeBounds(p *ir.Program) map[site]uint64 {
 		}
 		var private map[int32]bool
 		for pc := range f.Code {
-			in := &f.Code[pc]
-			if in.Op != ir.OpCallB || in.B != int32(ir.BNondet) {
+			if b, ok := builtinAt(p, f, pc); !ok || b != ir.BNondet {
 				continue
 			}
 			if private == nil {
 				private = privateAllocas(f)
 			}
-			if n, ok := boundAfter(f, pc, private); ok {
+			if n, ok := boundAfter(p, f, pc, private); ok {
 				if out == nil {
 					out = map[site]uint64{}
 				}
@@ -71,7 +70,7 @@ func assumeBounds(p *ir.Program) map[site]uint64 {
 }
 
 // boundAfter matches the instructions after the nondet call at pc.
-func boundAfter(f *ir.Func, pc int, private map[int32]bool) (uint64, bool) {
+func boundAfter(p *ir.Program, f *ir.Func, pc int, private map[int32]bool) (uint64, bool) {
 	at := func(i int) *ir.Inst {
 		if i < len(f.Code) {
 			return &f.Code[i]
@@ -85,10 +84,7 @@ func boundAfter(f *ir.Func, pc int, private map[int32]bool) (uint64, bool) {
 		return 0, false
 	}
 	call := &f.Code[pc]
-	if int(call.Imm) >= len(f.Calls) {
-		return 0, false
-	}
-	cs := &f.Calls[call.Imm]
+	cs := &f.Calls[call.Imm] // (builtinAt checked the index)
 	w := int(cs.RetBits)
 	v := cs.Ret
 	if v < 0 || cs.RetSlots != 1 || w < 8 || w >= 64 || v != call.Dst {
@@ -151,27 +147,60 @@ func boundAfter(f *ir.Func, pc int, private map[int32]bool) (uint64, bool) {
 		}
 		c, i = in.Dst, i+1
 	}
-	switch as := at(i); {
-	case as == nil:
+	as := at(i)
+	if as == nil {
 		return 0, false
-	case as.Op == ir.OpCallB && as.B == int32(ir.BAssume) && int(as.Imm) < len(f.Calls):
+	}
+	if b, ok := builtinAt(p, f, i); ok && b == ir.BAssume {
 		// __VERIFIER_assume(c)
 		if args := f.Calls[as.Imm].Args; len(args) != 1 || args[0] != c {
 			return 0, false
 		}
-	case as.Op == ir.OpBr && as.A == c && as.B != as.C:
+	} else if as.Op == ir.OpBr && as.A == c && as.B != as.C && as.C >= 0 {
 		// if (!c) abort(); the rejected values branch to the abort call
-		ab := at(int(as.C))
-		if as.C < 0 || ab == nil || ab.Op != ir.OpCallB || ab.B != int32(ir.BAbort) {
+		if b, ok := builtinAt(p, f, int(as.C)); !ok || b != ir.BAbort {
 			return 0, false
 		}
-	default:
+	} else {
 		return 0, false
 	}
 	if n == 0 || n >= uint64(1)<<w {
 		return 0, false
 	}
 	return n, true
+}
+
+// builtinAt returns the platform function that the instruction at pc
+// calls: a direct builtin call, or an indirect call through a constant
+// pointer to an external function (what clang emits for a call of a
+// function declared without a prototype, as `unsigned int
+// __VERIFIER_nondet_uint();`).
+func builtinAt(p *ir.Program, f *ir.Func, pc int) (ir.Builtin, bool) {
+	if pc >= len(f.Code) {
+		return 0, false
+	}
+	in := &f.Code[pc]
+	if int(in.Imm) >= len(f.Calls) {
+		return 0, false
+	}
+	switch in.Op {
+	case ir.OpCallB:
+		return ir.Builtin(in.B), true
+	case ir.OpCallInd:
+		s := f.Calls[in.Imm].FnSlot
+		if s < f.ConstBase || int(s-f.ConstBase) >= len(f.Consts) {
+			return 0, false
+		}
+		ptr := f.Consts[s-f.ConstBase]
+		id := uint32(ptr >> ir.PtrBlockShift)
+		if ir.PtrOff(ptr) != 0 || id < p.FirstFuncBlock || id >= p.FirstFuncBlock+uint32(len(p.Funcs)) {
+			return 0, false
+		}
+		if g := p.Funcs[id-p.FirstFuncBlock]; g.External {
+			return g.Builtin, true
+		}
+	}
+	return 0, false
 }
 
 // boundAt returns the number of values the assumption after the nondet

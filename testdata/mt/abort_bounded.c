@@ -5,7 +5,7 @@
 // with unsigned char inputs, whose 256 values the search can enumerate.
 #include <pthread.h>
 
-extern unsigned int __VERIFIER_nondet_uint(void);
+extern unsigned int __VERIFIER_nondet_uint(); // no prototype: an indirect call, as in SV-COMP
 extern void abort(void);
 extern void __VERIFIER_error(void);
 

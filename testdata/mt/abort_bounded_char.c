@@ -1,7 +1,7 @@
 // abort_bounded.c with unsigned char inputs (256 values, enumerable).
 #include <pthread.h>
 
-extern unsigned char __VERIFIER_nondet_uchar(void);
+extern unsigned char __VERIFIER_nondet_uchar(); // no prototype: an indirect call
 extern void abort(void);
 extern void __VERIFIER_error(void);
 
