@@ -16,7 +16,8 @@ import (
 // nothing but a copy of its result into a private stack slot (store, load),
 // its zero extension (a copy), a comparison of the result with a constant
 // that admits the values [0, n) (v < k, v <= k, k > v, k >= v unsigned, or
-// signed on a zero-extended value and a non-negative constant), copies of
+// signed on a value zero-extended to a wider type and a non-negative
+// constant), copies of
 // the comparison's result and either the call of __VERIFIER_assume on it
 // or a branch on it whose rejecting side is a call of abort() (`if (!(v <
 // k)) abort();`), the search enumerates n+1 values instead of 2^w: each
@@ -125,9 +126,10 @@ func boundAfter(p *ir.Program, f *ir.Func, pc int, private map[int32]bool) (uint
 	}
 	switch op {
 	case ir.OpSlt, ir.OpSle:
-		// a signed comparison is the unsigned one for a zero-extended
-		// value (sign bit clear) and a constant with its sign bit clear
-		if !widened || k>>(cmp.W-1) != 0 {
+		// a signed comparison is the unsigned one for a value zero-extended
+		// to a wider type (its sign bit clear) and a constant with its sign
+		// bit clear (a copy at the same width extends nothing)
+		if int(cmp.W) <= w || k>>(cmp.W-1) != 0 {
 			return 0, false
 		}
 	case ir.OpUlt, ir.OpUle:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/wyvernmc/wyvern/ir"
 )
 
 // TestAssumeBoundsSites checks which nondet calls count as bounded by an
@@ -99,6 +101,45 @@ func TestAssumeBoundedRefused(t *testing.T) {
 		var be *BranchError
 		if !errors.As(err, &be) {
 			t.Errorf("%s: %s: error %v, want a BranchError", c.path, c.q, err)
+		}
+	}
+}
+
+// TestBoundAfterShapes checks the matcher on hand-built code: v is the
+// nondet result (slot 1, 32 bits), slot 10 the constant 4.
+func TestBoundAfterShapes(t *testing.T) {
+	nondet := ir.Inst{Op: ir.OpCallB, B: int32(ir.BNondet), Dst: 1, Imm: 0}
+	assume := ir.Inst{Op: ir.OpCallB, B: int32(ir.BAssume), Dst: -1, Imm: 1} // argument: cases' arg
+	cases := []struct {
+		name string
+		code []ir.Inst
+		arg  int32 // the assume's argument slot
+		want uint64
+	}{
+		{"v < 4", []ir.Inst{nondet, {Op: ir.OpUlt, W: 32, Dst: 2, A: 1, B: 10}, assume}, 2, 4},
+		{"v <= 4", []ir.Inst{nondet, {Op: ir.OpUle, W: 32, Dst: 2, A: 1, B: 10}, assume}, 2, 5},
+		{"4 > v, copied", []ir.Inst{nondet, {Op: ir.OpUgt, W: 32, Dst: 2, A: 10, B: 1}, {Op: ir.OpMov, Dst: 3, A: 2}, assume}, 3, 4},
+		{"zext v <s 4", []ir.Inst{nondet, {Op: ir.OpMov, Dst: 2, A: 1}, {Op: ir.OpSlt, W: 64, Dst: 3, A: 2, B: 10}, assume}, 3, 4},
+		// a copy at the same width is no extension: v <s 4 admits 2^31 values
+		{"copied v <s 4", []ir.Inst{nondet, {Op: ir.OpMov, Dst: 2, A: 1}, {Op: ir.OpSlt, W: 32, Dst: 3, A: 2, B: 10}, assume}, 3, 0},
+		{"v <s 4", []ir.Inst{nondet, {Op: ir.OpSlt, W: 32, Dst: 2, A: 1, B: 10}, assume}, 2, 0},
+		{"v > 4", []ir.Inst{nondet, {Op: ir.OpUgt, W: 32, Dst: 2, A: 1, B: 10}, assume}, 2, 0},
+		{"assume of another slot", []ir.Inst{nondet, {Op: ir.OpUlt, W: 32, Dst: 2, A: 1, B: 10}, assume}, 5, 0},
+		{"something between", []ir.Inst{nondet, {Op: ir.OpUlt, W: 32, Dst: 2, A: 1, B: 10}, {Op: ir.OpAdd, W: 32, Dst: 4, A: 1, B: 10}, assume}, 2, 0},
+		{"br to abort", []ir.Inst{nondet, {Op: ir.OpUlt, W: 32, Dst: 2, A: 1, B: 10}, {Op: ir.OpBr, A: 2, B: 4, C: 3},
+			{Op: ir.OpCallB, B: int32(ir.BAbort), Dst: -1, Imm: 2}, {Op: ir.OpNop}}, 0, 4},
+		{"br, abort on the admitted side", []ir.Inst{nondet, {Op: ir.OpUlt, W: 32, Dst: 2, A: 1, B: 10}, {Op: ir.OpBr, A: 2, B: 3, C: 4},
+			{Op: ir.OpCallB, B: int32(ir.BAbort), Dst: -1, Imm: 2}, {Op: ir.OpNop}}, 0, 0},
+	}
+	for _, c := range cases {
+		f := &ir.Func{Code: c.code, ConstBase: 10, Consts: []uint64{4},
+			Calls: []ir.CallSite{{Callee: -1, Ret: 1, RetSlots: 1, RetBits: 32}, {Callee: -1, Ret: -1, Args: []int32{c.arg}, ArgSlots: []int32{1}}, {Callee: -1, Ret: -1}}}
+		n, ok := boundAfter(&ir.Program{}, f, 0, map[int32]bool{})
+		if !ok {
+			n = 0
+		}
+		if n != c.want {
+			t.Errorf("%s: bound %d, want %d", c.name, n, c.want)
 		}
 	}
 }
