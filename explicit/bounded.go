@@ -17,10 +17,9 @@ import (
 // its zero extension (a copy), a comparison of the result with a constant
 // that admits the values [0, n) (v < k, v <= k, k > v, k >= v unsigned, or
 // signed on a value zero-extended to a wider type and a non-negative
-// constant), copies of
-// the comparison's result and either the call of __VERIFIER_assume on it
-// or a branch on it whose rejecting side is a call of abort() (`if (!(v <
-// k)) abort();`), the search enumerates n+1 values instead of 2^w: each
+// constant), copies of the comparison's result and either the call of
+// __VERIFIER_assume on it or a branch on it whose rejecting side is a call
+// of abort() (`if (!(v < k)) abort();`), the search enumerates n+1 values instead of 2^w: each
 // admitted value 0..n-1 (the program may use them in any way afterwards)
 // and n, which stands for every rejected value.
 //
