@@ -19,9 +19,9 @@ import (
 // signed on a value zero-extended to a wider type and a non-negative
 // constant), copies of the comparison's result and either the call of
 // __VERIFIER_assume on it or a branch on it whose rejecting side is a call
-// of abort() (`if (!(v < k)) abort();`), the search enumerates n+1 values instead of 2^w: each
-// admitted value 0..n-1 (the program may use them in any way afterwards)
-// and n, which stands for every rejected value.
+// of abort() (`if (!(v < k)) abort();`), the search enumerates n+1
+// values instead of 2^w: each admitted value 0..n-1 (the program may use
+// them in any way afterwards) and n, which stands for every rejected value.
 //
 // Sound for E<> and A[] queries that read no registers and no local
 // variables (the search applies it only then): from the call to the
