@@ -24,10 +24,11 @@ import (
 // A choice with more outcomes than Options.MaxBranching (default 1024: bool,
 // char and unsigned char nondet and small uniform ranges pass; int, long
 // and short nondet do not) is an error that names the function, process and
-// source location: such inputs cannot be enumerated (__VERIFIER_assume does
-// not help, it filters after the draw); use a narrower type or a small
-// wyvern_uniform range, or raise MaxBranching. A coin's (at most) two
-// outcomes are always enumerated.
+// source location: such inputs cannot be enumerated; use a narrower type or
+// a small wyvern_uniform range, or raise MaxBranching. The exception is a
+// nondet value that an assumption right after the call bounds (bounded.go):
+// the values it admits and one it rejects are enumerated. A coin's (at
+// most) two outcomes are always enumerated.
 
 // hint names the process whose next instruction may make the choices of
 // a step: thread t of st, which the scripted chooser inspects (inspect)
@@ -71,14 +72,28 @@ type point struct {
 	c     vm.Choice
 	count uint64 // number of outcomes
 	idx   uint64 // current outcome
+	// lim > 0: a Bits choice bounded by an assumption (bounded.go): the
+	// outcomes are the values 0..lim-1 and lim, which stands for the
+	// values lim..N-1 the assumption rejects (count = lim+1)
+	lim uint64
 }
 
 func (p *point) value() uint64 {
+	if p.lim > 0 {
+		return p.idx // < lim+1 <= N: Result gives it back
+	}
 	d, _ := p.c.Outcome(p.idx)
 	return d
 }
 
 func (p *point) prob() float64 {
+	if p.lim > 0 {
+		n := float64(p.c.N)
+		if p.idx < p.lim {
+			return 1 / n
+		}
+		return (n - float64(p.lim)) / n
+	}
 	_, q := p.c.Outcome(p.idx)
 	return q
 }
@@ -124,6 +139,9 @@ type scripted struct {
 	max  uint64
 	err  error
 	vals []uint64
+	// bounds are the nondet calls bounded by an assumption (bounded.go),
+	// nil where the search may not use them
+	bounds map[site]uint64
 }
 
 // Behaviours implements vm.BehaviourChooser.
@@ -148,6 +166,11 @@ func (c *scripted) Choose(n uint64) uint64 {
 		p.c = vm.UniformDraw(n)
 	}
 	p.count = p.c.Outcomes()
+	if p.c.Kind == vm.Bits && (p.count == 0 || p.count > c.max) {
+		if lim := c.boundAt(c.h.t); lim > 0 && lim < c.max && (p.count == 0 || lim < p.count) {
+			p.lim, p.count = lim, lim+1
+		}
+	}
 	if p.c.Kind != vm.Coin && (p.count == 0 || p.count > c.max) {
 		c.fail(outcomesText(p.c))
 		return 0

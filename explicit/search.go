@@ -168,6 +168,11 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		s: newStore(opts.Compact, opts.Order == BFS), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
+	if q.Kind != query.EnumStates && localObserver(c.Reads) == "" {
+		// (EnumStates counts states, which the bound changes; a query
+		// reading registers or locals could see the stand-in value)
+		sr.g.sc.bounds = assumeBounds(c.M.Prog)
+	}
 	err := sr.run()
 	sr.mem.stop()
 	res.ElapsedSec = time.Since(sr.start).Seconds()
