@@ -61,7 +61,7 @@ func TestCheckArgs(t *testing.T) {
 		stderr  string
 		noError bool
 	}{
-		{[]string{"check", "-h"}, 0, "wyvern check FILE -q QUERIES.q", "", true},
+		{[]string{"check", "-h"}, 0, "wyvern check FILE... -q QUERIES.q", "", true},
 		{[]string{"check", "--help"}, 0, "usage: wyvern check", "", true},
 		{[]string{"help", "check"}, 0, "usage: wyvern check", "", true},
 		{[]string{"run", "-h"}, 0, "usage: wyvern run", "", true},
