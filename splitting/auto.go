@@ -161,6 +161,10 @@ func (g *guardFinder) declare(call *lir.InstCall) {
 func (g *guardFinder) sites(t query.SiteTarget) ([]query.Site, error) {
 	var out []query.Site
 	add := func(fn *lir.Func, b *lir.Block) {
+		if edges := g.edgeSites(fn, b); len(edges) > 0 {
+			out = append(out, edges...)
+			return
+		}
 		out = append(out, query.Site{Guards: g.guardsUp(fn, b, 0, map[string]bool{})})
 	}
 	switch {
@@ -192,6 +196,67 @@ func (g *guardFinder) sites(t query.SiteTarget) ([]query.Site, error) {
 		return nil, fmt.Errorf("%s: no place in the program reaches it", t.What)
 	}
 	return out, nil
+}
+
+// edgeSites splits a block reached from several conditional branches
+// (`if (i == E || j == E) f();` at -O0: the call's block has one
+// predecessor per disjunct, none of whose comparisons dominates it) into
+// one site per incoming edge: the edge's own comparison with the guards of
+// its branching block. nil when b has fewer than two predecessors or one
+// of them is not a conditional branch on a comparison of a variable.
+func (g *guardFinder) edgeSites(fn *lir.Func, b *lir.Block) []query.Site {
+	predsOf := func(b *lir.Block) []*lir.Block {
+		var preds []*lir.Block
+		for _, p := range fn.Blocks {
+			for _, s := range p.Term.Succs() {
+				if s == b {
+					preds = append(preds, p)
+					break
+				}
+			}
+		}
+		return preds
+	}
+	preds := predsOf(b)
+	// up through blocks entered only by an unconditional branch (a label:
+	// `if (c) { ERROR: f(); }` puts the call one block below the join)
+	for i := 0; i < 8 && len(preds) == 1; i++ {
+		if _, ok := preds[0].Term.(*lir.TermBr); !ok {
+			break
+		}
+		b = preds[0]
+		preds = predsOf(b)
+	}
+	if len(preds) < 2 {
+		return nil
+	}
+	var out []query.Site
+	for _, p := range preds {
+		br, ok := p.Term.(*lir.TermCondBr)
+		if !ok {
+			return nil
+		}
+		cmp, ok := br.Cond.(*lir.InstICmp)
+		if !ok {
+			return nil
+		}
+		gd, ok := g.guardOf(fn, cmp)
+		if !ok {
+			return nil
+		}
+		tt, _ := br.TargetTrue.(*lir.Block)
+		tf, _ := br.TargetFalse.(*lir.Block)
+		switch {
+		case tt == b && tf != b:
+		case tf == b && tt != b:
+			gd.Op = negate[gd.Op]
+		default:
+			return nil
+		}
+		guards := append(g.guardsUp(fn, p, 0, map[string]bool{}), gd)
+		out = append(out, query.Site{Guards: guards})
+	}
+	return out
 }
 
 // guardsUp is the guards of block b of fn, and those of the calls of fn

@@ -48,6 +48,8 @@ func TestAutoScore(t *testing.T) {
 		{path: capped, prop: "x >= 6 || done >= 1", score: "max(min(x, 6), min(done, 1)*6)"},
 		{path: guarded, prop: "[0.reach_error]", score: "min(min(main::i, 30)*2, min(hits, 12)*5)"},
 		{path: guarded, prop: "Error", score: "min(min(main::i, 30)*2, min(hits, 12)*5)"},
+		// seed 003's fib: `if (i == 21 || j == 21) { ERROR: VERIFIER_error(); }`
+		{path: "../testdata/smc/fib_8.c", prop: "[0.VERIFIER_error]", score: "max(-abs(i - 21), -abs(j - 21))"},
 		{path: chain, prop: "DataRace", err: "no distance"},
 		{path: chain, prop: "x != 3", err: "no distance"},
 		{path: chain, prop: "[0.nosuch]", err: "no function nosuch"},
