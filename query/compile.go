@@ -385,17 +385,18 @@ func (c *Compiled) expr(e Expr) (func(*vm.State) int64, error) {
 		case "abs":
 			x := args[0]
 			return func(st *vm.State) int64 {
-				if v := x(st); v < 0 {
-					return -v
+				v := x(st)
+				if v < 0 {
+					v = -v
 				}
-				return x(st)
+				return v
 			}, nil
 		case "min", "max":
 			lower := e.fn == "min"
 			return func(st *vm.State) int64 {
 				v := args[0](st)
 				for _, a := range args[1:] {
-					if w := a(st); (w < v) == lower && w != v {
+					if w := a(st); lower && w < v || !lower && w > v {
 						v = w
 					}
 				}

@@ -88,6 +88,7 @@ type guardFinder struct {
 	funcs   map[string]*lir.Func
 	callers map[string][]callSite // callee name → its call sites
 	locals  map[*lir.InstAlloca]string
+	doms    map[*lir.Func]map[*lir.Block]map[*lir.Block]bool // dominators, per function once
 }
 
 type callSite struct {
@@ -108,7 +109,8 @@ func newGuardFinder(name string, ll []byte) (g *guardFinder, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("option Split=auto: %s: %w", name, err)
 	}
-	g = &guardFinder{mod: mod, funcs: map[string]*lir.Func{}, callers: map[string][]callSite{}, locals: map[*lir.InstAlloca]string{}}
+	g = &guardFinder{mod: mod, funcs: map[string]*lir.Func{}, callers: map[string][]callSite{}, locals: map[*lir.InstAlloca]string{},
+		doms: map[*lir.Func]map[*lir.Block]map[*lir.Block]bool{}}
 	for _, f := range mod.Funcs {
 		g.funcs[f.Name()] = f
 		for _, b := range f.Blocks {
@@ -279,7 +281,11 @@ func (g *guardFinder) guardsUp(fn *lir.Func, b *lir.Block, depth int, seen map[s
 // comparison of a variable, the comparison (negated on the false edge)
 // when only one of the two edges leads to b.
 func (g *guardFinder) guards(fn *lir.Func, b *lir.Block) []query.Guard {
-	dom := dominators(fn)
+	dom, ok := g.doms[fn]
+	if !ok {
+		dom = dominators(fn)
+		g.doms[fn] = dom
+	}
 	var out []query.Guard
 	for _, d := range fn.Blocks {
 		if d == b || !dom[b][d] {
