@@ -70,6 +70,8 @@ type Result struct {
 	// --counterexample RESULT.json`).
 	Inputs []WitnessInput `json:"inputs,omitempty"`
 	// Threaded programs: the round bound, and the witness's schedule.
+	// Induction: the k-induction attempts (kinduction.go), in order.
+	Induction     []KInduction     `json:"induction,omitempty"`
 	Contexts      int              `json:"contexts,omitempty"`
 	Schedule      []WitnessContext `json:"schedule,omitempty"`
 	Trace         *trace.Trace     `json:"trace,omitempty"`
@@ -149,6 +151,10 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	} else if len(opts.Errors) == 0 {
 		opts.Errors = []vm.ErrKind{} // no error kind is a violation, only the calls
 	}
+	var ki *inductor // k-induction after each bound (single-threaded programs)
+	if !threaded {
+		ki = newInductor(p, opts, s)
+	}
 	finish := func(verdict, reason string) (*Result, error) {
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
@@ -222,6 +228,25 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				v = VerdictSatisfied
 			}
 			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
+		}
+		if ki != nil {
+			proved, recs, err := ki.prove(ctx, k)
+			res.Induction = append(res.Induction, recs...)
+			for _, r := range recs {
+				res.SolverSeconds += r.SolverSeconds
+				res.EncodeSeconds += r.EncodeSeconds
+			}
+			if err != nil {
+				return nil, fmt.Errorf("solver %s, k-induction at unwind %d: %w", name, k, err)
+			}
+			if proved {
+				last := recs[len(recs)-1]
+				v := VerdictNotSatisfied
+				if target.Negated {
+					v = VerdictSatisfied
+				}
+				return finish(v, fmt.Sprintf("no violation: proved by k-induction on the loop at %s (base case: no violation and no other loop cut within unwind %d; step case: %d iterations from a state with the loop's footprint havocked)", last.Loop, k, last.K))
+			}
 		}
 	}
 	if threaded {

@@ -164,6 +164,16 @@ func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	for _, k := range x.Induction {
+		line := fmt.Sprintf("  k-induction at unwind %3d, k %d, loop %s: base %s", k.Unwind, k.K, k.Loop, k.Base)
+		if k.Step != "" {
+			line += fmt.Sprintf(", step %s (%d terms)", k.Step, k.Terms)
+		}
+		if k.NotApplicable != "" {
+			line += ", not applicable: " + k.NotApplicable
+		}
+		fmt.Fprintln(w, line)
+	}
 	if len(x.Inputs) > 0 {
 		fmt.Fprintln(w, "Inputs of the violation:")
 		for _, in := range x.Inputs {
