@@ -230,7 +230,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
 		}
 		if ki != nil {
-			proved, recs, err := ki.prove(ctx, k)
+			proved, recs, err := ki.prove(ctx, k, 4*time.Duration(bc.SolverSeconds*float64(time.Second)))
 			res.Induction = append(res.Induction, recs...)
 			for _, r := range recs {
 				res.SolverSeconds += r.SolverSeconds

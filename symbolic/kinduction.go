@@ -437,8 +437,18 @@ func newInductor(p *ir.Program, opts EncodeOptions, s Solver) *inductor {
 	return &inductor{p: p, opts: opts, s: s, loops: loops, dead: map[int]bool{}}
 }
 
-// prove tries each loop of main at bound K: true when one is proved.
-func (in *inductor) prove(ctx context.Context, K int) (bool, []KInduction, error) {
+// minInductBudget is the least time a bound's k-induction checks get.
+const minInductBudget = 2 * time.Second
+
+// prove tries each loop of main at bound K: true when one is proved. Its
+// checks get budget in all (at least minInductBudget), so that a bound that
+// cannot be proved costs about as much as the bound's own checks.
+func (in *inductor) prove(ctx context.Context, K int, budget time.Duration) (bool, []KInduction, error) {
+	if budget < minInductBudget {
+		budget = minInductBudget
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
 	var recs []KInduction
 	for _, l := range in.loops {
 		if in.dead[l[0]] {
