@@ -81,11 +81,15 @@ type Result struct {
 	ElapsedSec    float64          `json:"elapsed_s"`
 }
 
-// Progress is reported after each bound.
+// Progress is reported after each bound and, every few seconds, while a
+// solver works (Phase says on what).
 type Progress struct {
 	Unwind        int
 	Terms         int
 	SolverSeconds float64
+	// Phase is empty after a bound, else what the solver is checking:
+	// "violation", "unwinding", "k-induction".
+	Phase string
 }
 
 // ErrUnsupported matches (errors.Is) Check's errors for a program the
@@ -154,6 +158,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	var ki *inductor // k-induction after each bound (single-threaded programs)
 	if !threaded {
 		ki = newInductor(p, opts, s)
+		ki.progress = progress
 	}
 	finish := func(verdict, reason string) (*Result, error) {
 		res.Verdict, res.Reason = verdict, reason
@@ -175,7 +180,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
 		res.EncodeSeconds += bc.EncodeSeconds
 		res.Bound = k
+		stop := solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds, Phase: "violation"})
 		ans, err := s.Check(ctx, withGoal(enc, enc.Violation, true))
+		stop()
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
@@ -202,7 +209,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			return finish(v, fmt.Sprintf("a violation is reachable (unwind %d): %s", k, res.Description))
 		}
 		// No violation within the bound: did the bound cut an execution?
+		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
 		ans, err = s.Check(ctx, withGoal(enc, enc.Unwound, false))
+		stop()
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
@@ -230,6 +239,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
 		}
 		if ki != nil {
+			ki.solverSeconds = res.SolverSeconds
 			proved, recs, err := ki.prove(ctx, k, 4*time.Duration(bc.SolverSeconds*float64(time.Second)))
 			res.Induction = append(res.Induction, recs...)
 			for _, r := range recs {

@@ -38,7 +38,7 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 		return j.Fail(ctx, err)
 	}
 	res, err := Check(ctx, m.Prog, q, job.Options, func(p Progress) {
-		j.Progress(jobs.Progress{Unwind: p.Unwind, Terms: p.Terms, SolverS: p.SolverSeconds, Workers: 1})
+		j.Progress(jobs.Progress{Unwind: p.Unwind, Terms: p.Terms, SolverS: p.SolverSeconds, Workers: 1, Phase: p.Phase})
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -146,8 +146,17 @@ func init() {
 	// A BMC result's JSON has the fields of its Detail.
 	kind.RegisterDetail(jobs.KindBMC, nil, NewDetail)
 	kind.RegisterProgress(jobs.KindBMC, func(pr jobs.Progress) string {
-		return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
+		return progressText(pr)
 	})
+}
+
+// progressText is the progress line of a BMC job: the bound checked, or
+// the one being checked and on what while the solver works.
+func progressText(pr jobs.Progress) string {
+	if pr.Phase != "" {
+		return fmt.Sprintf("bmc: unwind %d, solving (%s), %d terms, solver %.1f s", pr.Unwind, pr.Phase, pr.Terms, pr.SolverS)
+	}
+	return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
 }
 
 // WriteText implements kind.Detail.

@@ -424,9 +424,19 @@ type inductor struct {
 	s     Solver
 	loops [][2]int
 	dead  map[int]bool // loops shown not to apply
-	// solving, if set, is told the bound, formula size and solver time
-	// before each check (the progress line).
-	solving func(unwind, terms int)
+	// progress, if set, hears from the checks while they run (the
+	// progress line), solverSeconds being the run's solver time before.
+	progress      func(Progress)
+	solverSeconds float64
+}
+
+// check is one k-induction check with progress reports while it runs.
+func (in *inductor) check(ctx context.Context, K int, enc *Encoding, goal Term, rec *KInduction) (Answer, error) {
+	stop := solving(in.progress, Progress{Unwind: K, Terms: enc.Terms, SolverSeconds: in.solverSeconds + rec.SolverSeconds, Phase: "k-induction"})
+	ans, err := in.s.Check(ctx, withGoal(enc, goal, false))
+	stop()
+	rec.SolverSeconds += ans.Elapsed.Seconds()
+	return ans, err
 }
 
 func newInductor(p *ir.Program, opts EncodeOptions, s Solver) *inductor {
@@ -501,14 +511,10 @@ func (in *inductor) try(ctx context.Context, K int, l [2]int) (KInduction, bool,
 		rec.NotApplicable = err.Error()
 		return rec, false, nil
 	}
-	if in.solving != nil {
-		in.solving(K, base.Terms)
-	}
-	ans, err := in.s.Check(ctx, withGoal(base, Or(base.Violation, base.Unwound), false))
+	ans, err := in.check(ctx, K, base, Or(base.Violation, base.Unwound), &rec)
 	if err != nil {
 		return rec, false, err
 	}
-	rec.SolverSeconds += ans.Elapsed.Seconds()
 	rec.Base = ans.String()
 	if ans.Status != Unsat {
 		return rec, false, nil
@@ -552,14 +558,10 @@ func (in *inductor) try(ctx context.Context, K int, l [2]int) (KInduction, bool,
 		return rec, false, nil
 	}
 	rec.Terms = enc.Terms
-	if in.solving != nil {
-		in.solving(K, enc.Terms)
-	}
-	ans, err = in.s.Check(ctx, withGoal(enc, Or(enc.Violation, enc.Unwound), false))
+	ans, err = in.check(ctx, K, enc, Or(enc.Violation, enc.Unwound), &rec)
 	if err != nil {
 		return rec, false, err
 	}
-	rec.SolverSeconds += ans.Elapsed.Seconds()
 	rec.Step = ans.String()
 	return rec, ans.Status == Unsat, nil
 }
