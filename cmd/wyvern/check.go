@@ -414,7 +414,7 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
 		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
-		Args:     p.args,
+		Args: p.args,
 		Progress: func(pr jobs.Progress) {
 			if pr.Phase == "" { // a BMC job's reports while solving check no bound
 				last.Store(&pr)
