@@ -180,9 +180,16 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
 		res.EncodeSeconds += bc.EncodeSeconds
 		res.Bound = k
+		bs, err := openBound(s, enc) // the formula once for both checks (incremental.go)
+		if err != nil {
+			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
+		}
 		stop := solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds, Phase: "violation"})
-		ans, err := s.Check(ctx, withGoal(enc, enc.Violation, true))
+		ans, err := bs.check(ctx, enc.Violation, true)
 		stop()
+		if err != nil || ans.Status != Unsat {
+			bs.close()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
@@ -210,8 +217,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		}
 		// No violation within the bound: did the bound cut an execution?
 		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
-		ans, err = s.Check(ctx, withGoal(enc, enc.Unwound, false))
+		ans, err = bs.check(ctx, enc.Unwound, false)
 		stop()
+		bs.close()
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
