@@ -25,10 +25,15 @@ type boundScope struct {
 
 // openBound sends enc's formula in a new scope (with shareBoundScope).
 func openBound(s Solver, enc *Encoding) (*boundScope, error) {
-	b := &boundScope{s: s, enc: enc}
 	if !shareBoundScope {
-		return b, nil
+		return &boundScope{s: s, enc: enc}, nil
 	}
+	return openScope(s, enc)
+}
+
+// openScope sends enc's formula in a new scope.
+func openScope(s Solver, enc *Encoding) (*boundScope, error) {
+	b := &boundScope{s: s, enc: enc}
 	if err := s.Push(); err != nil {
 		return nil, err
 	}
@@ -74,4 +79,24 @@ func (b *boundScope) close() {
 		_ = b.s.Pop()
 		b.shared = false
 	}
+}
+
+// checkWith checks the formula with more declarations and assertions in a
+// scope of their own (the formula must be shared: openScope).
+func (b *boundScope) checkWith(ctx context.Context, decls []Decl, asserts []Term, want []string) (Answer, error) {
+	if err := b.s.Push(); err != nil {
+		return Answer{}, err
+	}
+	defer func() { _ = b.s.Pop() }()
+	for _, d := range decls {
+		if _, err := b.s.Declare(d.Name, d.Sort); err != nil {
+			return Answer{}, err
+		}
+	}
+	for _, a := range asserts {
+		if err := b.s.Assert(a); err != nil {
+			return Answer{}, err
+		}
+	}
+	return b.s.CheckSat(ctx, want...)
 }

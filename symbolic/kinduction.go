@@ -85,6 +85,8 @@ type induct struct {
 	// results
 	cutL   []Term  // base: cuts of L's back edge
 	snap   *pstate // probe: the state at evaluation indM; step: H
+	pre    *pstate // step: the state at evaluation indM before the havoc
+	next   *pstate // step: the state at evaluation indM+1
 	closed bool    // step: one iteration from H was checked closed
 	counts bool    // the block under way belongs to the final segment
 	// defs are the definitions of the encoding's arrays, by name (the
@@ -230,7 +232,7 @@ func (e *encoder) enterBlock(fn *ir.Func, pos int, count map[int]int, st *pstate
 		if err != nil {
 			return nil, err
 		}
-		ind.snap = h.clone()
+		ind.pre, ind.snap = st.clone(), h.clone()
 		return h, nil
 	case indM + 1:
 		if ind.mode == indProbe {
@@ -244,7 +246,7 @@ func (e *encoder) enterBlock(fn *ir.Func, pos int, count map[int]int, st *pstate
 		if err := e.closedUnder(ind.snap, st, ind.fp); err != nil {
 			return nil, err
 		}
-		ind.closed = true
+		ind.closed, ind.next = true, st.clone()
 	}
 	return st, nil
 }
@@ -412,6 +414,9 @@ type KInduction struct {
 	Terms         int     `json:"terms"` // the step's formula size
 	SolverSeconds float64 `json:"solver_s"`
 	EncodeSeconds float64 `json:"encode_s"`
+	// Invariants: the range invariants the step case assumed at the
+	// havoc point (kinduction_inv.go).
+	Invariants []string `json:"invariants,omitempty"`
 	// NotApplicable: why the loop's iterations cannot be havocked (then
 	// no larger bound tries it again).
 	NotApplicable string `json:"not_applicable,omitempty"`
@@ -428,10 +433,13 @@ type inductor struct {
 	// progress line), solverSeconds being the run's solver time before.
 	progress      func(Progress)
 	solverSeconds float64
+	budget        time.Duration // a check's time limit (prove)
 }
 
 // check is one k-induction check with progress reports while it runs.
 func (in *inductor) check(ctx context.Context, K int, enc *Encoding, goal Term, rec *KInduction) (Answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, in.budget)
+	defer cancel()
 	stop := solving(in.progress, Progress{Unwind: K, Terms: enc.Terms, SolverSeconds: in.solverSeconds + rec.SolverSeconds, Phase: "k-induction"})
 	ans, err := in.s.Check(ctx, withGoal(enc, goal, false))
 	stop()
@@ -447,18 +455,15 @@ func newInductor(p *ir.Program, opts EncodeOptions, s Solver) *inductor {
 	return &inductor{p: p, opts: opts, s: s, loops: loops, dead: map[int]bool{}}
 }
 
-// minInductBudget is the least time a bound's k-induction checks get.
+// minInductBudget is the least time a k-induction check gets.
 const minInductBudget = 2 * time.Second
 
-// prove tries each loop of main at bound K: true when one is proved. Its
-// checks get budget in all (at least minInductBudget), so that a bound that
-// cannot be proved costs about as much as the bound's own checks.
+// prove tries each loop of main at bound K: true when one is proved. Each
+// of its checks (and the invariant search in all) gets budget (at least
+// minInductBudget), so that a bound that cannot be proved costs a few
+// times the bound's own checks.
 func (in *inductor) prove(ctx context.Context, K int, budget time.Duration) (bool, []KInduction, error) {
-	if budget < minInductBudget {
-		budget = minInductBudget
-	}
-	ctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
+	in.budget = max(budget, minInductBudget)
 	var recs []KInduction
 	for _, l := range in.loops {
 		if in.dead[l[0]] {
@@ -537,8 +542,9 @@ func (in *inductor) try(ctx context.Context, K int, l [2]int) (KInduction, bool,
 	}
 	fp := probe.fp
 	var enc *Encoding
+	var step *induct
 	for round := 0; ; round++ {
-		step := &induct{mode: indStep, hp: l[0], end: l[1], k: K - indM, limit: K + 1, fp: fp}
+		step = &induct{mode: indStep, hp: l[0], end: l[1], k: K - indM, limit: K + 1, fp: fp}
 		enc, err = in.encode(K, step)
 		var f *indFail
 		if errors.As(err, &f) && f.grow != nil && round < maxGrow {
@@ -563,5 +569,22 @@ func (in *inductor) try(ctx context.Context, K int, l [2]int) (KInduction, bool,
 		return rec, false, err
 	}
 	rec.Step = ans.String()
+	if ans.Status != Sat {
+		return rec, ans.Status == Unsat, nil
+	}
+	// a counterexample to induction: strengthen with range invariants
+	// (kinduction_inv.go) and check again
+	ictx, cancel := context.WithTimeout(ctx, in.budget)
+	inv, names, err := in.invariants(ictx, K, enc, step, &rec)
+	cancel()
+	if err != nil || len(names) == 0 {
+		return rec, false, err
+	}
+	rec.Invariants = names
+	ans, err = in.check(ctx, K, enc, And(inv, Or(enc.Violation, enc.Unwound)), &rec)
+	if err != nil {
+		return rec, false, err
+	}
+	rec.Step = ans.String() + " with invariants"
 	return rec, ans.Status == Unsat, nil
 }

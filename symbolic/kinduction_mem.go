@@ -163,3 +163,34 @@ func literal(x *sexp) (uint64, bool) {
 	v, err := strconv.ParseUint(x.atom[2:], base, 64)
 	return v, err == nil
 }
+
+// memWords are the addresses of the aligned 4- and 8-byte words whose
+// bytes are all in fp: the variables a range invariant may be about.
+func memWords(fp memFootprint) [][2]uint64 {
+	var out [][2]uint64
+	for a := range fp.bytes {
+		for _, n := range []uint64{4, 8} {
+			if a%n != 0 {
+				continue
+			}
+			all := true
+			for i := uint64(0); i < n; i++ {
+				all = all && fp.bytes[a+i]
+			}
+			if all {
+				out = append(out, [2]uint64{a, n})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] || out[i][0] == out[j][0] && out[i][1] < out[j][1] })
+	return out
+}
+
+// memWord is the little-endian word of n bytes at a in s's memory.
+func memWord(s *pstate, a, n uint64) Term {
+	parts := make([]Term, n)
+	for i := uint64(0); i < n; i++ {
+		parts[n-1-i] = Select(s.mem, BV(a+i, 64))
+	}
+	return concat(parts)
+}

@@ -48,7 +48,16 @@ func TestKInduction(t *testing.T) {
 		{"branch the first iteration cannot take", `int main(void) { unsigned i = 0, last = 0;
 			while (i < 1000000u) { if (i == 0) last = 5; else last = i; if (last > 1000000u) reach_error(); i++; } return 0; }`,
 			"E<> Error", 2, VerdictNotSatisfied, ""},
+		{"range invariant from a constant: saturating counter", `int main(void) { unsigned i = 0, j = 0;
+			while (i < 1000000u) { i++; if (j < 10) j++; } if (j > 10) reach_error(); return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, "<=u 10"},
+		{"range invariant: a counter that only grows", `int main(void) { int i = 0, m = 0;
+			while (i < 1000000) { i++; if (m < i) m = i; } if (m < 0) reach_error(); return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, ""},
 		// never a proof
+		{"unsafe: saturating counter past its bound", `int main(void) { unsigned i = 0, j = 0;
+			while (i < 1000000u) { i++; if (j < 10) j++; } if (j == 10) reach_error(); return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, "step sat"},
 		{"unsafe: error at the exit", `int main(void) { unsigned i = 0;
 			while (i < 1000000u) i++; if (i == 1000000u) reach_error(); return 0; }`,
 			"E<> Error", 8, VerdictIncomplete, "step sat"},
@@ -103,7 +112,7 @@ func TestKInduction(t *testing.T) {
 			}
 			var log strings.Builder
 			for _, k := range r.Induction {
-				log.WriteString("base " + k.Base + ", step " + k.Step + ", not applicable: " + k.NotApplicable + "; ")
+				log.WriteString("base " + k.Base + ", step " + k.Step + ", invariants " + strings.Join(k.Invariants, ", ") + ", not applicable: " + k.NotApplicable + "; ")
 			}
 			if r.Verdict != c.want {
 				t.Fatalf("%s at unwind %d: %s (%s), want %s; k-induction: %s", c.query, c.unwind, r.Verdict, r.Reason, c.want, log.String())
