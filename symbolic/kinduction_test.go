@@ -54,7 +54,22 @@ func TestKInduction(t *testing.T) {
 		{"range invariant: a counter that only grows", `int main(void) { int i = 0, m = 0;
 			while (i < 1000000) { i++; if (m < i) m = i; } if (m < 0) reach_error(); return 0; }`,
 			"E<> Error", 2, VerdictNotSatisfied, ""},
+		{"infinite loop", `int main(void) { unsigned x = 0;
+			while (1) { x = (x + 1) % 3; if (x > 2) reach_error(); } return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, ""},
+		{"continue: two back edges", `int main(void) { unsigned i = 0;
+			while (i < 1000000u) { i++; if (i % 2) continue; if (i > 1000000u) reach_error(); } return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, ""},
+		{"a call that writes a global", `unsigned g; static void tick(void) { g = (g + 1) % 4; }
+			int main(void) { for (unsigned i = 0; i < 1000000u; i++) { tick(); if (g > 3) reach_error(); } return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, ""},
 		// never a proof
+		{"unsafe: an input before the loop picks a late error", `int main(void) { unsigned n = __VERIFIER_nondet_uint(), i = 0;
+			while (i < 1000000u) { if (i == 999999u && n == 7) reach_error(); i++; } return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, "step sat"},
+		{"unsafe: a call that writes a global reaches the error late", `unsigned g; static void tick(void) { g++; }
+			int main(void) { for (unsigned i = 0; i < 1000000u; i++) { tick(); if (g == 500000u) reach_error(); } return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, "step sat"},
 		{"unsafe: saturating counter past its bound", `int main(void) { unsigned i = 0, j = 0;
 			while (i < 1000000u) { i++; if (j < 10) j++; } if (j == 10) reach_error(); return 0; }`,
 			"E<> Error", 8, VerdictIncomplete, "step sat"},
