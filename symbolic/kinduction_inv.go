@@ -88,7 +88,7 @@ func (in *inductor) invariants(ctx context.Context, K int, enc *Encoding, ind *i
 	if len(cands) == 0 {
 		return "true", nil, nil
 	}
-	bs, err := openScope(in.s, enc)
+	bs, err := openBound(in.s, enc)
 	if err != nil {
 		return "", nil, err
 	}

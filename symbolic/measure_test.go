@@ -29,14 +29,15 @@ import (
 // machine without clang), WYVERN_BMC_DUMP_LL=DIR writes those files.
 // WYVERN_BMC_CORPORA lists the corpus directories (default testdata/bmc).
 // Issue 29: WYVERN_BMC_DEEPEN=1 deepens 1, 2, 4, … up to each line's
-// unwind instead of checking it alone, WYVERN_BMC_SHARE=0 sends a bound's
-// formula once per check (as before issue 29), WYVERN_BMC_SINGLE=1 skips
+// unwind instead of checking it alone, WYVERN_BMC_SHARE=1 sends a bound's
+// formula once for both its checks (incremental.go), WYVERN_BMC_SINGLE=1 skips
 // threaded lines; two more columns: encode seconds and bounds checked.
 func TestMeasureCorpus(t *testing.T) {
 	deepen := os.Getenv("WYVERN_BMC_DEEPEN") == "1"
-	if os.Getenv("WYVERN_BMC_SHARE") == "0" {
-		shareBoundScope = false
-		defer func() { shareBoundScope = true }()
+	if v := os.Getenv("WYVERN_BMC_SHARE"); v != "" {
+		old := shareBoundScope
+		shareBoundScope = v == "1"
+		defer func() { shareBoundScope = old }()
 	}
 	spec := os.Getenv("WYVERN_BMC_MEASURE")
 	dump := os.Getenv("WYVERN_BMC_DUMP_LL")
