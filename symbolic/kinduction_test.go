@@ -67,6 +67,16 @@ func TestKInduction(t *testing.T) {
 		{"unsafe: an input before the loop picks a late error", `int main(void) { unsigned n = __VERIFIER_nondet_uint(), i = 0;
 			while (i < 1000000u) { if (i == 999999u && n == 7) reach_error(); i++; } return 0; }`,
 			"E<> Error", 8, VerdictIncomplete, "step sat"},
+		{"unsafe: do-while", `int main(void) { unsigned i = 0;
+			do { i++; if (i == 500000u) reach_error(); } while (i < 1000000u); return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, "step sat"},
+		{"unsafe: a goto into the loop's body", `int main(void) { unsigned i = 0;
+			if (__VERIFIER_nondet_uint()) goto inside;
+			while (i < 1000000u) { i++; inside: if (i == 777777u) reach_error(); } return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, ""},
+		{"unsafe: the pointer to the counter is loaded", `int main(void) { unsigned i = 0; unsigned *p = &i;
+			while (*p < 1000000u) { (*p)++; if (*p == 999999u) reach_error(); } return 0; }`,
+			"E<> Error", 8, VerdictIncomplete, ""},
 		{"unsafe: a call that writes a global reaches the error late", `unsigned g; static void tick(void) { g++; }
 			int main(void) { for (unsigned i = 0; i < 1000000u; i++) { tick(); if (g == 500000u) reach_error(); } return 0; }`,
 			"E<> Error", 8, VerdictIncomplete, "step sat"},
