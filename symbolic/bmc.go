@@ -250,7 +250,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		// k <= 1) and at the last one: not at every bound of the
 		// deepening, whose point is finding bugs fast
 		if ki != nil && (k <= 2 || k == bounds[len(bounds)-1]) {
-			ki.solverSeconds, ki.withInv = res.SolverSeconds, true
+			ki.solverSeconds = res.SolverSeconds
 			proved, recs, err := ki.prove(ctx, k, 4*time.Duration(bc.SolverSeconds*float64(time.Second)))
 			res.Induction = append(res.Induction, recs...)
 			for _, r := range recs {

@@ -178,6 +178,9 @@ func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 		if k.Step != "" {
 			line += fmt.Sprintf(", step %s (%d terms)", k.Step, k.Terms)
 		}
+		if len(k.Invariants) > 0 {
+			line += fmt.Sprintf(", %d range invariants", len(k.Invariants))
+		}
 		if k.NotApplicable != "" {
 			line += ", not applicable: " + k.NotApplicable
 		}

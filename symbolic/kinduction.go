@@ -434,7 +434,6 @@ type inductor struct {
 	progress      func(Progress)
 	solverSeconds float64
 	budget        time.Duration // a check's time limit (prove)
-	withInv       bool          // strengthen a failed step with range invariants
 }
 
 // check is one k-induction check with progress reports while it runs.
@@ -570,7 +569,7 @@ func (in *inductor) try(ctx context.Context, K int, l [2]int) (KInduction, bool,
 		return rec, false, err
 	}
 	rec.Step = ans.String()
-	if ans.Status != Sat || !in.withInv {
+	if ans.Status != Sat {
 		return rec, ans.Status == Unsat, nil
 	}
 	// a counterexample to induction: strengthen with range invariants
