@@ -583,6 +583,9 @@ type Progress struct {
 	Unwind  int     `json:"unwind,omitempty"`
 	Terms   int     `json:"terms,omitempty"`
 	SolverS float64 `json:"solver_s,omitempty"`
+	// Phase: what the solver is checking while it works (a report every
+	// few seconds); empty after a bound.
+	Phase string `json:"phase,omitempty"`
 }
 
 // Decode unmarshals a message and checks its version.

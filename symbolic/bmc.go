@@ -70,6 +70,8 @@ type Result struct {
 	// --counterexample RESULT.json`).
 	Inputs []WitnessInput `json:"inputs,omitempty"`
 	// Threaded programs: the round bound, and the witness's schedule.
+	// Induction: the k-induction attempts (kinduction.go), in order.
+	Induction     []KInduction     `json:"induction,omitempty"`
 	Contexts      int              `json:"contexts,omitempty"`
 	Schedule      []WitnessContext `json:"schedule,omitempty"`
 	Trace         *trace.Trace     `json:"trace,omitempty"`
@@ -79,11 +81,15 @@ type Result struct {
 	ElapsedSec    float64          `json:"elapsed_s"`
 }
 
-// Progress is reported after each bound.
+// Progress is reported after each bound and, every few seconds, while a
+// solver works (Phase says on what).
 type Progress struct {
 	Unwind        int
 	Terms         int
 	SolverSeconds float64
+	// Phase is empty after a bound, else what the solver is checking:
+	// "violation", "unwinding", "k-induction".
+	Phase string
 }
 
 // ErrUnsupported matches (errors.Is) Check's errors for a program the
@@ -149,6 +155,11 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	} else if len(opts.Errors) == 0 {
 		opts.Errors = []vm.ErrKind{} // no error kind is a violation, only the calls
 	}
+	var ki *inductor // k-induction after each bound (single-threaded programs)
+	if !threaded {
+		ki = newInductor(p, opts, s)
+		ki.progress = progress
+	}
 	finish := func(verdict, reason string) (*Result, error) {
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
@@ -169,7 +180,16 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
 		res.EncodeSeconds += bc.EncodeSeconds
 		res.Bound = k
-		ans, err := s.Check(ctx, withGoal(enc, enc.Violation, true))
+		bs, err := openBound(s, enc) // the formula once for both checks (incremental.go)
+		if err != nil {
+			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
+		}
+		stop := solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds, Phase: "violation"})
+		ans, err := bs.check(ctx, enc.Violation, true)
+		stop()
+		if err != nil || ans.Status != Unsat {
+			bs.close()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
@@ -196,7 +216,10 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			return finish(v, fmt.Sprintf("a violation is reachable (unwind %d): %s", k, res.Description))
 		}
 		// No violation within the bound: did the bound cut an execution?
-		ans, err = s.Check(ctx, withGoal(enc, enc.Unwound, false))
+		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
+		ans, err = bs.check(ctx, enc.Unwound, false)
+		stop()
+		bs.close()
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
 		}
@@ -222,6 +245,29 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				v = VerdictSatisfied
 			}
 			return finish(v, fmt.Sprintf("no violation, and every execution is complete within unwind %d", k))
+		}
+		// k-induction at the small bounds (most k-inductive loops need
+		// k <= 1) and at the last one: not at every bound of the
+		// deepening, whose point is finding bugs fast
+		if ki != nil && (k <= 2 || k == bounds[len(bounds)-1]) {
+			ki.solverSeconds = res.SolverSeconds
+			proved, recs, err := ki.prove(ctx, k, 4*time.Duration(bc.SolverSeconds*float64(time.Second)))
+			res.Induction = append(res.Induction, recs...)
+			for _, r := range recs {
+				res.SolverSeconds += r.SolverSeconds
+				res.EncodeSeconds += r.EncodeSeconds
+			}
+			if err != nil {
+				return nil, fmt.Errorf("solver %s, k-induction at unwind %d: %w", name, k, err)
+			}
+			if proved {
+				last := recs[len(recs)-1]
+				v := VerdictNotSatisfied
+				if target.Negated {
+					v = VerdictSatisfied
+				}
+				return finish(v, fmt.Sprintf("no violation: proved by k-induction on the loop at %s (base case: no violation and no other loop cut within unwind %d; step case: %d iterations from a state with the loop's footprint havocked)", last.Loop, k, last.K))
+			}
 		}
 	}
 	if threaded {

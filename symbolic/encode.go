@@ -67,6 +67,9 @@ type EncodeOptions struct {
 	// Contexts bounds the round-robin rounds of a threaded program
 	// (encode_threads.go; 0: DefaultContexts).
 	Contexts int
+	// induct, when set, makes this one of k-induction's encodings
+	// (kinduction.go).
+	induct *induct
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -110,6 +113,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
 		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}}
 	e.maxTerms = opts.MaxTerms
+	e.ind = opts.induct // k-induction (kinduction.go)
 	if e.maxTerms <= 0 {
 		e.maxTerms = DefaultMaxTerms
 	}
@@ -234,6 +238,8 @@ type encoder struct {
 	created  map[int]*slot       // threads by the instruction execution that creates them
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
+
+	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
@@ -324,6 +330,7 @@ func (e *encoder) def(t Term, so Sort, prefix string) Term {
 	name := e.q.Declare(e.fresh(prefix), so)
 	e.q.Assert(Eq(name, t))
 	e.terms++
+	e.noteDef(name, t, so) // k-induction (kinduction.go)
 	return name
 }
 
@@ -467,7 +474,7 @@ func (e *encoder) check(s *pstate, conds ...errCond) {
 	}
 	if len(hit) > 0 {
 		if v := and2(and2(s.g, or(hit...)), e.live(s)); v != "false" {
-			e.viol = append(e.viol, e.defBool(v))
+			e.addViol(e.defBool(v))
 		}
 	}
 	e.stop(s, and2(s.g, or(all...)), true, true)
@@ -501,7 +508,7 @@ func (e *encoder) violate(s *pstate, procs []int32) {
 	}
 	m := e.defBool(or(match...))
 	if v := and2(and2(s.g, m), e.live(s)); v != "false" {
-		e.viol = append(e.viol, e.defBool(v))
+		e.addViol(e.defBool(v))
 	}
 	e.stop(s, and2(s.g, m), false, true)
 	s.g = e.defBool(and2(s.g, not(m)))

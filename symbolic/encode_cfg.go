@@ -287,6 +287,11 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", e.where(fn, g.start[g.order[pos]]), err)
 			}
+			if st != nil && e.ind != nil { // k-induction (kinduction.go)
+				if st, err = e.enterBlock(fn, pos, count, st); err != nil {
+					return nil, err
+				}
+			}
 			if st != nil {
 				e.steps++
 				if e.terms > e.maxTerms {
@@ -302,7 +307,7 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 				// the body a (Unwind+1)-th time is cut (CBMC's unwinding
 				// assertion at --unwind Unwind+1).
 				end, isHeader := g.endOf[pos]
-				lastPass := isHeader && count[pos] >= e.opts.Unwind
+				lastPass := isHeader && count[pos] >= e.unwindAt(fn, pos)
 				if isHeader {
 					last[pos] = lastPass
 				}
@@ -317,17 +322,20 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 				for _, o := range outs {
 					tp := g.pos[o.block]
 					if lastPass && tp > pos && tp <= end && !(inCond && g.condOf[tp] == hp && tp != hp) {
-						e.cut(o.s)
+						e.cutLoop(fn, hp, o.s)
 						continue
+					}
+					if e.ind != nil && e.dropExit(fn, pos, tp, count) {
+						continue // k-induction's step: not the last segment's exit
 					}
 					if tp > pos {
 						pending[tp] = append(pending[tp], o.s)
 						continue
 					}
-					if count[tp] < e.opts.Unwind {
+					if count[tp] < e.unwindAt(fn, tp) {
 						back[tp] = append(back[tp], o.s)
 					} else {
-						e.cut(o.s)
+						e.cutLoop(fn, tp, o.s)
 					}
 				}
 			}

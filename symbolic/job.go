@@ -38,7 +38,7 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 		return j.Fail(ctx, err)
 	}
 	res, err := Check(ctx, m.Prog, q, job.Options, func(p Progress) {
-		j.Progress(jobs.Progress{Unwind: p.Unwind, Terms: p.Terms, SolverS: p.SolverSeconds, Workers: 1})
+		j.Progress(jobs.Progress{Unwind: p.Unwind, Terms: p.Terms, SolverS: p.SolverSeconds, Workers: 1, Phase: p.Phase})
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -146,8 +146,17 @@ func init() {
 	// A BMC result's JSON has the fields of its Detail.
 	kind.RegisterDetail(jobs.KindBMC, nil, NewDetail)
 	kind.RegisterProgress(jobs.KindBMC, func(pr jobs.Progress) string {
-		return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
+		return progressText(pr)
 	})
+}
+
+// progressText is the progress line of a BMC job: the bound checked, or
+// the one being checked and on what while the solver works.
+func progressText(pr jobs.Progress) string {
+	if pr.Phase != "" {
+		return fmt.Sprintf("bmc: unwind %d, solving (%s), %d terms, solver %.1f s", pr.Unwind, pr.Phase, pr.Terms, pr.SolverS)
+	}
+	return fmt.Sprintf("bmc: unwind %d checked, %d terms, solver %.1f s", pr.Unwind, pr.Terms, pr.SolverS)
 }
 
 // WriteText implements kind.Detail.
@@ -161,6 +170,19 @@ func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 		line := fmt.Sprintf("  unwind %3d: %7d terms, encode %.2f s, solver %.2f s, violation %s", c.Unwind, c.Terms, c.EncodeSeconds, c.SolverSeconds, c.Violation)
 		if c.Unwound != "" {
 			line += ", bound cuts an execution: " + c.Unwound
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, k := range x.Induction {
+		line := fmt.Sprintf("  k-induction at unwind %3d, k %d, loop %s: base %s", k.Unwind, k.K, k.Loop, k.Base)
+		if k.Step != "" {
+			line += fmt.Sprintf(", step %s (%d terms)", k.Step, k.Terms)
+		}
+		if len(k.Invariants) > 0 {
+			line += fmt.Sprintf(", %d range invariants", len(k.Invariants))
+		}
+		if k.NotApplicable != "" {
+			line += ", not applicable: " + k.NotApplicable
 		}
 		fmt.Fprintln(w, line)
 	}

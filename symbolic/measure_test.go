@@ -28,7 +28,17 @@ import (
 // solver. WYVERN_BMC_LL=DIR loads DIR/FILE.ll instead of compiling (for a
 // machine without clang), WYVERN_BMC_DUMP_LL=DIR writes those files.
 // WYVERN_BMC_CORPORA lists the corpus directories (default testdata/bmc).
+// Issue 29: WYVERN_BMC_DEEPEN=1 deepens 1, 2, 4, … up to each line's
+// unwind instead of checking it alone, WYVERN_BMC_SHARE=1 sends a bound's
+// formula once for both its checks (incremental.go), WYVERN_BMC_SINGLE=1 skips
+// threaded lines; two more columns: encode seconds and bounds checked.
 func TestMeasureCorpus(t *testing.T) {
+	deepen := os.Getenv("WYVERN_BMC_DEEPEN") == "1"
+	if v := os.Getenv("WYVERN_BMC_SHARE"); v != "" {
+		old := shareBoundScope
+		shareBoundScope = v == "1"
+		defer func() { shareBoundScope = old }()
+	}
 	spec := os.Getenv("WYVERN_BMC_MEASURE")
 	dump := os.Getenv("WYVERN_BMC_DUMP_LL")
 	if spec == "" && dump == "" {
@@ -56,6 +66,9 @@ func TestMeasureCorpus(t *testing.T) {
 	var jobsList []job
 	for _, corpus := range corpora {
 		for _, l := range readCorpusAt(t, filepath.Join("../testdata", corpus, "EXPECTED.tsv")) {
+			if os.Getenv("WYVERN_BMC_SINGLE") == "1" && l.contexts != "-" && l.contexts != "" {
+				continue
+			}
 			src := filepath.Join("../testdata", corpus, l.file)
 			var p *ir.Program
 			switch {
@@ -112,20 +125,24 @@ func TestMeasureCorpus(t *testing.T) {
 				contexts, _ := strconv.Atoi(j.l.contexts)
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				start := time.Now()
-				r, err := Check(ctx, j.p, q, jobs.BMCOptions{Unwind: j.l.unwind, Contexts: contexts, Solver: j.solver, SolverTimeoutS: 20}, nil)
+				o := jobs.BMCOptions{Unwind: j.l.unwind, Contexts: contexts, Solver: j.solver, SolverTimeoutS: 20}
+				if deepen {
+					o.Unwind, o.MaxUnwind = 0, j.l.unwind
+				}
+				r, err := Check(ctx, j.p, q, o, nil)
 				cancel()
 				el := time.Since(start).Seconds()
-				verdict, solverS, terms, who := "error", 0.0, 0, ""
+				verdict, solverS, terms, who, encodeS, bounds := "error", 0.0, 0, "", 0.0, 0
 				if err != nil {
 					verdict = "error: " + strings.ReplaceAll(err.Error(), "\t", " ")
 				} else {
-					verdict, solverS = r.Verdict, r.SolverSeconds
+					verdict, solverS, encodeS, bounds = r.Verdict, r.SolverSeconds, r.EncodeSeconds, len(r.Checks)
 					if n := len(r.Checks); n > 0 {
 						terms, who = r.Checks[n-1].Terms, r.Checks[n-1].Answered
 					}
 				}
 				mu.Lock()
-				fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%.2f\t%.2f\t%d\t%s\n", j.corpus, j.l.file, j.l.unwind, j.solver, j.rep, verdict, j.l.verdict, el, solverS, terms, who)
+				fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%s\t%s\t%.2f\t%.2f\t%d\t%s\t%.3f\t%d\n", j.corpus, j.l.file, j.l.unwind, j.solver, j.rep, verdict, j.l.verdict, el, solverS, terms, who, encodeS, bounds)
 				mu.Unlock()
 			}
 		}()

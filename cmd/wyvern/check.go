@@ -414,8 +414,13 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
 		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
-		Args:     p.args,
-		Progress: func(pr jobs.Progress) { last.Store(&pr); pl.update(pr) },
+		Args: p.args,
+		Progress: func(pr jobs.Progress) {
+			if pr.Phase == "" { // a BMC job's reports while solving check no bound
+				last.Store(&pr)
+			}
+			pl.update(pr)
+		},
 		NoWorkers: func() {
 			pl.clear()
 			fmt.Fprintln(stderr, "wyvern: no worker has reported for 5 s; start some with `wyvern worker --nats URL`")
@@ -424,7 +429,7 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 			pl.clear()
 			if ef.inProcess {
 				// the coordinator is this process: only a job can be long
-				fmt.Fprintf(stderr, "wyvern: no progress for %s: a long job (a BMC solve or an explicit-state search reports when it ends); still waiting\n", d)
+				fmt.Fprintf(stderr, "wyvern: no progress for %s: a long job (an explicit-state search reports when it ends; a BMC job reports every few seconds while its solver works); still waiting\n", d)
 				return
 			}
 			fmt.Fprintf(stderr, "wyvern: no progress for %s: the coordinator may be down (is `wyvern coordinator` running?) or a job is long; still waiting\n", d)
