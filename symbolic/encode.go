@@ -67,6 +67,10 @@ type EncodeOptions struct {
 	// Contexts bounds the round-robin rounds of a threaded program
 	// (encode_threads.go; 0: DefaultContexts).
 	Contexts int
+	// Spurious lets every pthread_cond_wait return once its mutex is
+	// free, signalled or not: POSIX's spurious wakeups, which include a
+	// signal waking any waiter (encode_complete.go).
+	Spurious bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -95,6 +99,14 @@ type Encoding struct {
 	// order, and Rounds the number of rounds.
 	Threads []ThreadInfo
 	Rounds  int
+	// Threaded programs (encode_complete.go): the rounds that hold every
+	// schedule of the bounded program, the switch points per thread, why
+	// the encoding proves nothing even with enough rounds (empty: it
+	// can), and whether waits may return spuriously.
+	CompleteRounds int
+	Switches       []int
+	NoProof        string
+	Spurious       bool
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -180,6 +192,8 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
+		enc.CompleteRounds, enc.Switches = e.completeRounds()
+		enc.NoProof, enc.Spurious = e.cinfo.noProof, e.opts.Spurious
 	}
 	return enc, nil
 }
@@ -234,6 +248,7 @@ type encoder struct {
 	created  map[int]*slot       // threads by the instruction execution that creates them
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
+	cinfo    completeInfo        // switch points and proof refusals (encode_complete.go)
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
