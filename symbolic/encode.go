@@ -71,6 +71,10 @@ type EncodeOptions struct {
 	// free, signalled or not: POSIX's spurious wakeups, which include a
 	// signal waking any waiter (encode_complete.go).
 	Spurious bool
+	// Complete: the encoding is for a proof, so an execution it does not
+	// follow (an under-approximation) counts as cut by the bound
+	// (Unwound) instead of vanishing (encode_complete.go).
+	Complete bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -107,6 +111,7 @@ type Encoding struct {
 	Switches       []int
 	NoProof        string
 	Spurious       bool
+	Complete       bool // encoded with EncodeOptions.Complete
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -193,7 +198,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
-		enc.NoProof, enc.Spurious = e.cinfo.noProof, e.opts.Spurious
+		enc.NoProof, enc.Spurious, enc.Complete = e.cinfo.noProof, e.opts.Spurious, e.opts.Complete
 	}
 	return enc, nil
 }

@@ -96,6 +96,14 @@ func (e *encoder) countSwitch(s *pstate) {
 	m[e.instance<<1|e.cinfo.sub] = true
 }
 
+// notFollowed records executions the encoding does not follow where c
+// holds (they stop): for a proof they count as cut by the bound.
+func (e *encoder) notFollowed(c Term) {
+	if e.opts.Complete && c != "false" {
+		e.unwound = append(e.unwound, e.defBool(c))
+	}
+}
+
 // refuseProof records why the encoding cannot prove the program.
 func (e *encoder) refuseProof(why string) {
 	if e.cinfo.noProof == "" {
@@ -138,12 +146,13 @@ func proveThreads(ctx context.Context, p *ir.Program, q *query.Query, target que
 		return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; no proof: %s", enc.Rounds, opts.Unwind, enc.NoProof), true, nil
 	}
 	opts.Spurious = q.Enum("Platform") != "lodin"
+	opts.Complete = true
 	need := enc.CompleteRounds
 	for try := 0; try < 4; try++ {
 		if need > maxRounds {
 			return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; every schedule needs %d rounds, more than the encoder's %d", enc.Rounds, opts.Unwind, need, maxRounds), true, nil
 		}
-		if need <= enc.Rounds && enc.Spurious == opts.Spurious {
+		if need <= enc.Rounds && enc.Spurious == opts.Spurious && enc.Complete {
 			res.CompleteRounds = enc.Rounds
 			v := VerdictNotSatisfied
 			if target.Negated {
