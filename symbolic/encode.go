@@ -106,7 +106,8 @@ type Encoding struct {
 	// Threaded programs (encode_complete.go): the rounds that hold every
 	// schedule of the bounded program, the switch points per thread, why
 	// the encoding proves nothing even with enough rounds (empty: it
-	// can), and whether waits may return spuriously.
+	// can), and whether waits may return spuriously (Spurious given and
+	// the program uses condition variables).
 	CompleteRounds int
 	Switches       []int
 	NoProof        string
@@ -198,7 +199,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
-		enc.NoProof, enc.Spurious, enc.Complete = e.cinfo.noProof, e.opts.Spurious, e.opts.Complete
+		enc.NoProof, enc.Spurious, enc.Complete = e.cinfo.noProof, e.opts.Spurious && e.usesCond, e.opts.Complete
 	}
 	return enc, nil
 }

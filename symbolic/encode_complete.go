@@ -152,7 +152,7 @@ func proveThreads(ctx context.Context, p *ir.Program, q *query.Query, target que
 		if need > maxRounds {
 			return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; every schedule needs %d rounds, more than the encoder's %d", enc.Rounds, opts.Unwind, need, maxRounds), true, nil
 		}
-		if need <= enc.Rounds && enc.Spurious == opts.Spurious && enc.Complete {
+		if need <= enc.Rounds && enc.Complete {
 			res.CompleteRounds = enc.Rounds
 			v := VerdictNotSatisfied
 			if target.Negated {
@@ -218,7 +218,7 @@ func proveThreads(ctx context.Context, p *ir.Program, q *query.Query, target que
 // whose model replays under LODIN's platform.
 func violationFound(ctx context.Context, p *ir.Program, q *query.Query, target query.Target, s Solver, name string,
 	o EncodeOptions, enc *Encoding, ans Answer, res *Result) (verdict, reason string, done bool, err error) {
-	if o.Spurious {
+	if enc.Spurious { // the program waits on condition variables
 		o.Spurious = false
 		t0 := time.Now()
 		enc2, err := Encode(p, o)
