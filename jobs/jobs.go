@@ -290,6 +290,12 @@ type BMCOptions struct {
 	// rounds over the threads in creation order, which covers every
 	// schedule of at most C context switches (0: DefaultContexts).
 	Contexts int `json:"contexts,omitempty"`
+	// Complete: when a threaded program has no violation within Contexts
+	// rounds and every execution is complete within the unwinding bound,
+	// check again with the rounds that hold every schedule of the bounded
+	// program, whose unsat is a proof (symbolic/encode_complete.go). Off
+	// by default: that formula grows with the square of those rounds.
+	Complete bool `json:"complete,omitempty"`
 }
 
 // BMCJob is a KindBMC job; its result's payload is the check's result as

@@ -35,6 +35,8 @@ type BoundCheck struct {
 	Unwound       string  `json:"unwound,omitempty"` // whether the bound cut an execution (when no violation)
 	// Answered: the portfolio's member that answered the last check.
 	Answered string `json:"answered,omitempty"`
+	// Rounds: a threaded program's complete check (encode_complete.go).
+	Rounds int `json:"rounds,omitempty"`
 }
 
 // WitnessInput is a nondeterministic value of the witness: the k-th
@@ -69,16 +71,18 @@ type Result struct {
 	// run that reproduces it in the vm (replay with `wyvern replay FILE
 	// --counterexample RESULT.json`).
 	Inputs []WitnessInput `json:"inputs,omitempty"`
-	// Threaded programs: the round bound, and the witness's schedule.
 	// Induction: the k-induction attempts (kinduction.go), in order.
-	Induction     []KInduction     `json:"induction,omitempty"`
-	Contexts      int              `json:"contexts,omitempty"`
-	Schedule      []WitnessContext `json:"schedule,omitempty"`
-	Trace         *trace.Trace     `json:"trace,omitempty"`
-	Description   string           `json:"description,omitempty"`
-	SolverSeconds float64          `json:"solver_s"`
-	EncodeSeconds float64          `json:"encode_s"`
-	ElapsedSec    float64          `json:"elapsed_s"`
+	Induction []KInduction `json:"induction,omitempty"`
+	// Threaded programs: the round bound, and the witness's schedule;
+	// CompleteRounds: the rounds of a proof (every schedule).
+	Contexts       int              `json:"contexts,omitempty"`
+	CompleteRounds int              `json:"complete_rounds,omitempty"`
+	Schedule       []WitnessContext `json:"schedule,omitempty"`
+	Trace          *trace.Trace     `json:"trace,omitempty"`
+	Description    string           `json:"description,omitempty"`
+	SolverSeconds  float64          `json:"solver_s"`
+	EncodeSeconds  float64          `json:"encode_s"`
+	ElapsedSec     float64          `json:"elapsed_s"`
 }
 
 // Progress is reported after each bound and, every few seconds, while a
@@ -237,6 +241,16 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		case Unknown:
 			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer on the unwinding assertion at unwind %d: %s", name, k, ans))
 		case Unsat:
+			if threaded && o.Complete {
+				v, why, done, err := proveThreads(ctx, p, q, target, s, name, opts, enc, res)
+				if err != nil {
+					return nil, err
+				}
+				if !done {
+					continue // some schedule needs a deeper bound
+				}
+				return finish(v, why)
+			}
 			if threaded {
 				return finish(VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds (every schedule of at most %d context switches), and every execution is complete within unwind %d; a threaded program is never proved beyond its context bound", res.Contexts, res.Contexts, k))
 			}

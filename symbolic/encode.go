@@ -70,6 +70,14 @@ type EncodeOptions struct {
 	// induct, when set, makes this one of k-induction's encodings
 	// (kinduction.go).
 	induct *induct
+	// Spurious lets every pthread_cond_wait return once its mutex is
+	// free, signalled or not: POSIX's spurious wakeups, which include a
+	// signal waking any waiter (encode_complete.go).
+	Spurious bool
+	// Complete: the encoding is for a proof, so an execution it does not
+	// follow (an under-approximation) counts as cut by the bound
+	// (Unwound) instead of vanishing (encode_complete.go).
+	Complete bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -98,6 +106,16 @@ type Encoding struct {
 	// order, and Rounds the number of rounds.
 	Threads []ThreadInfo
 	Rounds  int
+	// Threaded programs (encode_complete.go): the rounds that hold every
+	// schedule of the bounded program, the switch points per thread, why
+	// the encoding proves nothing even with enough rounds (empty: it
+	// can), and whether waits may return spuriously (Spurious given and
+	// the program uses condition variables).
+	CompleteRounds int
+	Switches       []int
+	NoProof        string
+	Spurious       bool
+	Complete       bool // encoded with EncodeOptions.Complete
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -184,6 +202,8 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
+		enc.CompleteRounds, enc.Switches = e.completeRounds()
+		enc.NoProof, enc.Spurious, enc.Complete = e.cinfo.noProof, e.opts.Spurious && e.usesCond, e.opts.Complete
 	}
 	return enc, nil
 }
@@ -239,7 +259,8 @@ type encoder struct {
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
 
-	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
+	ind   *induct      // k-induction's encodings (kinduction.go), nil otherwise
+	cinfo completeInfo // switch points and proof refusals (encode_complete.go)
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")

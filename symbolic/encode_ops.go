@@ -29,6 +29,7 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 		term := isTerminator(in.Op)
 		e.instance = visit<<20 | int(pc)
 		if e.threaded && (visible(in.Op) || e.atomicCall(fn, in) || e.mainReturn(in)) {
+			e.cinfo.fn, e.cinfo.in = fn, in // for countSwitch
 			var all []*pstate
 			for _, st := range states {
 				if e.ownAccess(st, in) {
@@ -315,6 +316,7 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		cs := &fn.Calls[in.Imm]
 		return e.builtin(fn, pc, s, ir.Builtin(in.B), cs)
 	case ir.OpPtrToInt:
+		e.pointerBits(in, r[in.A])
 		if in.Aux == ir.AuxPtr32 {
 			x := e.toPtr32(s, r[in.A])
 			if s.g == "false" {
@@ -325,6 +327,7 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		}
 		r[in.Dst] = e.ptrToInt(r[in.A], in.Imm)
 	case ir.OpIntToPtr:
+		e.pointerBits(in, r[in.A])
 		if in.Aux == ir.AuxPtr32 {
 			r[in.Dst] = e.fromPtr32(e.ptrToInt(r[in.A], 1<<32-1))
 			break

@@ -354,6 +354,7 @@ func (e *encoder) switchPoint(s *pstate) []*pstate {
 	if !e.threaded || s.g == "false" || s.atomic > 0 {
 		return nil
 	}
+	e.countSwitch(s)
 	k := int(s.rnd.c)
 	if k >= e.rounds-1 {
 		return nil // the last round
@@ -903,6 +904,9 @@ func (e *encoder) condWait(s *pstate, cs *ir.CallSite, tid, owner val) (*pstate,
 	}
 	// 0 marks "not waiting": a wait on a null condition variable (which
 	// the vm allows) blocks here for good, an under-approximation
+	if nz := e.nonzero(cv); nz != "true" {
+		e.refuseProof("a pthread_cond_wait on a condition variable that may be null")
+	}
 	e.blockWhere(s, not(e.nonzero(cv)))
 	if s.g == "false" {
 		return s, nil
@@ -914,7 +918,7 @@ func (e *encoder) condWait(s *pstate, cs *ir.CallSite, tid, owner val) (*pstate,
 	s.soff++ // the first step
 	relock := func(s *pstate) {
 		w := e.byTid(s.tm.wcv, tid)
-		e.blockWhere(s, not(eqT(e.bv(w, 64), BV(0, 64))))
+		e.blockWhere(s, not(e.woken(w)))
 		if s.g == "false" {
 			return
 		}
@@ -927,9 +931,14 @@ func (e *encoder) condWait(s *pstate, cs *ir.CallSite, tid, owner val) (*pstate,
 			return
 		}
 		e.tWrite(s, m, owner, 4)
+		if e.opts.Spurious { // no longer waiting, woken or not
+			e.setByTid(s.tm.wcv, tid, cst(0, 64))
+		}
 		setRet(s, cs, cst(0, retBits(cs)))
 	}
+	e.cinfo.sub = 1
 	forks := e.switchPoint(s)
+	e.cinfo.sub = 0
 	relock(s)
 	for _, f := range forks {
 		relock(f)

@@ -251,6 +251,7 @@ func (e *encoder) tResolve(s *pstate, p val) (id uint64, coff uint64, off Term, 
 	// the provenance is exact unless the program builds pointers from
 	// integers: elsewhere the path does not go on (an under-approximation)
 	same := e.defBool(eqT(Extract(63, 32, t), BV(uint64(b), 32)))
+	e.notFollowed(and2(s.g, not(same)))
 	e.stop(s, and2(s.g, not(same)), false, false)
 	s.g = e.defBool(and2(s.g, same))
 	return uint64(b), 0, e.defBV(BVSub(Extract(31, 0, t), BV(uint64(ir.PtrBase(b)), 32)), 32), true

@@ -168,6 +168,9 @@ func (d *Detail) WriteText(w io.Writer, r *kind.Result) {
 	fmt.Fprintf(w, "Bounded model checking (%s): %s — %s\n", x.Solver, x.Verdict, x.Reason)
 	for _, c := range x.Checks {
 		line := fmt.Sprintf("  unwind %3d: %7d terms, encode %.2f s, solver %.2f s, violation %s", c.Unwind, c.Terms, c.EncodeSeconds, c.SolverSeconds, c.Violation)
+		if c.Rounds > 0 {
+			line = fmt.Sprintf("  unwind %3d, %d rounds (every schedule): %7d terms, encode %.2f s, solver %.2f s, violation %s", c.Unwind, c.Rounds, c.Terms, c.EncodeSeconds, c.SolverSeconds, c.Violation)
+		}
 		if c.Unwound != "" {
 			line += ", bound cuts an execution: " + c.Unwound
 		}
