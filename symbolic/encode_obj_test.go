@@ -1,0 +1,198 @@
+package symbolic
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// objEncoder is an object-memory encoder of an empty program (main at
+// block 1, no globals) and its initial state, for the points-to tests.
+func objEncoder(t *testing.T) (*encoder, *pstate) {
+	t.Helper()
+	p := &ir.Program{Funcs: []*ir.Func{{Name: "main", Block: 1}}, Entry: 0, FirstDynBlock: 2}
+	e := &encoder{p: p, q: NewQuery(), sites: map[[2]int]int{}, graphs: map[int]*graph{},
+		active: map[int]int{}, calls: map[string][]int32{}, obj: true, maxTerms: DefaultMaxTerms}
+	for k := range e.errs {
+		e.errs[k] = true
+	}
+	s, err := e.initial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, s
+}
+
+// holds asks z3 whether the encoder's assertions imply goal (nothing
+// contradicts it).
+func holds(t *testing.T, e *encoder, goal Term) bool {
+	t.Helper()
+	s := newSolver(t, "z3", Options{Timeout: 10 * time.Second})
+	for _, d := range e.q.Decls() {
+		if _, err := s.Declare(d.Name, d.Sort); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range e.q.Asserts() {
+		if err := s.Assert(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Assert(Not(goal)); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.CheckSat(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status == Unknown {
+		t.Fatalf("z3: unknown")
+	}
+	return a.Status == Unsat
+}
+
+// TestPointsTo checks the points-to resolution of object memory: a
+// pointer that may name two blocks (a branch chose it, or it was stored
+// in memory and loaded back) reads and writes the right block under each
+// guard, keeps its value set through memory, and a freed block's access
+// is the vm's use after free under the guard that names it only.
+func TestPointsTo(t *testing.T) {
+	type setup struct {
+		e    *encoder
+		s    *pstate
+		c    Term // which block p names: the first where c holds
+		a, b val  // the two blocks (16 bytes each, heap)
+		p    val  // c ? a+8 : b+8
+	}
+	mk := func(t *testing.T) setup {
+		e, s := objEncoder(t)
+		a, b := e.malloc(s, cst(16, 64)), e.malloc(s, cst(16, 64))
+		if !a.isConst() || !b.isConst() || ir.PtrBlock(a.c) == ir.PtrBlock(b.c) {
+			t.Fatalf("malloc: %+v %+v", a, b)
+		}
+		e.oWrite(s, e.add64(a, cst(8, 64)), cst(11, 32), 4)
+		e.oWrite(s, e.add64(b, cst(8, 64)), cst(22, 32), 4)
+		c := e.q.Bool("c")
+		p := e.add64(e.sel(c, a, b), cst(8, 64))
+		return setup{e, s, c, a, b, p}
+	}
+	eq32 := func(v val, k uint64) Term { return eqT(v.t, BV(k, 32)) }
+	tests := []struct {
+		name string
+		run  func(t *testing.T, x setup)
+	}{
+		{"the set of a chosen pointer", func(t *testing.T, x setup) {
+			if len(x.p.cs) != 2 || x.p.guess {
+				t.Fatalf("p's set: %v (guess %v), want two exact values", x.p.cs, x.p.guess)
+			}
+		}},
+		{"a load gives each block's value under its guard", func(t *testing.T, x setup) {
+			v := x.e.oRead(x.s, x.p, 4)
+			if v.isConst() {
+				t.Fatalf("load folded to %d", v.c)
+			}
+			if !holds(t, x.e, Implies(x.c, eq32(v, 11))) || !holds(t, x.e, Implies(Not(x.c), eq32(v, 22))) {
+				t.Fatalf("load through p: not 11 under c and 22 elsewhere")
+			}
+		}},
+		{"a store changes only the block named", func(t *testing.T, x setup) {
+			x.e.oWrite(x.s, x.p, cst(33, 32), 4)
+			va := x.e.oRead(x.s, x.e.add64(x.a, cst(8, 64)), 4)
+			vb := x.e.oRead(x.s, x.e.add64(x.b, cst(8, 64)), 4)
+			if !holds(t, x.e, Implies(x.c, And(eq32(va, 33), eq32(vb, 22)))) ||
+				!holds(t, x.e, Implies(Not(x.c), And(eq32(va, 11), eq32(vb, 33)))) {
+				t.Fatalf("store through p changed the wrong block")
+			}
+		}},
+		{"a pointer loaded back from memory keeps its set", func(t *testing.T, x setup) {
+			slot := x.e.malloc(x.s, cst(8, 64))
+			x.e.oWrite(x.s, slot, x.p, 8)
+			q := x.e.oRead(x.s, slot, 8)
+			if len(q.cs) != 2 || q.guess {
+				t.Fatalf("loaded pointer's set: %v (guess %v), want p's", q.cs, q.guess)
+			}
+			v := x.e.oRead(x.s, q, 4)
+			if !holds(t, x.e, Implies(x.c, eq32(v, 11))) || !holds(t, x.e, Implies(Not(x.c), eq32(v, 22))) {
+				t.Fatalf("load through the loaded pointer: wrong values")
+			}
+		}},
+		{"a freed block's access is a use after free where p names it", func(t *testing.T, x setup) {
+			x.e.oFree(x.s, x.a)
+			n := len(x.e.viol)
+			x.e.oAccess(x.s, x.p, BV(4, 64), false)
+			if len(x.e.viol) != n+1 {
+				t.Fatalf("%d violations, want one more", len(x.e.viol)-n)
+			}
+			uaf := x.e.viol[n]
+			if !holds(t, x.e, Implies(x.c, uaf)) || !holds(t, x.e, Implies(Not(x.c), Not(uaf))) {
+				t.Fatalf("use after free: not exactly where p names the freed block")
+			}
+		}},
+		{"a double free through a two-block pointer", func(t *testing.T, x setup) {
+			x.e.oFree(x.s, x.a)
+			n := len(x.e.viol)
+			x.e.oFree(x.s, x.e.sel(x.c, x.a, x.b))
+			if len(x.e.viol) != n+1 {
+				t.Fatalf("%d violations, want one more", len(x.e.viol)-n)
+			}
+			df := x.e.viol[n]
+			if !holds(t, x.e, Implies(x.c, df)) || !holds(t, x.e, Implies(Not(x.c), Not(df))) {
+				t.Fatalf("double free: not exactly where the pointer names the freed block")
+			}
+		}},
+		{"null in the set is a null dereference", func(t *testing.T, x setup) {
+			q := x.e.sel(x.c, cst(0, 64), x.a)
+			n := len(x.e.viol)
+			x.e.oAccess(x.s, q, BV(4, 64), true)
+			if len(x.e.viol) != n+1 || !holds(t, x.e, Implies(x.c, x.e.viol[n])) || !holds(t, x.e, Implies(Not(x.c), Not(x.e.viol[n]))) {
+				t.Fatalf("null dereference: not exactly where q is null")
+			}
+		}},
+		{"a symbolic index into a block", func(t *testing.T, x setup) {
+			i := val{t: x.e.q.BitVec("i", 64), w: 64}
+			q := x.e.add64(x.a, i)
+			if q.cs != nil || len(q.pts) != 1 {
+				t.Fatalf("a+i: cs %v pts %v, want one block", q.cs, q.pts)
+			}
+			v := x.e.oRead(x.s, q, 4)
+			if !holds(t, x.e, Implies(eqT(i.t, BV(8, 64)), eq32(v, 11))) {
+				t.Fatalf("a[i] at i = 8: not the value stored there")
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := mk(t)
+			tc.run(t, x)
+			if x.e.err != nil {
+				t.Fatal(x.e.err)
+			}
+		})
+	}
+}
+
+// TestObjectMemoryUsed: heap programs (lists, realloc, strlen) are
+// encoded with object memory; FlatMemory asks for the flat array.
+func TestObjectMemoryUsed(t *testing.T) {
+	for _, name := range []string{"hl_sll_search_null.c", "hl_dll_remove_bug.c", "hl_vec_realloc_stale.c", "hl_strlen_safe.c"} {
+		p := testutil.Program(t, filepath.Join("..", "testdata", "bmc-heap", name))
+		enc, err := Encode(p, EncodeOptions{Unwind: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !enc.ObjectMemory {
+			t.Errorf("%s: the flat array was used: %s", name, enc.FlatReason)
+		}
+		flat, err := Encode(p, EncodeOptions{Unwind: 3, FlatMemory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flat.ObjectMemory {
+			t.Errorf("%s: FlatMemory ignored", name)
+		}
+	}
+}
