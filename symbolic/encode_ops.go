@@ -455,7 +455,7 @@ func (e *encoder) add64(a, b val) val {
 		return cst(a.c+b.c, 64)
 	}
 	if b.isConst() && b.c == 0 {
-		return val{t: e.bv(a, 64), w: 64, blk: provenance(a), cs: csOf(a), pts: ptsOf(a)}
+		return val{t: e.bv(a, 64), w: 64, blk: provenance(a), cs: csOf(a), pts: ptsOf(a), guess: a.guess}
 	}
 	v := addSets(e.term(BVAdd(e.bv(a, 64), e.bv(b, 64)), 64), a, b)
 	if pa, pb := provenance(a), provenance(b); pa == 0 || pb == 0 {
@@ -793,5 +793,5 @@ func (e *encoder) intToPtr(x val) val {
 	if x.isConst() {
 		return cst(x.c, 64)
 	}
-	return val{t: e.bv(x, 64), w: 64, blk: x.blk, cs: x.cs, pts: x.pts}
+	return val{t: e.bv(x, 64), w: 64, blk: x.blk, cs: x.cs, pts: x.pts, guess: x.guess}
 }
