@@ -34,7 +34,10 @@ import (
 // main end a path without a violation.
 //
 // Values are bitvectors of their width (i1 is (_ BitVec 1)); constants are
-// folded where every operand is known. Memory is one array
+// folded where every operand is known. Memory is per block, with each
+// dereference resolved over the blocks its pointer may name (object
+// memory, encode_obj.go); where that cannot encode a program, memory is
+// one array
 // (_ BitVec 64) → (_ BitVec 8) indexed by the vm's pointers (block id << 32
 // | offset): a pointer is one bitvector, pointer arithmetic and comparisons
 // are bitvector operations exactly as in the vm, and a load or store at a

@@ -581,9 +581,11 @@ func (e *encoder) mergeByte(all []*pstate, k uint64, srcs map[string]*val) (val,
 	// states where the block is not live do not matter (its bytes are
 	// cleared or written before any access succeeds: see mallocIf)
 	var live []*pstate
-	for _, s := range all {
+	var key strings.Builder // the states merged and their values
+	for i, s := range all {
 		if !e.fails(s, k>>32, false) {
 			live = append(live, s)
+			fmt.Fprintf(&key, "%d,", i)
 		}
 	}
 	if len(live) == 0 || len(live) == len(all) && len(all) < 2 {
@@ -617,7 +619,6 @@ func (e *encoder) mergeByte(all []*pstate, k uint64, srcs map[string]*val) (val,
 	}
 	idx, w := bs[ref].idx, bs[ref].src.w
 	srcOf := make([]val, len(bs))
-	var key strings.Builder
 	for i, b := range bs {
 		switch {
 		case b.src != nil && b.idx == idx && b.src.w == w:
