@@ -152,6 +152,47 @@ func TestPointsTo(t *testing.T) {
 				t.Fatalf("null dereference: not exactly where q is null")
 			}
 		}},
+		{"pointers stored on two paths merge as values at the join", func(t *testing.T, x setup) {
+			slot := x.e.malloc(x.s, cst(8, 64)) // cleared: null
+			for _, storeB := range []bool{true, false} {
+				t1, t2 := x.s.clone(), x.s.clone()
+				t1.g, t2.g = x.c, x.e.defBool(Not(x.c))
+				x.e.oWrite(t1, slot, x.a, 8)
+				want := []uint64{x.a.c, x.b.c}
+				if storeB {
+					x.e.oWrite(t2, slot, x.b, 8)
+				} else {
+					want = []uint64{0, x.a.c} // t2 keeps the null the block was cleared to
+				}
+				m, err := x.e.merge([]*pstate{t1, t2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := x.e.oRead(m, slot, 8)
+				if len(q.cs) != 2 || q.guess || q.cs[0] != min(want[0], want[1]) || q.cs[1] != max(want[0], want[1]) {
+					t.Fatalf("merged pointer's set: %v (guess %v), want %v", q.cs, q.guess, want)
+				}
+				if !holds(t, x.e, Implies(x.c, eqT(q.t, BV(x.a.c, 64)))) {
+					t.Fatalf("merged pointer: not a where c holds")
+				}
+			}
+		}},
+		{"a guessed set cuts the path where the pointer is outside it", func(t *testing.T, x setup) {
+			u := val{t: x.e.q.BitVec("u", 64), w: 64} // an integer of unknown value
+			q := x.e.sel(x.c, x.a, u)
+			if !q.guess || len(q.cs) != 1 {
+				t.Fatalf("a merged with an unknown integer: cs %v guess %v, want a guess of a", q.cs, q.guess)
+			}
+			n := len(x.e.unwound)
+			x.e.oAccess(x.s, q, BV(4, 64), false)
+			if len(x.e.unwound) != n+1 {
+				t.Fatalf("no cut for the guess")
+			}
+			cut := x.e.unwound[n]
+			if !holds(t, x.e, Implies(x.c, Not(cut))) || holds(t, x.e, Not(cut)) {
+				t.Fatalf("the cut is not exactly where q is not a")
+			}
+		}},
 		{"a symbolic index into a block", func(t *testing.T, x setup) {
 			i := val{t: x.e.q.BitVec("i", 64), w: 64}
 			q := x.e.add64(x.a, i)
