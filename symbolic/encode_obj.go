@@ -54,6 +54,10 @@ var errFlat = errors.New("object memory cannot encode this access (the flat memo
 // maxCases bounds value sets.
 const maxCases = 16
 
+// maxObjBlock bounds the blocks object memory allocates (their bytes are
+// values of every path state, copied at branches and merged at joins).
+const maxObjBlock = 16 << 10
+
 // csOf is the set of constants v can take (nil: not known).
 func csOf(v val) []uint64 {
 	if v.bad != "" {
@@ -511,6 +515,12 @@ func (e *encoder) idCases(id val) (ids []uint64, gs []Term) {
 // oSetBlock sets the kind (and, if size is set, the size) of block id
 // where when holds, and clears its first n bytes (n < 0: forgets them).
 func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n int64) {
+	if n > maxObjBlock {
+		// every path state holds a block's bytes: large ones are the
+		// flat array's business
+		e.fail(fmt.Errorf("%w: a block of %d bytes", errFlat, n))
+		return
+	}
 	ids, gs := e.idCases(id)
 	for i, b := range ids {
 		g := e.defBool(and2(when, gs[i]))
