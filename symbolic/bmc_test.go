@@ -80,15 +80,19 @@ func readCorpusAt(t *testing.T, path string) []corpusLine {
 // about 10 s) and mt_atomic_safe.c (boolector) as well; z3 alone timed out
 // on mt_atomic_safe.c at 20 s on the loaded 2-core machine both before and
 // after issue 29's changes.
+//
+// Since object memory (encode_obj.go), arr_binsearch_safe.c and
+// heap_list_safe.c take about 1 s with the portfolio and z3 alone, and
+// cvc5 alone proves heap_list_safe.c and safe_bubble_sort.c in under 5 s.
 var tooHard = map[string]map[string]bool{
-	Portfolio: {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true,
+	Portfolio: {"safe_gcd.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_condvar_if.c": true, "mt_condvar_ok.c": true,
 		// decided (boolector), but in 10 to 26 s on the loaded 2-core machine
 		"mt_rare_lost_update.c": true, "mt_atomic_safe.c": true},
-	"z3": {"mt_atomic_safe.c": true, "arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true,
+	"z3": {"mt_atomic_safe.c": true, "safe_gcd.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true,
 		"mt_condvar_if.c": true, "mt_condvar_ok.c": true},
-	"cvc5": {"arr_binsearch_safe.c": true, "heap_list_safe.c": true, "safe_gcd.c": true, "arr_index_safe.c": true, "safe_bubble_sort.c": true,
+	"cvc5": {"arr_binsearch_safe.c": true, "safe_gcd.c": true, "arr_index_safe.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true,
 		"mt_six_switches.c": true, "mt_atomic_safe.c": true, "mt_peterson_broken.c": true,
 		"mt_condvar_if.c": true, "mt_condvar_ok.c": true},

@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -33,7 +34,10 @@ import (
 // main end a path without a violation.
 //
 // Values are bitvectors of their width (i1 is (_ BitVec 1)); constants are
-// folded where every operand is known. Memory is one array
+// folded where every operand is known. Memory is per block, with each
+// dereference resolved over the blocks its pointer may name (object
+// memory, encode_obj.go); where that cannot encode a program, memory is
+// one array
 // (_ BitVec 64) → (_ BitVec 8) indexed by the vm's pointers (block id << 32
 // | offset): a pointer is one bitvector, pointer arithmetic and comparisons
 // are bitvector operations exactly as in the vm, and a load or store at a
@@ -78,6 +82,10 @@ type EncodeOptions struct {
 	// follow (an under-approximation) counts as cut by the bound
 	// (Unwound) instead of vanishing (encode_complete.go).
 	Complete bool
+	// FlatMemory encodes a single-threaded program's memory as one array
+	// indexed by vm pointers even where object memory (encode_obj.go)
+	// would do (for comparisons).
+	FlatMemory bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -116,12 +124,35 @@ type Encoding struct {
 	NoProof        string
 	Spurious       bool
 	Complete       bool // encoded with EncodeOptions.Complete
+	// ObjectMemory: memory is encoded per block with points-to resolution
+	// (encode_obj.go), not as one array; FlatReason says why a
+	// single-threaded program was not (empty: it was, or the flat array
+	// was asked for).
+	ObjectMemory bool
+	FlatReason   string
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
 // handle (threads, floating point, calls through pointers, some platform
 // functions) is an error naming it and its place.
 func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
+	if !opts.FlatMemory && p != nil && !Threaded(p) {
+		enc, err := encode(p, opts, true)
+		if !errors.Is(err, errFlat) {
+			return enc, err
+		}
+		enc, err2 := encode(p, opts, false)
+		if enc != nil {
+			enc.FlatReason = err.Error()
+		}
+		return enc, err2
+	}
+	return encode(p, opts, false)
+}
+
+// encode is Encode with object memory (obj, single-threaded programs) or
+// the flat array.
+func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	if p == nil || p.Entry < 0 || p.Entry >= len(p.Funcs) {
 		return nil, fmt.Errorf("symbolic: encode: program has no entry function")
 	}
@@ -129,7 +160,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 		return nil, fmt.Errorf("symbolic: encode: negative unwind bound %d", opts.Unwind)
 	}
 	e := &encoder{p: p, opts: opts, q: NewQuery(), sites: map[[2]int]int{},
-		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}}
+		graphs: map[int]*graph{}, active: map[int]int{}, calls: map[string][]int32{}, obj: obj}
 	e.maxTerms = opts.MaxTerms
 	e.ind = opts.induct // k-induction (kinduction.go)
 	if e.maxTerms <= 0 {
@@ -199,7 +230,7 @@ func Encode(p *ir.Program, opts EncodeOptions) (*Encoding, error) {
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms}
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
@@ -239,6 +270,10 @@ type encoder struct {
 	err    error       // first error of a helper without an error result
 	depth  int         // inlined calls active in the current thread
 
+	// obj: memory of a single-threaded program as values per block
+	// (encode_obj.go), not one array
+	obj bool
+
 	// threaded programs (encode_threads.go)
 	threaded bool
 	rounds   int
@@ -271,6 +306,17 @@ type val struct {
 	w   int
 	bad string // non-empty: a value the encoder does not model (reading it is an error)
 	blk uint32 // threaded encodings: the block a symbolic pointer points into (0: unknown)
+	// value sets (object memory, encode_obj.go): cs lists every value a
+	// symbolic v can take (exact: v is an ite over them; nil: not known),
+	// pts the blocks a pointer may point into where cs is not known (a
+	// guess: an access outside them is cut).
+	cs    []uint64
+	pts   []uint32
+	guess bool // cs is a guess (some value merged into v had no set): an access outside it is cut
+	// a byte of memory that is byte idx of the stored value *src (object
+	// memory): a load of all of src's bytes gives src back
+	src *val
+	idx int
 }
 
 func cst(c uint64, w int) val {
@@ -548,7 +594,7 @@ func (e *encoder) cut(s *pstate) {
 // image (globals' bytes, block kinds and sizes) and main's frame.
 func (e *encoder) initial() (*pstate, error) {
 	p := e.p
-	if e.threaded {
+	if e.threaded || e.obj {
 		mem, kind, size, wcv, wseq := e.rootMaps()
 		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),

@@ -453,10 +453,12 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 			w = 64
 		}
 		t := e.bv(get(live[len(live)-1]), w)
+		vs := []val{get(live[len(live)-1])}
 		for i := len(live) - 2; i >= 0; i-- {
 			t = ite(live[i].g, e.bv(get(live[i]), w), t)
+			vs = append(vs, get(live[i]))
 		}
-		return e.term(t, w)
+		return withSets(e.term(t, w), vs...)
 	}
 	arrays := func(get func(s *pstate) Term, so Sort, prefix string) Term {
 		t := get(live[len(live)-1])
@@ -482,7 +484,9 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 	for i := range out.ret {
 		out.ret[i] = vals(func(s *pstate) val { return s.ret[i] }, 0)
 	}
-	if !e.threaded {
+	if e.obj {
+		out.tm = e.mergeObj(live, vals)
+	} else if !e.threaded {
 		out.mem = arrays(func(s *pstate) Term { return s.mem }, Memory(), "m")
 		out.kind = arrays(func(s *pstate) Term { return s.kind }, ArraySort(32, 8), "k")
 		out.size = arrays(func(s *pstate) Term { return s.size }, ArraySort(32, 32), "z")

@@ -138,6 +138,14 @@ func (e *encoder) memVar(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, d, src,
 	if s.g == "false" {
 		return nil
 	}
+	if e.obj {
+		if b == ir.BMemset {
+			e.oMemsetVar(s, d, c, nt)
+		} else {
+			e.oCopyVar(s, d, src, nt)
+		}
+		return nil
+	}
 	if b == ir.BMemset {
 		k, cut := e.libBound(d)
 		if cut {
@@ -167,6 +175,9 @@ func (e *encoder) memVar(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, d, src,
 func (e *encoder) realloc(fn *ir.Func, pc int32, s *pstate, p, n val) (val, error) {
 	if e.threaded {
 		return val{}, e.unsupported(fn, pc, "realloc in a threaded program")
+	}
+	if e.obj {
+		return e.oRealloc(s, p, n), nil
 	}
 	pt, nt := e.bv(p, 64), e.bv(n, 64)
 	isNull := e.defBool(eqT(pt, BV(0, 64)))
@@ -207,6 +218,9 @@ func (e *encoder) realloc(fn *ir.Func, pc int32, s *pstate, p, n val) (val, erro
 func (e *encoder) strlen(fn *ir.Func, pc int32, s *pstate, p val) (val, error) {
 	if e.threaded {
 		return val{}, e.unsupported(fn, pc, "strlen in a threaded program")
+	}
+	if e.obj {
+		return e.oStrlen(s, p), nil
 	}
 	k, cut := e.libBound(p)
 	n := BV(uint64(k), 64) // no NUL in the first k bytes

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/vm"
@@ -29,6 +30,10 @@ func (e *encoder) ptrParts(p val) (id, off Term) {
 func (e *encoder) access(s *pstate, p val, n Term, write bool) {
 	if e.threaded {
 		e.tAccess(s, p, n, write)
+		return
+	}
+	if e.obj {
+		e.oAccess(s, p, n, write)
 		return
 	}
 	id, off := e.ptrParts(p)
@@ -63,14 +68,31 @@ func (e *encoder) clear(s *pstate, id val, n uint64) {
 
 // readBytes reads n bytes at p, little-endian, as one term of 8n bits.
 func (e *encoder) readBytes(s *pstate, p val, n int) Term {
-	if e.threaded {
-		return e.bv(e.tRead(s, p, n), 8*n)
+	if e.threaded || e.obj {
+		return e.bv(e.readVal(s, p, n), 8*n)
 	}
 	parts := make([]Term, n)
 	for i := 0; i < n; i++ {
 		parts[n-1-i] = Select(s.mem, e.bv(e.add64(p, cst(uint64(i), 64)), 64))
 	}
 	return concat(parts)
+}
+
+// readVal reads n bytes at p as a value (threaded or object memory).
+func (e *encoder) readVal(s *pstate, p val, n int) val {
+	if e.threaded {
+		return e.tRead(s, p, n)
+	}
+	return e.oRead(s, p, n)
+}
+
+// writeVal stores the n bytes of v at p (threaded or object memory).
+func (e *encoder) writeVal(s *pstate, p val, v val, n int) {
+	if e.threaded {
+		e.tWrite(s, p, v, n)
+		return
+	}
+	e.oWrite(s, p, v, n)
 }
 
 // concat is the concatenation of parts (the first in the high bits), as
@@ -85,8 +107,8 @@ func concat(parts []Term) Term {
 
 // writeBytes stores the 8n bits of v at p, little-endian.
 func (e *encoder) writeBytes(s *pstate, p val, v Term, n int) {
-	if e.threaded {
-		e.tWrite(s, p, val{t: v, w: 8 * n}, n)
+	if e.threaded || e.obj {
+		e.writeVal(s, p, val{t: v, w: 8 * n}, n)
 		return
 	}
 	m := s.mem
@@ -107,8 +129,8 @@ func (e *encoder) load(s *pstate, in *ir.Inst) error {
 		return nil
 	}
 	w := 8 * n
-	if e.threaded { // values, folded where constant
-		v := e.tRead(s, p, n)
+	if e.threaded || e.obj { // values, folded where constant
+		v := e.readVal(s, p, n)
 		if in.Imm != 0 && bits.Len64(in.Imm) < w {
 			w = bits.Len64(in.Imm)
 			if v.isConst() {
@@ -139,12 +161,12 @@ func (e *encoder) store(s *pstate, in *ir.Inst) error {
 	if s.g == "false" {
 		return nil
 	}
-	if e.threaded {
+	if e.threaded || e.obj {
 		v := s.regs[in.B]
 		if !v.isConst() {
-			v = val{t: e.bv(v, 8*n), w: 8 * n}
+			v = withSets(val{t: e.bv(v, 8*n), w: 8 * n}, v)
 		}
-		e.tWrite(s, p, v, n)
+		e.writeVal(s, p, v, n)
 		return nil
 	}
 	e.writeBytes(s, p, e.bv(s.regs[in.B], 8*n), n)
@@ -171,7 +193,12 @@ func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
 			if s.g == "false" {
 				return nil
 			}
-			v := e.term(e.readBytes(s, q, n), 8*n)
+			var v val
+			if e.threaded || e.obj {
+				v = e.readVal(s, q, n)
+			} else {
+				v = e.term(e.readBytes(s, q, n), 8*n)
+			}
 			if ptr32 {
 				v = e.fromPtr32(v)
 			}
@@ -191,6 +218,13 @@ func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
 			if s.g == "false" {
 				return nil
 			}
+			if e.obj {
+				if !x.isConst() {
+					x = withSets(val{t: v, w: 8 * n}, x)
+				}
+				e.writeVal(s, q, x, n)
+				continue
+			}
 			e.writeBytes(s, q, v, n)
 		}
 	}
@@ -202,7 +236,15 @@ func (e *encoder) inc32(v val, d int64) val {
 	if v.isConst() {
 		return cst(uint64(int64(v.c)+d), 32)
 	}
-	return e.term(BVAdd(e.bv(v, 32), BVInt(d, 32)), 32)
+	out := e.term(BVAdd(e.bv(v, 32), BVInt(d, 32)), 32)
+	if cs := csOf(v); cs != nil {
+		ns := make([]uint64, len(cs))
+		for i, c := range cs {
+			ns[i] = uint64(int64(c)+d) & 0xffffffff
+		}
+		out.cs, out.guess = unionCS(ns), v.guess
+	}
+	return out
 }
 
 // pushFree pushes a dead stack block id on the free stack.
@@ -292,7 +334,7 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 			s.tm.size.own[id.c] = cst(size.c, 32)
 		}
 		e.tSetKind(s, id.c, cst(kStack, 8))
-	} else {
+	} else if !e.obj {
 		idt := e.bv(id, 32)
 		s.kind = e.def(Store(s.kind, idt, BV(kStack, 8)), ArraySort(32, 8), "k")
 		s.size = e.def(Store(s.size, idt, BV(size.c, 32)), ArraySort(32, 32), "z")
@@ -300,7 +342,12 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 	if size.c > maxBlockBytes {
 		return e.unsupported(fn, pc, fmt.Sprintf("alloca of %d bytes", size.c))
 	}
-	e.clear(s, id, size.c)
+	if e.obj {
+		z := cst(size.c, 32)
+		e.oSetBlock(s, "true", id, cst(kStack, 8), &z, int64(size.c))
+	} else {
+		e.clear(s, id, size.c)
+	}
 	s.allocas = append(s.allocas, id)
 	s.regs[in.Dst] = e.ptrOf(id)
 	return nil
@@ -312,7 +359,15 @@ func (e *encoder) ptrOf(id val) val {
 		return cst(ir.MakePtr(uint32(id.c), 0), 64)
 	}
 	it := e.bv(id, 32)
-	return e.term(Concat(it, ptrBase(it)), 64) // ir.MakePtr
+	p := e.term(Concat(it, ptrBase(it)), 64) // ir.MakePtr
+	if cs := csOf(id); cs != nil {
+		ps := make([]uint64, len(cs))
+		for i, c := range cs {
+			ps[i] = ir.MakePtr(uint32(c), 0)
+		}
+		p.cs, p.guess = unionCS(ps), id.guess
+	}
+	return p
 }
 
 // malloc allocates a heap block of n bytes (64 bits) as the vm does: none
@@ -356,6 +411,26 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 		}
 		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 	}
+	if e.obj {
+		z := e.term(Extract(31, 0, nt), 32)
+		if n.isConst() {
+			z = cst(n.c, 32)
+		}
+		// the vm clears the block: object memory needs it (mergeByte)
+		var clearN int64
+		switch cs := csOf(n); {
+		case cs != nil && slices.Max(cs) <= maxBlockBytes:
+			clearN = int64(slices.Max(cs))
+		case cs != nil && slices.Min(cs) > 1<<31: // null
+		default:
+			// not cleared: what the block held is forgotten, reading
+			// before writing is over-approximated (as the flat array)
+			clearN = -1
+		}
+		e.oSetBlock(s, got, id, cst(kHeap, 8), &z, clearN)
+		s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
+		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
+	}
 	idt := e.bv(id, 32)
 	s.kind = e.def(ite(tooBig, s.kind, Store(s.kind, idt, BV(kHeap, 8))), ArraySort(32, 8), "k")
 	s.size = e.def(ite(tooBig, s.size, Store(s.size, idt, Extract(31, 0, nt))), ArraySort(32, 32), "z")
@@ -375,6 +450,10 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 func (e *encoder) free(s *pstate, p val) {
 	if e.threaded {
 		e.tFree(s, p)
+		return
+	}
+	if e.obj {
+		e.oFree(s, p)
 		return
 	}
 	id, off := e.ptrParts(p)
@@ -600,9 +679,15 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 				break
 			}
 			c := e.bv(arg(s, cs, 1), 8)
-			if e.threaded {
+			if e.threaded || e.obj {
+				cv := arg(s, cs, 1)
+				if !cv.isConst() {
+					cv = val{t: c, w: 8}
+				} else {
+					cv = cst(cv.c, 8)
+				}
 				for i := uint64(0); i < n; i++ {
-					e.tWrite(s, e.add64(d, cst(i, 64)), val{t: c, w: 8}, 1)
+					e.writeVal(s, e.add64(d, cst(i, 64)), cv, 1)
 				}
 				break
 			}
@@ -642,13 +727,13 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			if s.g == "false" {
 				break
 			}
-			if e.threaded {
+			if e.threaded || e.obj {
 				bs := make([]val, n)
 				for i := range bs {
-					bs[i] = e.tRead(s, e.add64(src, cst(uint64(i), 64)), 1)
+					bs[i] = e.readVal(s, e.add64(src, cst(uint64(i), 64)), 1)
 				}
 				for i := range bs {
-					e.tWrite(s, e.add64(d, cst(uint64(i), 64)), bs[i], 1)
+					e.writeVal(s, e.add64(d, cst(uint64(i), 64)), bs[i], 1)
 				}
 				break
 			}

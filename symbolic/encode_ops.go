@@ -197,7 +197,11 @@ func (e *encoder) terminator(fn *ir.Func, g *graph, pc int32, in *ir.Inst, s *ps
 		}
 		for i := len(s.allocas) - 1; i >= 0; i-- {
 			id := s.allocas[i]
-			e.setDead(s, id)
+			if e.obj {
+				e.oSetBlock(s, "true", id, cst(kDead, 8), nil, 0)
+			} else {
+				e.setDead(s, id)
+			}
 			e.pushFree(s, id)
 		}
 		s.allocas = nil
@@ -441,7 +445,7 @@ func (e *encoder) sel(c Term, a, b val) val {
 	if w == 0 {
 		w = 64
 	}
-	v := e.term(ite(c, e.bv(a, w), e.bv(b, w)), w)
+	v := withSets(e.term(ite(c, e.bv(a, w), e.bv(b, w)), w), a, b)
 	if pa := provenance(a); pa != 0 && pa == provenance(b) {
 		v.blk = pa
 	}
@@ -454,9 +458,9 @@ func (e *encoder) add64(a, b val) val {
 		return cst(a.c+b.c, 64)
 	}
 	if b.isConst() && b.c == 0 {
-		return val{t: e.bv(a, 64), w: 64, blk: provenance(a)}
+		return val{t: e.bv(a, 64), w: 64, blk: provenance(a), cs: csOf(a), pts: ptsOf(a), guess: a.guess}
 	}
-	v := e.term(BVAdd(e.bv(a, 64), e.bv(b, 64)), 64)
+	v := addSets(e.term(BVAdd(e.bv(a, 64), e.bv(b, 64)), 64), a, b)
 	if pa, pb := provenance(a), provenance(b); pa == 0 || pb == 0 {
 		v.blk = pa | pb // a pointer plus an offset
 	}
@@ -792,5 +796,5 @@ func (e *encoder) intToPtr(x val) val {
 	if x.isConst() {
 		return cst(x.c, 64)
 	}
-	return val{t: e.bv(x, 64), w: 64, blk: x.blk}
+	return val{t: e.bv(x, 64), w: 64, blk: x.blk, cs: x.cs, pts: x.pts, guess: x.guess}
 }

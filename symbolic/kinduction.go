@@ -499,6 +499,11 @@ func (in *inductor) encode(K int, ind *induct) (*Encoding, error) {
 	o.Unwind = K
 	ind.defs = map[Term]Term{}
 	o.induct = ind
+	// The havoc (kinduction_mem.go) is written for the flat array: every
+	// byte the loop may store is a select of s.mem. Object memory
+	// (encode_obj.go) keeps bytes per block instead, where the havoc would
+	// miss them, so the three encodings of an attempt use the flat array.
+	o.FlatMemory = true
 	return Encode(in.p, o)
 }
 
