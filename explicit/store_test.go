@@ -61,8 +61,8 @@ func TestStoreFull(t *testing.T) {
 			t.Fatalf("state %d (parts %s) not stored after add", i, name)
 		}
 	}
-	if s.recs.n != len(ref) || s.tree.nRoots != len(ref) || s.collisions != 0 {
-		t.Errorf("%d records, %d roots, %d collisions; want %d, %d, 0", s.recs.n, s.tree.nRoots, s.collisions, len(ref), len(ref))
+	if s.recs.n != len(ref) || s.tree.roots.n != len(ref) || s.collisions != 0 {
+		t.Errorf("%d records, %d roots, %d collisions; want %d, %d, 0", s.recs.n, s.tree.roots.n, s.collisions, len(ref), len(ref))
 	}
 	if want := len(pool) + 3 + 1; len(s.tree.leafRefs) != want { // the pool, 3 headers, the block count
 		t.Errorf("%d leaves, want %d", len(s.tree.leafRefs), want)
@@ -295,5 +295,45 @@ func TestCompactBytes(t *testing.T) {
 		if res.States != 44379 || res.BytesPerState > c.maxBytes {
 			t.Errorf("%s: %d states, %.2f bytes a state (want 44379, at most %.1f)", c.order, res.States, res.BytesPerState, c.maxBytes)
 		}
+	}
+}
+
+// TestRootTableWidens checks the root table across its two layouts: roots
+// whose ids fit in 23 bits are kept narrow, the first that does not turns
+// the table wide with every root kept, and look-ups agree with a map
+// before and after, across growth.
+func TestRootTableWidens(t *testing.T) {
+	r := newRootTable(12345)
+	ref := map[uint64]bool{}
+	root := func(i int) uint64 {
+		l, rr := uint32(i%1000+1), uint32(i/1000)|leafBit
+		if i >= 20000 && i%7 == 0 {
+			l = 1<<narrowBits + uint32(i) // a pair id too wide for 24 bits
+		}
+		return uint64(l)<<32 | uint64(rr)
+	}
+	for i := range 40000 {
+		v := root(i)
+		if got := r.add(v); got == ref[v] {
+			t.Fatalf("root %d (%x): added %v, seen before %v", i, v, got, ref[v])
+		}
+		ref[v] = true
+		if i == 19999 && r.wide {
+			t.Fatal("the table is wide before any root needs it")
+		}
+	}
+	if !r.wide || r.n != len(ref) {
+		t.Fatalf("wide %v, %d roots; want wide, %d", r.wide, r.n, len(ref))
+	}
+	for i := range 40000 {
+		if !r.has(root(i)) || r.add(root(i)) {
+			t.Fatalf("root %d lost", i)
+		}
+	}
+	if r.has(uint64(5)<<32 | 77) {
+		t.Error("has: a root never added")
+	}
+	if lo, hi, ok := pack(root(3)); !ok || unpack(lo, hi) != root(3) {
+		t.Errorf("pack/unpack of %x: %x %x %v", root(3), lo, hi, ok)
 	}
 }

@@ -13,14 +13,16 @@ import (
 // (vm.Machine.AppendKeyParts: the status and process count, each process,
 // the block count, each block that differs from the image), each part is
 // interned as a leaf (its words, kept once), and the vector of leaf ids is
-// folded into a balanced binary tree whose pairs of child ids are interned
-// in turn, so that a node id stands for one subtree. The state is the
-// pair of ids at its root, one 8-byte slot of the root table.
+// folded into a binary tree (root: processes split between its halves,
+// each half a comb of processes over a balanced tree of the rest) whose
+// pairs of child ids are interned in turn, so that a node id stands for
+// one subtree. The state is the pair of ids at its root, one 6- or 8-byte
+// slot of the root table.
 //
 // Successive states differ in one or two parts, so their trees share all
 // but a path or two; most of a state's nodes are nodes of states stored
 // before, and a new state costs its root slot and the few nodes of the
-// parts it changed (fib_8: about 10 bytes a state with the records, see
+// parts it changed (fib_8: 14.5 bytes a state with the records, see
 // BENCHMARKS.md, issue #34).
 //
 // Identity: leaf ids have the top bit set and pair ids do not (0 is no
@@ -33,14 +35,14 @@ import (
 // they have equal encodings: the store distinguishes exactly the states
 // the encoding does, no hash decides it (hashes only place slots).
 //
-// Memory: the root table grows ×1.25 at load 7/8 (9.1 to 11.4 bytes a
-// state, as the compact table); pairs take 8 bytes and a 4-byte slot of
-// their table (grown ×1.5 at load 0.8); leaves their words and 16 bytes.
+// Memory: the root table (rootTable) takes 6 bytes a slot while ids fit in
+// 23 bits, 8 after, grown ×1.25 at load 7/8; pairs take 8 bytes and a
+// 4-byte slot of their table (grown ×1.5 at load 0.8); leaves their words,
+// 16 bytes and an 8-byte slot.
 type treeDB struct {
 	seed uint64
 
-	roots  []uint64 // root table: left<<32 | right, 0 empty
-	nRoots int
+	roots *rootTable
 
 	pairSlots []uint32 // pair table: pair id (index+1), 0 empty
 	pairs     []uint64 // left<<32 | right of pair id i+1
@@ -60,11 +62,11 @@ const (
 	maxTreeIDs    = leafBit - 1
 	pairSlotBytes = 4
 	pairBytes     = 8
-	rootSlotBytes = 8
 )
 
 func newTreeDB() *treeDB {
-	return &treeDB{seed: vm.NewHashSeed(), roots: make([]uint64, minSlots),
+	seed := vm.NewHashSeed()
+	return &treeDB{seed: seed, roots: newRootTable(seed),
 		pairSlots: make([]uint32, minSlots), leafSlots: make([]uint64, minSlots/8), kept: map[uint32]uint64{}}
 }
 
@@ -82,43 +84,14 @@ func mixPair(x, seed uint64) uint64 {
 func (t *treeDB) add(key []uint64, ends []int32) bool {
 	root := t.root(key, ends, true)
 	t.last = root
-	if 8*(t.nRoots+1) > 7*len(t.roots) {
-		t.growRoots()
-	}
-	i := slot(mixPair(root, t.seed), len(t.roots))
-	for {
-		switch t.roots[i] {
-		case root:
-			return false
-		case 0:
-			t.roots[i] = root
-			t.nRoots++
-			return true
-		}
-		if i++; i == len(t.roots) {
-			i = 0
-		}
-	}
+	return t.roots.add(root)
 }
 
 // has reports whether the state with encoding key (parts ending at ends)
 // is stored; it adds nothing.
 func (t *treeDB) has(key []uint64, ends []int32) bool {
 	root := t.root(key, ends, false)
-	if root == 0 {
-		return false
-	}
-	for i := slot(mixPair(root, t.seed), len(t.roots)); ; {
-		switch t.roots[i] {
-		case root:
-			return true
-		case 0:
-			return false
-		}
-		if i++; i == len(t.roots) {
-			i = 0
-		}
-	}
+	return root != 0 && t.roots.has(root)
 }
 
 // root returns the root pair of a state's tree, interning its leaves and
@@ -239,23 +212,6 @@ func (t *treeDB) growPairs() {
 	}
 }
 
-func (t *treeDB) growRoots() {
-	old := t.roots
-	t.roots = make([]uint64, grownCompact(len(old)))
-	for _, r := range old {
-		if r == 0 {
-			continue
-		}
-		i := slot(mixPair(r, t.seed), len(t.roots))
-		for t.roots[i] != 0 {
-			if i++; i == len(t.roots) {
-				i = 0
-			}
-		}
-		t.roots[i] = r
-	}
-}
-
 // leaf returns the id of the leaf with words w (0: not stored and not
 // intern).
 func (t *treeDB) leaf(w []uint64, intern bool) uint32 {
@@ -309,7 +265,7 @@ func (t *treeDB) growLeaves() {
 // bytes is the memory the tree holds: its tables' slots (empty ones
 // included), the pairs and leaf references as allocated, the leaves' words.
 func (t *treeDB) bytes() int64 {
-	return int64(rootSlotBytes*len(t.roots)) + int64(pairSlotBytes*len(t.pairSlots)) + int64(pairBytes*cap(t.pairs)) +
+	return t.roots.bytes() + int64(pairSlotBytes*len(t.pairSlots)) + int64(pairBytes*cap(t.pairs)) +
 		int64(8*len(t.leafSlots)) + int64(encRefBytes*cap(t.leafRefs)) + 8*t.arena.words
 }
 
