@@ -337,3 +337,21 @@ func TestRootTableWidens(t *testing.T) {
 		t.Errorf("pack/unpack of %x: %x %x %v", root(3), lo, hi, ok)
 	}
 }
+
+// TestFullBytes checks that full storage is tree-compressed (treeDB): a
+// whole search of Peterson (44 379 states) keeps every state losslessly in
+// at most 24 bytes a state (18.6 on 2026-11-28; its encodings are about
+// 1 KB, which full storage kept whole before), with the
+// counts compact storage finds.
+func TestFullBytes(t *testing.T) {
+	full := search(t, peterson, "EnumStates", Options{})
+	comp := search(t, peterson, "EnumStates", Options{Compact: true})
+	t.Logf("full: %.2f bytes a state", full.BytesPerState)
+	if full.States != 44379 || full.Transitions != comp.Transitions || full.MaxDepth != comp.MaxDepth || full.HashCollisions != 0 {
+		t.Errorf("full: %d states, %d transitions, depth %d, %d collisions; compact: %d, %d, %d",
+			full.States, full.Transitions, full.MaxDepth, full.HashCollisions, comp.States, comp.Transitions, comp.MaxDepth)
+	}
+	if full.BytesPerState > 24 {
+		t.Errorf("full storage: %.2f bytes a state, want at most 24", full.BytesPerState)
+	}
+}
