@@ -127,13 +127,12 @@ func (t *treeDB) root(key []uint64, ends []int32, intern bool) uint64 {
 		}
 		start = e
 	}
-	// the header goes last in the left half
-	hdr := odd[0]
-	odd = odd[1:]
-	ids = append(ids, hdr)
+	// the header goes last in the left half (t.odd keeps it first, so
+	// that its buffer keeps its whole capacity for the next state)
+	ids = append(ids, odd[0])
 	t.ids, t.odd = ids, odd
 	l := t.comb(ids, (threads+1)/2, intern)
-	r := t.comb(odd, threads/2, intern)
+	r := t.comb(odd[1:], threads/2, intern)
 	if l == 0 || r == 0 {
 		return 0
 	}
