@@ -109,9 +109,10 @@ type Options struct {
 	Order     Order
 	Reduction Reduction // ignored by Exact, whose steps are single steps
 	// Compact stores only a fingerprint of each state (hash compaction;
-	// 72 bits in a search, store.go, 128 in Exact): far less memory, at
-	// the price of a tiny probability (stated in the result) of missing
-	// states.
+	// 72 bits in a search, store.go, 128 in Exact): less memory (fib_8:
+	// 12.7 bytes a state against full storage's tree-compressed 14.5,
+	// tree.go; Exact keeps whole encodings without it), at the price of a
+	// tiny probability (stated in the result) of missing states.
 	Compact bool
 	// MaxStates ends the search as incomplete after that many states
 	// (Exact: distinct (state, step) pairs); 0 means no limit.

@@ -61,6 +61,7 @@ type psucc struct {
 	tid      int32
 	ch0, ch1 uint32 // its choices: pblock.choices[ch0:ch1]
 	k0, k1   uint32 // its encoding (full storage): pblock.keys[k0:k1]
+	e0, e1   uint32 // where its parts end: pblock.kends[e0:e1]
 }
 
 // pblock is a block of queued states and the buffer of their successors.
@@ -69,6 +70,7 @@ type pblock struct {
 	succs   []psucc
 	ends    []int // ends[i]: end in succs of the successors of items[i]
 	keys    []uint64
+	kends   []int32 // the ends of each key's parts (vm.Machine.AppendKeyParts), from its start
 	choices []uint64
 	err     error         // the expansion of items[len(ends)-1] failed so
 	claimed atomic.Bool   // a goroutine expands it
@@ -81,6 +83,7 @@ type pworker struct {
 	g       *gen
 	parts   *vm.PartsHasher
 	key     []uint64
+	ends    []int32
 	en      []int32
 	blk     *pblock
 	curSt   *vm.State
@@ -187,7 +190,7 @@ func (w *pworker) refill() {
 // expand generates the successors of the block's states.
 func (w *pworker) expand(blk *pblock) {
 	w.refill()
-	blk.succs, blk.ends, blk.keys, blk.choices = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.choices[:0]
+	blk.succs, blk.ends, blk.keys, blk.kends, blk.choices = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.kends[:0], blk.choices[:0]
 	blk.err, w.blk = nil, blk
 	m := w.p.sr.m
 	for i := range blk.items {
@@ -210,11 +213,13 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 	ps := psucc{tid: tid, ch0: uint32(len(blk.choices))}
 	switch {
 	case !sr.s.compact:
-		w.key = sr.m.AppendKey(w.key[:0], st)
-		ps.h = vm.Hash128{sr.hash.sum64(w.key)}
+		w.key, w.ends = sr.m.AppendKeyParts(w.key[:0], w.ends[:0], st)
 		ps.k0 = uint32(len(blk.keys))
 		blk.keys = append(blk.keys, w.key...)
 		ps.k1 = uint32(len(blk.keys))
+		ps.e0 = uint32(len(blk.kends))
+		blk.kends = append(blk.kends, w.ends...)
+		ps.e1 = uint32(len(blk.kends))
 	default:
 		// updated from the parent's parts hash, as the sequential search
 		// does for every transition (vm.PartsHasher.Successor, or
@@ -295,11 +300,11 @@ func (sr *searcher) runParallel() error {
 				if ps.st == nil {
 					continue // seen before (the worker's probe)
 				}
-				key := sr.key // compaction: only its length is used (stateBytes)
+				key, ends := sr.key, sr.ends // compaction: only the key's length is used (stateBytes)
 				if !sr.s.compact {
-					key = blk.keys[ps.k0:ps.k1]
+					key, ends = blk.keys[ps.k0:ps.k1], blk.kends[ps.e0:ps.e1]
 				}
-				kept, err := sr.admit(ps.st, ps.h, key, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
+				kept, err := sr.admit(ps.st, ps.h, key, ends, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
 				if !kept {
 					spare = append(spare, ps.st)
 				}

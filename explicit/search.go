@@ -114,11 +114,11 @@ type searcher struct {
 	qPeak     int64 // the most qBytes has been
 	maxBytes  int64
 	key       []uint64
+	ends      []int32 // full storage: where key's parts end (vm.Machine.AppendKeyParts)
 	en        []int32 // processes of the state being expanded
 	visEn     []int32 // processes of the state visit classified
 	visMask   uint32  // visEn as item.en (0: not known)
 	acc       []vm.Access
-	hash      keyHash         // full storage
 	parts     *vm.PartsHasher // compaction
 	curSt     *vm.State       // state being expanded
 	curHash   vm.Hash128      // its parts hash (compaction)
@@ -165,7 +165,7 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		workers = 1
 	}
 	sr := &searcher{ctx: ctx, c: c, m: c.M, opts: opts, g: newGen(c.M, red, opts.maxBranching(), opts.behaviours(c.Q)),
-		s: newStore(opts.Compact, opts.Order == BFS), res: res, hash: newKeyHash(), start: time.Now(), maxBytes: opts.maxBytes(),
+		s: newStore(opts.Compact, opts.Order == BFS), res: res, start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
 	if q.Kind != query.EnumStates && localObserver(c.Reads) == "" {
@@ -209,16 +209,18 @@ func (sr *searcher) run() error {
 	m.Settle(s0, nil)
 	// With compaction the encoding of the initial state is only made for
 	// stateBytes's estimate of the states queued.
-	sr.key = m.AppendKey(sr.key[:0], s0)
-	h := vm.Hash128{sr.hash.sum64(sr.key)}
+	sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], s0)
+	var h vm.Hash128
 	if sr.s.compact {
 		h = sr.parts.Sum(s0)
 	}
-	idx, _ := sr.s.add(h, sr.key, noRec, -1, nil)
+	idx, _ := sr.s.add(h, sr.key, sr.ends, noRec, -1, nil)
 	sr.res.States = 1
 	if sr.visit(s0, idx) {
+		sr.s.keep(idx)
 		return errStop
 	}
+	sr.keepMarked(idx)
 	if s0.Status == vm.Running {
 		sr.push(s0, idx, 0, h, len(sr.key), sr.visMask)
 	}
@@ -300,7 +302,7 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	}
 	// admit, with the look-up written out: most successors are states
 	// seen before.
-	idx, added := sr.s.add(h, sr.key, sr.cur, tid, choices)
+	idx, added := sr.s.add(h, sr.key, sr.ends, sr.cur, tid, choices)
 	if !added {
 		return nil
 	}
@@ -311,12 +313,12 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 // admit adds successor st of the state being expanded (record sr.cur),
 // reached by process tid with the given choices, with fingerprint h and
 // encoding key (full storage; with compaction the initial state's, for
-// stateBytes), to the visited set if it is new: it classifies it, queues
+// stateBytes) in parts ending at ends, to the visited set if it is new: it classifies it, queues
 // it if it runs on, and checks the limits. With take st is the
 // generator's successor, taken for the queue; without, the caller owns
 // st. kept says whether the queue kept st.
-func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, tid int32, choices []uint64, take bool) (kept bool, err error) {
-	idx, added := sr.s.add(h, key, sr.cur, tid, choices)
+func (sr *searcher) admit(st *vm.State, h vm.Hash128, key []uint64, ends []int32, tid int32, choices []uint64, take bool) (kept bool, err error) {
+	idx, added := sr.s.add(h, key, ends, sr.cur, tid, choices)
 	if !added {
 		return false, nil
 	}
@@ -332,8 +334,10 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 		sr.res.MaxDepth = int(depth)
 	}
 	if sr.visit(st, idx) {
+		sr.s.keep(idx)
 		return false, errStop
 	}
+	sr.keepMarked(idx)
 	if st.Status == vm.Running {
 		if take {
 			st = sr.g.take() // st itself: no copy
@@ -400,6 +404,14 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	return false
 }
 
+// keepMarked has full storage keep the root of record idx when visit
+// made it the first deadlock or error (witness checks against it).
+func (sr *searcher) keepMarked(idx uint32) {
+	if sr.firstDeadlock == idx || sr.firstError == idx {
+		sr.s.keep(idx)
+	}
+}
+
 // verifyPartsHash makes every search check each parts hash it updates
 // against one made from scratch, and the enabled processes it listed for a
 // state when it reached it against those at its expansion (the package's
@@ -411,12 +423,12 @@ var verifyPartsHash bool
 // is the 128-bit parts hash of its encoding, updated from the parent's
 // (vm.PartsHasher.Successor: the generator makes successors as CopyInto
 // copies of the parent changed through StepOnly), and the encoding is not
-// made. With full storage it is the 64-bit hash of the encoding, made
-// in sr.key (the store compares encodings).
+// made. With full storage it is zero, and the encoding is made in sr.key
+// in parts (sr.ends), which the store interns (treeDB).
 func (sr *searcher) fingerprint(st *vm.State, tid int32) (vm.Hash128, error) {
 	if !sr.s.compact {
-		sr.key = sr.m.AppendKey(sr.key[:0], st)
-		return vm.Hash128{sr.hash.sum64(sr.key)}, nil
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		return vm.Hash128{}, nil
 	}
 	h := sr.parts.SuccessorStep(sr.curSt, sr.curHash, st, tid, sr.g.solo)
 	if sr.verify {
@@ -577,8 +589,8 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 		}
 	}
 	if !sr.s.compact {
-		sr.key = m.AppendKey(sr.key[:0], st)
-		if !slices.Equal(sr.key, sr.s.encoding(idx)) {
+		sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		if !sr.s.isRecord(idx, sr.key, sr.ends) {
 			return nil, errors.New("explicit: internal error: the rebuilt trace does not reach the recorded state")
 		}
 	}

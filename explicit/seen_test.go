@@ -56,7 +56,7 @@ func TestStoreSeen(t *testing.T) {
 		}()
 	}
 	for i := uint64(0); i < n; i++ {
-		if _, added := s.add(h(i), nil, noRec, 0, nil); !added {
+		if _, added := s.add(h(i), nil, nil, noRec, 0, nil); !added {
 			t.Errorf("state %d not added", i)
 			break
 		}

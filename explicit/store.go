@@ -10,10 +10,10 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
-// keyHash is the 128-bit fingerprint of canonical state encodings: two
-// independent 64-bit hashes (the runtime's AES-based hash, the one
-// hash/maphash computes with, through vm.HashWords) with seeds drawn per
-// search.
+// keyHash is the 128-bit fingerprint of canonical state encodings (the
+// exact computation's layers): two independent 64-bit hashes (the
+// runtime's AES-based hash, the one hash/maphash computes with, through
+// vm.HashWords) with seeds drawn per search.
 type keyHash struct{ s1, s2 uint64 }
 
 func newKeyHash() keyHash { return keyHash{vm.NewHashSeed(), vm.NewHashSeed()} }
@@ -21,10 +21,6 @@ func newKeyHash() keyHash { return keyHash{vm.NewHashSeed(), vm.NewHashSeed()} }
 func (h keyHash) sum(w []uint64) vm.Hash128 {
 	return vm.Hash128{vm.HashWords(w, h.s1), vm.HashWords(w, h.s2)}
 }
-
-// sum64 is the first half of sum: what full storage, which confirms every
-// match by comparing encodings, needs.
-func (h keyHash) sum64(w []uint64) uint64 { return vm.HashWords(w, h.s1) }
 
 const noRec = ^uint32(0)
 
@@ -158,18 +154,10 @@ type encRef struct {
 // choiceRef is where a transition's choice values lie in store.choices.
 type choiceRef struct{ off, n uint32 }
 
-// fslot is a slot of full storage's table: the 64-bit hash of an encoding
-// and its record + 1 (0: empty).
-type fslot struct {
-	h   uint64
-	rec uint32
-}
-
 const (
 	encRefBytes      = 16                   // unsafe.Sizeof(encRef{})
 	compactSlotBytes = 9                    // 64 + 8 fingerprint bits
 	fpGroupBytes     = 8 * compactSlotBytes // unsafe.Sizeof(fpGroup{})
-	fullSlotBytes    = 16                   // unsafe.Sizeof(fslot{})
 	arenaChunkWords  = 1 << 20              // 8 MiB
 	minSlots         = 1024
 )
@@ -179,11 +167,13 @@ const (
 // to scan, and no allocation per state but amortised slice growth), and
 // the records of its states, numbered in the order states are added.
 //
-// Full storage keeps each state's canonical encoding (vm.Machine.AppendKey)
-// in an arena and indexes records by the 64-bit keyHash.sum64 of the
-// encoding; a match is confirmed by comparing encodings, so distinct states
-// never merge (collisions counts distinct states whose 64-bit hashes are
-// equal). Its table grows ×1.5 at load 0.8.
+// Full storage keeps each state's canonical encoding, in parts
+// (vm.Machine.AppendKeyParts), tree-compressed and lossless (treeDB): two
+// states merge exactly when their encodings are equal, no hash decides it
+// (collisions stays 0). It keeps no record number a state: as with
+// compaction, only a new state's index is meaningful, and a search that
+// needs a state's encoding again (witness) checks that the state it
+// rebuilt is stored (has).
 //
 // Hash compaction (compact) keeps 72 bits of each state's 128-bit parts
 // hash, its fingerprint: the first lane, h[0], and the top byte of the
@@ -213,14 +203,11 @@ type store struct {
 	n          int       // entries in the table
 	fp         []fpGroup // compact table
 	slots      int       // compact table: 8·len(fp)
-	fs         []fslot   // full table
+	tree       *treeDB   // full storage
 	recs       records
-	encs       []encRef             // full storage: encoding of each record
 	choice     map[uint32]choiceRef // records whose transition made choices
 	choices    []uint64
-	arena      [][]uint64
-	encWords   int64
-	collisions int64 // distinct states sharing a 64-bit hash (full storage)
+	collisions int64 // distinct states sharing a hash: none (full storage decides by encodings)
 	// shared: other goroutines probe the compact table (seen) while
 	// this one adds to it, so slots are written atomically and every
 	// table is published in pub.
@@ -241,7 +228,7 @@ func newStore(compact, bfs bool) *store {
 	if compact {
 		s.fp, s.slots = make([]fpGroup, minSlots/8), minSlots
 	} else {
-		s.fs = make([]fslot, minSlots)
+		s.tree = newTreeDB()
 	}
 	return s
 }
@@ -276,11 +263,23 @@ func fingerprint(h vm.Hash128) (uint64, byte) {
 	return v, byte(h[1] >> 56)
 }
 
-func (s *store) encoding(idx uint32) []uint64 {
-	e := s.encs[idx]
-	c := s.arena[e.off>>32]
-	off := uint32(e.off)
-	return c[off : off+e.n]
+// has reports whether the state with encoding key, in parts ending at ends,
+// is stored (full storage).
+func (s *store) has(key []uint64, ends []int32) bool { return s.tree.has(key, ends) }
+
+// keep remembers the root of the state added last, as record idx's (full
+// storage; witness checks a rebuilt state against it).
+func (s *store) keep(idx uint32) {
+	if s.tree != nil {
+		s.tree.kept[idx] = s.tree.last
+	}
+}
+
+// isRecord reports whether the state with encoding key, in parts ending at
+// ends, is the one kept for record idx (full storage).
+func (s *store) isRecord(idx uint32, key []uint64, ends []int32) bool {
+	r, ok := s.tree.kept[idx]
+	return ok && r != 0 && s.tree.root(key, ends, false) == r
 }
 
 // choicesOf returns the choices of the transition that first reached
@@ -293,12 +292,13 @@ func (s *store) choicesOf(idx uint32) []uint64 {
 	return s.choices[c.off : c.off+c.n]
 }
 
-// add looks the state with encoding key (full storage) or parts hash h
-// (compaction; key is then not looked at) up and adds it if it is new,
-// reached from record parent by process tid with the given choices; it
-// returns the record index and whether it was added. Only a new state's
-// index is meaningful with compaction.
-func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choices []uint64) (uint32, bool) {
+// add looks the state with encoding key in parts ending at ends (full
+// storage, vm.Machine.AppendKeyParts) or parts hash h (compaction; key and
+// ends are then not looked at) up and adds it if it is new, reached from
+// record parent by process tid with the given choices; it returns the
+// record index and whether it was added. Only a new state's index is
+// meaningful.
+func (s *store) add(h vm.Hash128, key []uint64, ends []int32, parent uint32, tid int32, choices []uint64) (uint32, bool) {
 	if s.compact {
 		v, x := fingerprint(h)
 		if 8*(s.n+1) > 7*s.slots {
@@ -330,33 +330,8 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 				gi = 0
 			}
 		}
-	} else {
-		if 5*(s.n+1) > 4*len(s.fs) {
-			s.growFull()
-		}
-		i := slot(h[0], len(s.fs))
-		clash := false
-		for {
-			e := &s.fs[i]
-			if e.rec == 0 {
-				break
-			}
-			if e.h == h[0] {
-				if slices.Equal(s.encoding(e.rec-1), key) {
-					return e.rec - 1, false
-				}
-				clash = true
-			}
-			if i++; i == len(s.fs) {
-				i = 0
-			}
-		}
-		if clash {
-			s.collisions++
-		}
-		idx := uint32(s.recs.n)
-		s.fs[i] = fslot{h: h[0], rec: idx + 1}
-		s.encs = append(s.encs, encRef{off: s.put(key), n: uint32(len(key))})
+	} else if !s.tree.add(key, ends) {
+		return 0, false
 	}
 	s.n++
 	idx := uint32(s.recs.n)
@@ -368,8 +343,9 @@ func (s *store) add(h vm.Hash128, key []uint64, parent uint32, tid int32, choice
 	return idx, true
 }
 
-// grownFull is the full table's size after growing one of size n: ×1.5,
-// so that the load factor stays between 0.53 and 0.8.
+// grownFull is the size of full storage's pair or leaf table after
+// growing one of size n: ×1.5, so that the load factor stays between 0.53
+// and 0.8.
 func grownFull(n int) int { return n + n/2 }
 
 // grownCompact is the compact table's size after growing one of size n:
@@ -451,51 +427,16 @@ func (s *store) place(i int, v uint64, x byte) {
 	}
 }
 
-func (s *store) growFull() {
-	old := s.fs
-	s.fs = make([]fslot, grownFull(len(old)))
-	for _, e := range old {
-		if e.rec == 0 {
-			continue
-		}
-		i := slot(e.h, len(s.fs))
-		for s.fs[i].rec != 0 {
-			if i++; i == len(s.fs) {
-				i = 0
-			}
-		}
-		s.fs[i] = e
-	}
-}
-
-// put copies key into the arena.
-func (s *store) put(key []uint64) uint64 {
-	s.encWords += int64(len(key))
-	n := len(s.arena)
-	if n == 0 || len(s.arena[n-1])+len(key) > cap(s.arena[n-1]) {
-		// Chunks double from 64 KiB up to arenaChunkWords, so a small
-		// search does not clear megabytes it never uses.
-		size := 1 << 13
-		if n > 0 {
-			size = min(2*cap(s.arena[n-1]), arenaChunkWords)
-		}
-		s.arena = append(s.arena, make([]uint64, 0, max(size, len(key))))
-		n++
-	}
-	c := &s.arena[n-1]
-	off := len(*c)
-	*c = append(*c, key...)
-	return uint64(n-1)<<32 | uint64(off)
-}
-
 // bytes is the memory the visited set holds: its table's slots (empty ones
-// included), the records and encoding references as allocated, the
-// encodings and the choices (the map of transitions with choices is
-// counted at 16 bytes an entry).
+// included), full storage's tree (treeDB.bytes), the records as allocated
+// and the choices (the map of transitions with choices is counted at 16
+// bytes an entry).
 func (s *store) bytes() int64 {
-	b := int64(fpGroupBytes*len(s.fp)) + int64(fullSlotBytes*len(s.fs)) +
-		s.recs.bytes() + int64(encRefBytes*cap(s.encs))
-	return b + 8*s.encWords + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
+	b := int64(fpGroupBytes*len(s.fp)) + s.recs.bytes()
+	if s.tree != nil {
+		b += s.tree.bytes()
+	}
+	return b + 8*int64(len(s.choices)) + 16*int64(len(s.choice))
 }
 
 // path returns the transitions from the initial state to record idx.

@@ -29,7 +29,7 @@ func BenchmarkStoreCompact(b *testing.B) {
 			if added > 0 && rnd%trans >= states {
 				j = (rnd >> 32) % added
 			}
-			_, ok := s.add(hash(j), nil, uint32(t*states/trans), int32(rnd&3), nil)
+			_, ok := s.add(hash(j), nil, nil, uint32(t*states/trans), int32(rnd&3), nil)
 			if ok != (j == added) {
 				b.Fatalf("transition %d: added %v", t, ok)
 			}

@@ -7,30 +7,68 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
-// TestStoreFull checks full storage: states are told apart by their
-// encodings even when their hashes are equal (counted as collisions), and
-// survive the table's growth.
+// TestStoreFull checks full storage (treeDB): a state is new exactly when
+// its sequence of parts was not added before, whatever parts, pairs and
+// subtrees it shares with others, across the tables' growth: encodings of
+// 1 to 3 processes and 0 to 4 blocks drawn from a few part contents (so
+// that most subtrees are shared) agree with a map of the sequences; only a
+// new state's record is numbered; has answers without adding.
 func TestStoreFull(t *testing.T) {
 	s := newStore(false, true)
-	const n = 5000
-	for i := range n {
-		key := []uint64{uint64(i), 7}
-		idx, added := s.add(vm.Hash128{uint64(i % 100)}, key, noRec, int32(i), nil) // 50 keys a hash
-		if !added || idx != uint32(i) {
-			t.Fatalf("key %d: got (%d, %v), want (%d, true)", i, idx, added, i)
+	pool := [][]uint64{{1}, {2}, {1, 2}, {2, 1}, {7, 7, 7}, {}, {0}}
+	ref := map[string]bool{}
+	rnd := uint64(1)
+	next := func(n uint64) uint64 {
+		rnd = rnd*6364136223846793005 + 1442695040888963407
+		return (rnd >> 33) % n
+	}
+	var key []uint64
+	var ends []int32
+	part := func(w ...uint64) {
+		key = append(key, w...)
+		ends = append(ends, int32(len(key)))
+	}
+	for i := range 60000 {
+		// an encoding's layout (vm.Machine.AppendKeyParts): the status and
+		// process count, the processes, the block count, the blocks
+		key, ends = key[:0], ends[:0]
+		threads := 1 + next(3)
+		part(0, ^uint64(0), threads)
+		name := string(rune('0' + threads))
+		for range threads {
+			k := next(uint64(len(pool)))
+			part(pool[k]...)
+			name += string(rune('a' + k))
+		}
+		part(9)
+		name += "|"
+		for range next(5) {
+			k := next(uint64(len(pool)))
+			part(pool[k]...)
+			name += string(rune('a' + k))
+		}
+		had := s.has(key, ends)
+		n0 := s.recs.n
+		idx, added := s.add(vm.Hash128{}, key, ends, noRec, int32(i), nil)
+		if added == ref[name] || had != ref[name] {
+			t.Fatalf("state %d (parts %s): added %v, had %v, seen before %v", i, name, added, had, ref[name])
+		}
+		if added && idx != uint32(n0) {
+			t.Fatalf("state %d: record %d, want %d", i, idx, n0)
+		}
+		ref[name] = true
+		if !s.has(key, ends) {
+			t.Fatalf("state %d (parts %s) not stored after add", i, name)
 		}
 	}
-	for i := range n {
-		idx, added := s.add(vm.Hash128{uint64(i % 100)}, []uint64{uint64(i), 7}, noRec, 0, nil)
-		if added || idx != uint32(i) {
-			t.Fatalf("key %d again: got (%d, %v), want (%d, false)", i, idx, added, i)
-		}
+	if s.recs.n != len(ref) || s.tree.roots.n != len(ref) || s.collisions != 0 {
+		t.Errorf("%d records, %d roots, %d collisions; want %d, %d, 0", s.recs.n, s.tree.roots.n, s.collisions, len(ref), len(ref))
 	}
-	if s.collisions != n-100 {
-		t.Errorf("collisions = %d, want %d", s.collisions, n-100)
+	if want := len(pool) + 3 + 1; len(s.tree.leafRefs) != want { // the pool, 3 headers, the block count
+		t.Errorf("%d leaves, want %d", len(s.tree.leafRefs), want)
 	}
-	if _, tid := s.recs.at(42); s.recs.n != n || tid != 42 {
-		t.Errorf("records: %d, tid of 42 = %d", s.recs.n, tid)
+	if s.has([]uint64{0, ^uint64(0), 1, 3, 3, 9}, []int32{3, 5, 6}) {
+		t.Error("has: a state never added is stored")
 	}
 }
 
@@ -50,12 +88,12 @@ func TestStoreCompact(t *testing.T) {
 		if i > 0 {
 			parent = uint32(i - 1)
 		}
-		if idx, added := s.add(h, nil, parent, int32(i%4), ch); !added || idx != uint32(i) {
+		if idx, added := s.add(h, nil, nil, parent, int32(i%4), ch); !added || idx != uint32(i) {
 			t.Fatalf("hash %d: got (%d, %v)", i, idx, added)
 		}
 	}
 	for i := range n {
-		if _, added := s.add(vm.Hash128{uint64(i) * 0x9e3779b97f4a7c15, uint64(i)}, nil, 0, 0, nil); added {
+		if _, added := s.add(vm.Hash128{uint64(i) * 0x9e3779b97f4a7c15, uint64(i)}, nil, nil, 0, 0, nil); added {
 			t.Fatalf("hash %d added twice", i)
 		}
 	}
@@ -137,7 +175,7 @@ func TestRecords(t *testing.T) {
 			if i > 0 {
 				parent = uint32(i - 1)
 			}
-			if _, added := s.add(vm.Hash128{uint64(i + 2)}, nil, parent, tidOf(i), nil); !added {
+			if _, added := s.add(vm.Hash128{uint64(i + 2)}, nil, nil, parent, tidOf(i), nil); !added {
 				t.Fatalf("state %d not added", i)
 			}
 		}
@@ -200,7 +238,7 @@ func TestCompactFingerprint(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newStore(true, true)
 			for i, h := range c.hs {
-				if _, added := s.add(h, nil, noRec, 0, nil); added != c.added[i] {
+				if _, added := s.add(h, nil, nil, noRec, 0, nil); added != c.added[i] {
 					t.Errorf("hash %d %x: added %v, want %v", i, h, added, c.added[i])
 				}
 			}
@@ -220,7 +258,7 @@ func TestCompactFingerprint(t *testing.T) {
 	// second alone)
 	fp := func(i int) vm.Hash128 { return vm.Hash128{uint64(i/2+1) * 0x9e3779b97f4a7c15, uint64(i%2) << 56} }
 	for i := range n {
-		if _, added := s.add(fp(i), nil, noRec, 0, nil); !added {
+		if _, added := s.add(fp(i), nil, nil, noRec, 0, nil); !added {
 			t.Fatalf("fingerprint %d merged", i)
 		}
 		if load := float64(s.n) / float64(s.slots); load > 0.875 || (s.slots > minSlots && load < 0.69) || 8*len(s.fp) != s.slots {
@@ -228,7 +266,7 @@ func TestCompactFingerprint(t *testing.T) {
 		}
 	}
 	for i := range n {
-		if _, added := s.add(fp(i), nil, noRec, 0, nil); added {
+		if _, added := s.add(fp(i), nil, nil, noRec, 0, nil); added {
 			t.Fatalf("fingerprint %d added twice", i)
 		}
 	}
@@ -257,5 +295,63 @@ func TestCompactBytes(t *testing.T) {
 		if res.States != 44379 || res.BytesPerState > c.maxBytes {
 			t.Errorf("%s: %d states, %.2f bytes a state (want 44379, at most %.1f)", c.order, res.States, res.BytesPerState, c.maxBytes)
 		}
+	}
+}
+
+// TestRootTableWidens checks the root table across its two layouts: roots
+// whose ids fit in 23 bits are kept narrow, the first that does not turns
+// the table wide with every root kept, and look-ups agree with a map
+// before and after, across growth.
+func TestRootTableWidens(t *testing.T) {
+	r := newRootTable(12345)
+	ref := map[uint64]bool{}
+	root := func(i int) uint64 {
+		l, rr := uint32(i%1000+1), uint32(i/1000)|leafBit
+		if i >= 20000 && i%7 == 0 {
+			l = 1<<narrowBits + uint32(i) // a pair id too wide for 24 bits
+		}
+		return uint64(l)<<32 | uint64(rr)
+	}
+	for i := range 40000 {
+		v := root(i)
+		if got := r.add(v); got == ref[v] {
+			t.Fatalf("root %d (%x): added %v, seen before %v", i, v, got, ref[v])
+		}
+		ref[v] = true
+		if i == 19999 && r.wide {
+			t.Fatal("the table is wide before any root needs it")
+		}
+	}
+	if !r.wide || r.n != len(ref) {
+		t.Fatalf("wide %v, %d roots; want wide, %d", r.wide, r.n, len(ref))
+	}
+	for i := range 40000 {
+		if !r.has(root(i)) || r.add(root(i)) {
+			t.Fatalf("root %d lost", i)
+		}
+	}
+	if r.has(uint64(5)<<32 | 77) {
+		t.Error("has: a root never added")
+	}
+	if lo, hi, ok := pack(root(3)); !ok || unpack(lo, hi) != root(3) {
+		t.Errorf("pack/unpack of %x: %x %x %v", root(3), lo, hi, ok)
+	}
+}
+
+// TestFullBytes checks that full storage is tree-compressed (treeDB): a
+// whole search of Peterson (44 379 states) keeps every state losslessly in
+// at most 24 bytes a state (18.6 on 2026-11-28; its encodings are about
+// 1 KB, which full storage kept whole before), with the
+// counts compact storage finds.
+func TestFullBytes(t *testing.T) {
+	full := search(t, peterson, "EnumStates", Options{})
+	comp := search(t, peterson, "EnumStates", Options{Compact: true})
+	t.Logf("full: %.2f bytes a state", full.BytesPerState)
+	if full.States != 44379 || full.Transitions != comp.Transitions || full.MaxDepth != comp.MaxDepth || full.HashCollisions != 0 {
+		t.Errorf("full: %d states, %d transitions, depth %d, %d collisions; compact: %d, %d, %d",
+			full.States, full.Transitions, full.MaxDepth, full.HashCollisions, comp.States, comp.Transitions, comp.MaxDepth)
+	}
+	if full.BytesPerState > 24 {
+		t.Errorf("full storage: %.2f bytes a state, want at most 24", full.BytesPerState)
 	}
 }

@@ -101,6 +101,18 @@ func (m *Machine) AppendKey(dst []uint64, st *State) []uint64 {
 	return appendKey(dst, st, &m.init)
 }
 
+// AppendKeyParts appends st's canonical encoding to dst, the same words
+// as AppendKey (appendKey is the one walk), and to ends the offset in dst
+// where each of its parts ends: the run's status and process count, each
+// process (appendThread), the block count, each block that differs from
+// the image (appendBlock). The parts are what explicit search's tree
+// storage interns one by one; the sequence of parts is a function of the
+// key (its counts delimit it), so two states have equal sequences of parts
+// exactly when they have equal keys.
+func (m *Machine) AppendKeyParts(dst []uint64, ends []int32, st *State) ([]uint64, []int32) {
+	return appendKeyParts(dst, ends, true, st, &m.init)
+}
+
 // noImage stands for the image of a state made without a machine (a zero
 // State): every block is then encoded.
 var noImage Memory
@@ -109,20 +121,39 @@ var noImage Memory
 // of this file): it appends the encoding of st, relative to the image img
 // its memory derives from, to dst.
 func appendKey(dst []uint64, st *State, img *Memory) []uint64 {
+	dst, _ = appendKeyParts(dst, nil, false, st, img)
+	return dst
+}
+
+// appendKeyParts is appendKey, which also appends the end of each part
+// of the key to ends when part is set (AppendKeyParts).
+func appendKeyParts(dst []uint64, ends []int32, part bool, st *State, img *Memory) ([]uint64, []int32) {
 	if img == nil {
 		img = &noImage
 	}
 	dst = appendStatus(dst, st)
 	dst = append(dst, uint64(len(st.Threads)))
+	if part {
+		ends = append(ends, int32(len(dst)))
+	}
 	for _, t := range st.Threads {
 		dst = appendThread(dst, st, t)
+		if part {
+			ends = append(ends, int32(len(dst)))
+		}
 	}
 	mem := &st.Mem
 	dst = append(dst, uint64(mem.n))
+	if part {
+		ends = append(ends, int32(len(dst)))
+	}
 	for id, b := range mem.changed(img) {
 		dst = appendBlock(dst, id, b)
+		if part {
+			ends = append(ends, int32(len(dst)))
+		}
 	}
-	return dst
+	return dst, ends
 }
 
 // appendStatus appends the run's status, exit code and error: the first

@@ -391,3 +391,46 @@ func u64bytes(w []uint64) []byte {
 	}
 	return b
 }
+
+// TestKeyParts: along random runs of the identity programs (and Peterson
+// and fib_4), AppendKeyParts appends exactly AppendKey's words, in parts
+// that end where the header (the status and process count), each process,
+// the block count and each block that differs from the image end: as many
+// parts as processes + blocks + 2, the first three words long, each
+// process's part its appendThread words.
+func TestKeyParts(t *testing.T) {
+	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c"}, identityPrograms...)
+	for _, path := range progs {
+		m := NewMachine(testutil.Program(t, path))
+		var key, words []uint64
+		var ends []int32
+		for seed := uint64(1); seed <= 3; seed++ {
+			st := m.NewState()
+			rnd := NewRand(seed, 0)
+			var en []int32
+			for step := 0; step < 400 && st.Status == Running; step++ {
+				key = m.AppendKey(key[:0], st)
+				words, ends = m.AppendKeyParts(words[:0], ends[:0], st)
+				if !slices.Equal(words, key) {
+					t.Fatalf("%s: seed %d step %d: AppendKeyParts's words differ from AppendKey's", path, seed, step)
+				}
+				blocks := 0
+				for range st.Mem.changed(&m.init) {
+					blocks++
+				}
+				if len(ends) != len(st.Threads)+blocks+2 || ends[0] != 3 || int(ends[len(ends)-1]) != len(key) {
+					t.Fatalf("%s: seed %d step %d: %d parts ending at %v for %d processes and %d blocks (%d words)", path, seed, step, len(ends), ends, len(st.Threads), blocks, len(key))
+				}
+				for i, th := range st.Threads {
+					if want := appendThread(nil, st, th); !slices.Equal(key[ends[i]:ends[i+1]], want) {
+						t.Fatalf("%s: seed %d step %d: process %d's part differs from its appendThread words", path, seed, step, i)
+					}
+				}
+				if en = m.EnabledThreads(st, en); len(en) == 0 {
+					break
+				}
+				m.StepEnabled(st, en[rnd.Choose(uint64(len(en)))], rnd)
+			}
+		}
+	}
+}
