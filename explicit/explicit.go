@@ -108,6 +108,11 @@ const (
 type Options struct {
 	Order     Order
 	Reduction Reduction // ignored by Exact, whose steps are single steps
+	// POR adds partial-order reduction (por.go) to a Local or Global
+	// reduction in E<> and A[] searches: the same verdicts from fewer
+	// states. Not applied (with a note) where it could change an answer
+	// or with several Workers.
+	POR bool
 	// Compact stores only a fingerprint of each state (hash compaction;
 	// 72 bits in a search, store.go, 128 in Exact): less memory (fib_8:
 	// 12.7 bytes a state against full storage's tree-compressed 14.5,
@@ -237,7 +242,12 @@ type Result struct {
 
 	Order     string `json:"order"`
 	Reduction string `json:"reduction"`
-	Compact   bool   `json:"compact"`
+	// POR says that partial-order reduction was applied (Options.POR;
+	// a note says why not when it was asked for and not applied);
+	// PORReduced counts the states expanded by one process's transitions.
+	POR        bool  `json:"por,omitempty"`
+	PORReduced int64 `json:"por_reduced_states,omitempty"`
+	Compact    bool  `json:"compact"`
 	// OmissionProbability bounds the probability that hash compaction
 	// merged two distinct states, n(n-1)/2^73 for n states (0 with full
 	// storage, where equal hashes are told apart by comparing states).
@@ -264,6 +274,9 @@ func (r *Result) String() string {
 		fmt.Fprintf(&b, "  %s\n", r.Reason)
 	}
 	fmt.Fprintf(&b, "  %d states, %d transitions, max depth %d, reduction %s, %s", r.States, r.Transitions, r.MaxDepth, r.Reduction, r.Order)
+	if r.POR {
+		fmt.Fprintf(&b, ", partial-order reduction (%d states expanded by one process)", r.PORReduced)
+	}
 	if r.Compact {
 		fmt.Fprintf(&b, ", hash compaction (omission probability <= %.3g)", r.OmissionProbability)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"unsafe"
 
+	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -28,6 +29,12 @@ type gen struct {
 	nc        noChoice
 	en        []int32
 	flush     []int32
+	// lone, when set (partial-order reduction, por.go), decides the
+	// query in a state: cont runs a process alone enabled on until it
+	// holds. chained says that the last cont did; othersMoved that it ran
+	// processes other than the one that stepped first.
+	lone                 func(*vm.State) bool
+	chained, othersMoved bool
 	// solo says that the successor being emitted is one step that
 	// vm.Machine.SoloStep allowed (no reduction ran further steps): its
 	// parts hash may be updated with vm.PartsHasher.SuccessorStep.
@@ -131,16 +138,47 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 }
 
 // cont completes a reduced transition after process tid's step; with rec
-// it records every step it takes.
+// it records every step it takes. With g.lone (partial-order reduction,
+// por.go) it goes on while one process alone is enabled.
 func (g *gen) cont(st *vm.State, tid int32, rec *[]trace.Step) {
+	g.chained, g.othersMoved = false, false
 	if g.red == None {
 		return
 	}
-	if g.runInvisible(st, tid, rec) >= maxInvisibleRun || g.red != Global {
-		// (a process that ran maxInvisibleRun invisible steps spins on
-		// its own state: the transition ends there, and the search finds
-		// the loop as a state it has seen)
+	if !g.closure(st, tid, rec) || g.lone == nil {
 		return
+	}
+	for n := 0; n < maxInvisibleRun && st.Status == vm.Running && !g.lone(st); n++ {
+		g.flush = g.m.EnabledThreads(st, g.flush)
+		if len(g.flush) != 1 {
+			return
+		}
+		u := g.flush[0]
+		if !g.loneStep(st, st.Threads[u]) {
+			return
+		}
+		g.m.StepOnly(st, u, &g.nc)
+		if rec != nil {
+			*rec = append(*rec, trace.Step{Thread: u})
+		}
+		g.chained = true
+		if !g.closure(st, u, rec) {
+			return
+		}
+	}
+}
+
+// closure runs the invisible steps after process tid's step: its own, and
+// under the global reduction every process's. It reports false when a
+// process ran maxInvisibleRun invisible steps: it spins on its own state,
+// and the transition ends there (the search finds the loop as a state it
+// has seen).
+func (g *gen) closure(st *vm.State, tid int32, rec *[]trace.Step) bool {
+	if g.runInvisible(st, tid, rec) >= maxInvisibleRun {
+		return false
+	}
+	if g.red != Global {
+		return true
 	}
 	for rounds := 0; st.Status == vm.Running && rounds < maxInvisibleRun; rounds++ {
 		g.flush = g.m.EnabledThreads(st, g.flush)
@@ -148,17 +186,46 @@ func (g *gen) cont(st *vm.State, tid int32, rec *[]trace.Step) {
 		for _, u := range g.flush {
 			k := g.runInvisible(st, u, rec)
 			if k >= maxInvisibleRun {
-				return
+				return false
 			}
 			if k > 0 {
+				if u != tid {
+					g.othersMoved = true
+				}
 				moved = true
 				break // enabledness may have changed: recompute
 			}
 		}
 		if !moved {
-			return
+			return true
 		}
 	}
+	return true
+}
+
+// loneStep reports whether the next step of process t, alone enabled in
+// st, may join a transition (cont with g.lone): it draws no value and, if
+// it calls a platform function, one of those that never draw (atomic
+// sections, mutexes, joins, thread exit).
+func (g *gen) loneStep(st *vm.State, t *vm.Thread) bool {
+	if _, draws := g.m.NextDraw(st, t, g.sc.b); draws {
+		return false
+	}
+	_, in := g.m.Next(t)
+	if in == nil {
+		return false
+	}
+	switch in.Op {
+	case ir.OpCallInd:
+		return false
+	case ir.OpCallB:
+		switch ir.Builtin(in.B) {
+		case ir.BAtomicBegin, ir.BAtomicEnd, ir.BMutexLock, ir.BMutexUnlock, ir.BPthreadJoin, ir.BPthreadExit:
+			return true
+		}
+		return false
+	}
+	return true
 }
 
 // runInvisible runs process tid while its next instruction is invisible.

@@ -35,7 +35,7 @@ func OptionsFromWire(o *jobs.ExplicitOptions) (Options, error) {
 	if o.Workers < 0 {
 		return opts, fmt.Errorf("workers %d: want >= 0 (0 or 1: one)", o.Workers)
 	}
-	opts.Compact, opts.MaxStates, opts.MaxBytes, opts.Workers = o.Compact, o.MaxStates, o.MaxBytes, o.Workers
+	opts.Compact, opts.POR, opts.MaxStates, opts.MaxBytes, opts.Workers = o.Compact, o.POR, o.MaxStates, o.MaxBytes, o.Workers
 	opts.MaxTime = time.Duration(o.MaxTimeS * float64(time.Second))
 	return opts, nil
 }

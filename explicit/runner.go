@@ -58,6 +58,9 @@ func (Runner) ReportOptions(q *query.Query, exp *jobs.Experiment, o *kind.Option
 		o.Set("engine", "explicit", false)
 		o.Set("order", kind.OrDefault(x.Order, "bfs"), x.Order == "")
 		o.Set("reduction", kind.OrDefault(x.Reduction, "none"), x.Reduction == "")
+		if x.POR {
+			o.Set("por", true, false) // given only
+		}
 	}
 	o.Set("compact", x.Compact, !x.Compact)
 	o.Set("max-states", kind.OrNone(x.MaxStates, x.MaxStates == 0), x.MaxStates == 0)

@@ -133,6 +133,10 @@ type searcher struct {
 	stopReason    string
 	cur           uint32 // record being expanded
 	curDepth      uint32 // its depth
+
+	por       *por    // partial-order reduction (por.go), nil when off
+	lastAdded bool    // successor added its state to the visited set
+	one, rest []int32 // expandPOR's buffers
 }
 
 // Search answers an explicit-state query (E<> P, A[] P, EnumStates). A
@@ -168,6 +172,19 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		s: newStore(opts.Compact, opts.Order == BFS), res: res, start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
+	if opts.POR {
+		switch why := porWhyNot(c, c.M, workers); {
+		case red == None:
+			res.Notes = append(res.Notes, "partial-order reduction not applied: it works on top of --reduction local or global")
+		case why != "":
+			res.Notes = append(res.Notes, "partial-order reduction not applied: "+why)
+		default:
+			sr.por = newPOR(c, c.M)
+			res.POR = true
+			prop, reach := c.Prop, q.Kind == query.Reach
+			sr.g.lone = func(st *vm.State) bool { return prop(st) == reach }
+		}
+	}
 	if q.Kind != query.EnumStates && localObserver(c.Reads) == "" {
 		// (EnumStates counts states, which the bound changes; a query
 		// reading registers or locals could see the stand-in value)
@@ -182,6 +199,9 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 	res.HashCollisions = sr.s.collisions
 	res.Bytes = sr.s.bytes()
 	res.QueuePeakBytes = sr.qPeak
+	if sr.por != nil {
+		res.PORReduced = sr.por.reduced
+	}
 	if res.States > 0 {
 		res.BytesPerState = float64(res.Bytes) / float64(res.States)
 	}
@@ -252,7 +272,13 @@ func (sr *searcher) run() error {
 			sr.en = m.EnabledThreads(it.st, sr.en)
 		}
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
-		if err := sr.g.expand(it.st, sr.en, true, sr.successor); err != nil {
+		var err error
+		if sr.por != nil && len(sr.en) > 1 {
+			err = sr.expandPOR(it.st)
+		} else {
+			err = sr.g.expand(it.st, sr.en, true, sr.successor)
+		}
+		if err != nil {
 			return err
 		}
 		sr.g.recycle(it.st)
@@ -303,6 +329,7 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	// admit, with the look-up written out: most successors are states
 	// seen before.
 	idx, added := sr.s.add(h, sr.key, sr.ends, sr.cur, tid, choices)
+	sr.lastAdded = added
 	if !added {
 		return nil
 	}

@@ -150,6 +150,7 @@ type ExplicitOptions struct {
 	Order     string  `json:"order,omitempty"`     // bfs (default) or dfs
 	Reduction string  `json:"reduction,omitempty"` // none (default), local or global
 	Compact   bool    `json:"compact,omitempty"`   // hash compaction
+	POR       bool    `json:"por,omitempty"`       // partial-order reduction (with local or global)
 	MaxStates int64   `json:"max_states,omitempty"`
 	MaxBytes  int64   `json:"max_bytes,omitempty"`
 	MaxTimeS  float64 `json:"max_time_s,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -366,7 +367,10 @@ func lossless(ex *explicit.Result) bool { return !ex.Compact }
 // in a program that uses condition variables, the same query under
 // LODIN's platform (a signal wakes the longest waiter, no spurious
 // wake-ups: fewer states, and behaviours POSIX allows, so a violation
-// found there is one) looks for a violation, never a proof.
+// found there is one) looks for a violation, never a proof. A search that
+// the memory limit stops goes on hash-compacted (a few bytes a state) for
+// the time left: it can find a violation, which the vm replays, but it
+// never proves (lossless).
 func (r *runner) search(ctx context.Context) engineResult {
 	var res engineResult
 	maxBytes := r.opts.ExplicitMaxBytes
@@ -374,10 +378,10 @@ func (r *runner) search(ctx context.Context) engineResult {
 		maxBytes = 1 << 30
 	}
 	type step struct {
-		prop           string
-		primary, lodin bool
+		prop                    string
+		primary, lodin, compact bool
 	}
-	steps := []step{{r.g.Primary, true, false}, {r.g.Focus, false, false}}
+	steps := []step{{r.g.Primary, true, false, false}, {r.g.Focus, false, false, false}}
 	for len(steps) > 0 {
 		st := steps[0]
 		steps = steps[1:]
@@ -393,9 +397,12 @@ func (r *runner) search(ctx context.Context) engineResult {
 		// Global reduction keeps what these queries read (calls about to
 		// happen, errors, data races; the search turns it off for a query
 		// reading registers or locals) and makes many pthread tasks small
-		// enough to finish (BENCHMARKS.md, SV-COMP).
+		// enough to finish (BENCHMARKS.md, SV-COMP); partial-order
+		// reduction on top keeps the verdicts too (explicit/por.go; the
+		// search leaves it off where it could not, e.g. for DataRace and
+		// leak checks, and says so in a note).
 		x, err := r.submit(ctx, coordinator.Submission{Query: q, Explicit: &jobs.ExplicitOptions{
-			Order: "bfs", Reduction: "global", MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
+			Order: "bfs", Reduction: "global", POR: true, Compact: st.compact, MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
 		if err != nil {
 			res.Outcome, res.Detail = OutRefused, err.Error()
 			return res
@@ -412,8 +419,8 @@ func (r *runner) search(ctx context.Context) engineResult {
 				res.Outcome = OutNone
 				res.Detail = fmt.Sprintf("incomplete under POSIX's behaviours; no violation in %d states under LODIN's platform, which is no proof", ex.States)
 			case st.primary && !lossless(ex):
-				// (the portfolio never asks for compaction: a guard, so
-				// that a TRUE never rests on a lossy visited set)
+				// (a compacted search only looks for violations: a TRUE
+				// never rests on a lossy visited set)
 				res.Outcome = OutNone
 				res.Detail = fmt.Sprintf("no violation in %d states, but the visited set was hash-compacted (omission probability %.3g): no proof", ex.States, ex.OmissionProbability)
 			case st.primary:
@@ -444,8 +451,13 @@ func (r *runner) search(ctx context.Context) engineResult {
 			}
 			res.Detail = ex.Reason
 		case explicit.Incomplete:
+			if !st.compact && strings.HasPrefix(ex.Reason, "memory limit") {
+				steps = append([]step{{st.prop, st.primary, st.lodin, true}}, steps...)
+				res.Detail = fmt.Sprintf("%s: %s; hash-compacted search for a violation", ex.Verdict, ex.Reason)
+				continue
+			}
 			if !st.lodin && usesCondVars(r.p.Prog) {
-				steps = append([]step{{st.prop, st.primary, true}}, steps...)
+				steps = append([]step{{st.prop, st.primary, true, false}}, steps...)
 				res.Detail = fmt.Sprintf("%s: %s", ex.Verdict, ex.Reason)
 				continue
 			}

@@ -348,6 +348,15 @@ func (m *Memory) reset(img *Memory) {
 // blocks.
 func (m *Memory) Live() uint64 { return m.live }
 
+// AllocMark is the memory's block-id allocation state: the number of ids
+// handed out and of dead stack-block ids kept for reuse. The ids the next
+// allocations get depend on it alone, so a step that leaves it unchanged
+// neither allocated nor freed a stack block nor allocated a heap block:
+// partial-order reduction (explicit/por.go) lets only such steps commute,
+// since two allocations in the other order would number their blocks
+// differently.
+func (m *Memory) AllocMark() (ids uint32, deadStack int) { return m.n, len(m.freeStack) }
+
 // recount recomputes live from the blocks (after a snapshot is restored).
 func (m *Memory) recount() {
 	m.live, m.heap = 0, 0

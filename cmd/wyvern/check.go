@@ -132,6 +132,7 @@ type experimentFlags struct {
 	order     string
 	reduction string
 	compact   bool
+	por       bool
 	maxStates int64
 	maxMemMB  int64
 	maxTime   time.Duration
@@ -161,7 +162,7 @@ func (e *experimentFlags) bmcOptions() *jobs.BMCOptions {
 
 // explicitFlags are the flags of explicit-state searches and exact
 // probabilities: errors on a query answered by simulation.
-var explicitFlags = []string{"order", "reduction", "compact", "max-states", "max-memory", "max-time", "search-workers"}
+var explicitFlags = []string{"order", "reduction", "por", "compact", "max-states", "max-memory", "max-time", "search-workers"}
 
 // check rejects flags that do not fit query q, before anything starts:
 // explicit-state flags on a query answered by simulation, --order and
@@ -232,7 +233,7 @@ func (e *experimentFlags) check(fs *flag.FlagSet, q *query.Query) error {
 		case !search && !e.exact:
 			return fmt.Errorf("--%s applies to explicit-state queries (E<> P, A[] P, EnumStates) and to Pr[<=N](<> P) with --exact; "+
 				"this %s query is answered by simulation", name, q.Kind)
-		case e.exact && (name == "order" || name == "reduction" || name == "search-workers"):
+		case e.exact && (name == "order" || name == "reduction" || name == "por" || name == "search-workers"):
 			return fmt.Errorf("--%s does not apply to --exact, which propagates probabilities over single steps in one order", name)
 		}
 	}
@@ -286,7 +287,7 @@ func (e *experimentFlags) explicitOptions(q *query.Query) (*jobs.ExplicitOptions
 	if _, err := explicit.ParseReduction(e.reduction); err != nil {
 		return nil, err
 	}
-	return &jobs.ExplicitOptions{Exact: e.exact, Order: e.order, Reduction: e.reduction, Compact: e.compact,
+	return &jobs.ExplicitOptions{Exact: e.exact, Order: e.order, Reduction: e.reduction, POR: e.por, Compact: e.compact,
 		MaxStates: e.maxStates, MaxBytes: e.maxMemMB << 20, MaxTimeS: e.maxTime.Seconds(), Workers: e.searchW}, nil
 }
 
@@ -303,6 +304,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&e.exact, "exact", false, "compute Pr[<=N](<> P) exactly by exploring the state space (finite models)")
 	fs.StringVar(&e.order, "order", "bfs", "explicit-state search order: bfs (shortest counterexamples) or dfs")
 	fs.StringVar(&e.reduction, "reduction", "none", "explicit-state reduction: none, local or global (LODIN's)")
+	fs.BoolVar(&e.por, "por", false, "explicit-state search: partial-order reduction on top of --reduction local or global (E<> and A[]; same verdicts, fewer states)")
 	fs.BoolVar(&e.compact, "compact", false, "explicit-state search: store 72-bit state fingerprints only (hash compaction)")
 	fs.Int64Var(&e.maxStates, "max-states", 0, "explicit-state limit on states (0: none); reaching it ends with 'incomplete'")
 	fs.Int64Var(&e.maxMemMB, "max-memory", 0, "explicit-state limit on memory in MiB (0: 2048)")
