@@ -36,6 +36,9 @@ type searchStats struct {
 	lasso    *Lasso
 	recur    *Lasso // a state of a loop's recurrent set reached (recur.go)
 	threads  bool   // a state had more than one process
+	// unfair counts the cycles passed over because a process enabled on
+	// them never steps (fairCycle): no lasso, and no proof either.
+	unfair int
 	// undefined is the error kind of a run that ended in undefined
 	// behaviour ("" if none): no proof by the search.
 	undefined string
@@ -305,6 +308,10 @@ func lassoSearchWatch(ctx context.Context, m *vm.Machine, opts *Options, samples
 		}
 		k := keyOf(succ)
 		if i, ok := onPath[k]; ok {
+			if !fairCycle(path[i:], step) {
+				res.unfair++
+				continue
+			}
 			res.lasso = lassoOf(path, i, step)
 			return res, nil
 		}
@@ -356,6 +363,30 @@ func lassoSearchWatch(ctx context.Context, m *vm.Machine, opts *Options, samples
 		res.maxDepth = max(res.maxDepth, len(path))
 	}
 	return res, nil
+}
+
+// fairCycle says whether the cycle through the states of path (its first
+// state repeated after the path's steps and the closing step) is a fair
+// run when repeated forever: every process enabled in any of its states
+// steps in it. A cycle that starves an enabled process is a run only an
+// unfair scheduler takes, and SV-COMP's termination of threaded programs
+// (pthread-atomic/gcd-2: one thread spins while the other could end the
+// loop) assumes fair scheduling. Asking this of every process enabled
+// anywhere on the cycle (strong fairness) rejects more cycles than weak
+// fairness would: a lasso may be missed, never claimed wrongly.
+func fairCycle(path []*frame, closing trace.Step) bool {
+	stepped := map[int32]bool{closing.Thread: true}
+	for _, f := range path[1:] {
+		stepped[f.step.Thread] = true
+	}
+	for _, f := range path {
+		for _, tid := range f.en {
+			if !stepped[tid] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // stepsOf returns the steps of the path.

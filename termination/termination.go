@@ -194,7 +194,10 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 	}
 	samples := newSampleSet(prog, extra)
 	var watch *recurWatch
-	if loops != nil && len(loops.recurrent) > 0 {
+	if loops != nil && len(loops.recurrent) > 0 && !threads {
+		// (A loop's recurrent set is checked over the loop alone: other
+		// threads may write what it reads, and under fair scheduling
+		// they do step, so it proves nothing in a threaded program.)
 		watch = newRecurWatch(m, loops.recurrent)
 	}
 	sr, err := lassoSearchWatch(ctx, m, &searchOpts, samples, watch)
@@ -202,7 +205,7 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 		return nil, err
 	}
 	res.States, res.MaxDepth = sr.states, sr.maxDepth
-	res.Complete = sr.limit == "" && !sr.sampled && err == nil && sr.undefined == ""
+	res.Complete = sr.limit == "" && !sr.sampled && err == nil && sr.undefined == "" && sr.unfair == 0
 	switch {
 	case sr.lasso != nil:
 		if err := checkLasso(m, sr.lasso); err != nil {
@@ -221,6 +224,9 @@ func Analyze(ctx context.Context, prog *ir.Program, o Options) (*Result, error) 
 		return res, nil
 	case threads:
 		res.Reason = "the program creates threads: termination is not proved for threads (only a lasso would decide)"
+		if sr.unfair > 0 {
+			res.Reason += fmt.Sprintf("; %d cycles passed over: each starves a process enabled on it (a run only an unfair scheduler takes)", sr.unfair)
+		}
 		if sr.limit != "" {
 			res.Reason += "; " + sr.limit
 		}
