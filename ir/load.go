@@ -167,9 +167,6 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 	}
 	l.prog.Entry = main
 	if l.dl.ilp32 {
-		if len(l.prog.Funcs[main].Params) > 0 {
-			return nil, &LoadError{File: name, Func: "main", Msg: "main with parameters (argc, argv) is not supported under the ILP32 data model yet"}
-		}
 		if l.prog.FirstDynBlock > Ptr32MaxBlock-64 {
 			// the image's blocks (and the platform's, after them) need
 			// 32-bit addresses

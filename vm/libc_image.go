@@ -2,6 +2,7 @@ package vm
 
 import (
 	"encoding/binary"
+	"fmt"
 	"path/filepath"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -26,7 +27,8 @@ import (
 //   - strtok's saved position, when the program calls strtok;
 //   - argv: one block per argument string and the array argv[0..argc]
 //     (argv[argc] is NULL), when main takes two parameters; argv[0] is the
-//     program's file name without its directory.
+//     program's file name without its directory. Under ILP32 the array's
+//     entries are 4-byte pointers (ir.Ptr32).
 type libcImage struct {
 	randState  uint64 // pointer to the rand state block
 	ctypeB     uint64 // pointer to the block holding the __ctype_b table pointer
@@ -34,6 +36,7 @@ type libcImage struct {
 	ctypeLower uint64
 	argc       uint64
 	argv       uint64
+	argvErr    string // why argv cannot be built (ILP32: a pointer with no 32-bit form); the first state fails with it
 	errno      uint64 // pointer to the errno block (4 bytes per process)
 	strtok     uint64 // pointer to strtok's saved position (8 bytes)
 	keys       uint64 // pointer to the thread-specific keys block
@@ -210,9 +213,22 @@ func (m *Machine) extendImage(mem *Memory, args []string) {
 	m.libc.argc = uint64(1 + len(args))
 	if len(main.Params) >= 2 {
 		argv := append([]string{filepath.Base(p.Name)}, args...)
-		arr := make([]byte, 8*(len(argv)+1))
+		width := 8
+		if m.ilp32 {
+			width = 4
+		}
+		arr := make([]byte, width*(len(argv)+1))
 		for i, a := range argv {
-			binary.LittleEndian.PutUint64(arr[8*i:], add(blkGlobal, append([]byte(a), 0)))
+			ptr := add(blkGlobal, append([]byte(a), 0))
+			if !m.ilp32 {
+				binary.LittleEndian.PutUint64(arr[8*i:], ptr)
+				continue
+			}
+			x, ok := ir.Ptr32(ptr)
+			if !ok && m.libc.argvErr == "" {
+				m.libc.argvErr = fmt.Sprintf("argv: argument %d of %d has no 32-bit address under the ILP32 data model (too many blocks before it)", i, len(argv))
+			}
+			binary.LittleEndian.PutUint32(arr[4*i:], x)
 		}
 		m.libc.argv = add(blkGlobal, arr)
 	}

@@ -274,6 +274,10 @@ func (m *Machine) runLimit() uint64 {
 // checkGlobals ends a fresh run at once, with ErrResourceLimit, when the
 // program's globals alone pass MaxMemory.
 func (m *Machine) checkGlobals(st *State, t *Thread) {
+	if m.libc.argvErr != "" {
+		m.fail(st, t, 0, ErrResourceLimit, m.libc.argvErr)
+		return
+	}
 	if m.MaxMemory > 0 && m.globals >= m.MaxMemory {
 		m.fail(st, t, 0, ErrResourceLimit, fmt.Sprintf("memory: %d bytes of globals pass the per-run limit of %d bytes",
 			m.globals, m.MaxMemory))
