@@ -2,6 +2,8 @@ package explicit
 
 import (
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -20,8 +22,8 @@ type treeMemo struct {
 	threads int
 	words   int      // the encoding's length (stateBytes)
 	leaves  []uint32 // each part's leaf id, in AppendKeyParts's order
-	lens    []int32  // each part's words
 	blocks  []uint32 // the block id of each block part (leaves[threads+2:])
+	blist   uint32   // blocks's number in memoArena.lists, 0 when not known
 	nodes   []uint32 // the pairs' ids, in treeDB.build's order
 	root    uint64
 	// the leaves of the root's halves (treeDB.halves), made once for the
@@ -41,8 +43,8 @@ func (t *treeDB) memoOf(key []uint64, ends []int32, m *treeMemo, intern bool) bo
 	if threads+2 > len(ends) || ends[0] != 3 {
 		panic(fmt.Sprintf("explicit: internal error: a state encoding of %d parts has %d processes", len(ends), threads))
 	}
-	m.threads, m.words, m.split = threads, len(key), false
-	m.leaves, m.lens, m.blocks = m.leaves[:0], m.lens[:0], m.blocks[:0]
+	m.threads, m.words, m.split, m.blist = threads, len(key), false, 0
+	m.leaves, m.blocks = m.leaves[:0], m.blocks[:0]
 	start := int32(0)
 	for i, e := range ends {
 		id := t.leaf(key[start:e], intern)
@@ -50,7 +52,6 @@ func (t *treeDB) memoOf(key []uint64, ends []int32, m *treeMemo, intern bool) bo
 			return false
 		}
 		m.leaves = append(m.leaves, id)
-		m.lens = append(m.lens, e-start)
 		if i >= threads+2 {
 			b := uint32(0) // (a test's made-up empty part)
 			if e > start {
@@ -70,11 +71,10 @@ func (t *treeDB) derive(m *vm.Machine, st *vm.State, p, c *treeMemo, d *vm.KeyDe
 	nt := p.threads
 	c.threads, c.split = nt, false
 	c.leaves = append(c.leaves[:0], p.leaves[:nt+2]...)
-	c.lens = append(c.lens[:0], p.lens[:nt+2]...)
 	words := p.words
 	set := func(k int, part []uint64) {
-		words += len(part) - int(c.lens[k])
-		c.leaves[k], c.lens[k] = t.leaf(part, true), int32(len(part))
+		words += len(part) - t.leafLen(c.leaves[k])
+		c.leaves[k] = t.leaf(part, true)
 	}
 	if d.Header {
 		buf = m.AppendHeaderPart(buf[:0], st)
@@ -90,24 +90,30 @@ func (t *treeDB) derive(m *vm.Machine, st *vm.State, p, c *treeMemo, d *vm.KeyDe
 	}
 	// the blocks: p's, with those d lists made again (in id order both)
 	c.blocks = c.blocks[:0]
-	pb, pl, pn := p.blocks, p.leaves[nt+2:], p.lens[nt+2:]
+	pb, pl := p.blocks, p.leaves[nt+2:]
 	j := 0
+	same := true // the same blocks as p's
 	for _, id := range d.Blocks {
 		for ; j < len(pb) && pb[j] < id; j++ {
-			c.blocks, c.leaves, c.lens = append(c.blocks, pb[j]), append(c.leaves, pl[j]), append(c.lens, pn[j])
+			c.blocks, c.leaves = append(c.blocks, pb[j]), append(c.leaves, pl[j])
 		}
-		if j < len(pb) && pb[j] == id {
-			words -= int(pn[j])
+		was := j < len(pb) && pb[j] == id
+		if was {
+			words -= t.leafLen(pl[j])
 			j++
 		}
 		var ok bool
 		if buf, ok = m.AppendBlockPart(buf[:0], st, id); ok {
 			words += len(buf)
-			c.blocks, c.leaves, c.lens = append(c.blocks, id), append(c.leaves, t.leaf(buf, true)), append(c.lens, int32(len(buf)))
+			c.blocks, c.leaves = append(c.blocks, id), append(c.leaves, t.leaf(buf, true))
 		}
+		same = same && ok == was
 	}
-	c.blocks, c.leaves, c.lens = append(c.blocks, pb[j:]...), append(c.leaves, pl[j:]...), append(c.lens, pn[j:]...)
-	c.words = words
+	c.blocks, c.leaves = append(c.blocks, pb[j:]...), append(c.leaves, pl[j:]...)
+	c.words, c.blist = words, 0
+	if same {
+		c.blist = p.blist
+	}
 	t.build(c, p, true)
 	return buf
 }
@@ -230,55 +236,102 @@ func (t *treeDB) pairOf(l, r uint32, changed, intern bool) (uint32, bool) {
 	return id, changed
 }
 
+// leafLen is the number of words of leaf id.
+func (t *treeDB) leafLen(id uint32) int { return int(t.leafRefs[id&^leafBit].n) }
+
 // memoArena holds the memos of queued states, in the order they were
 // queued (the search takes them in that order or in its reverse: its
-// queue's or its stack's). A memo's place is a position counted from the
-// start of the search (1 more: 0 is none), so that the arena can drop the
-// memos taken without renumbering.
+// queue's or its stack's), in chunks of memoChunk words that a memo does
+// not straddle: a chunk whose memos are all taken is kept for reuse, so
+// the arena holds the memos queued and a chunk or two more (no copy, no
+// slice grown by doubling). A memo's place is the number of its chunk
+// counted from the start of the search, and its offset there, plus 1 (0
+// is none).
 type memoArena struct {
-	w    []uint32
-	base uint64 // position of w[0]
-	head int    // breadth-first: w[:head] are taken
+	chunks [][]uint32
+	first  uint64 // the number of chunks[0]
+	spare  [][]uint32
+	// the lists of block ids of the memos put (few: most steps change
+	// no block into or out of the image's), numbered from 1
+	lists  [][]uint32
+	listID map[string]uint32
 }
+
+const (
+	memoChunk = 1 << 15 // words
+	maxSpare  = 4
+)
 
 // put appends m and returns its place.
 func (a *memoArena) put(m *treeMemo) uint64 {
-	at := a.base + uint64(len(a.w)) + 1
-	a.w = append(a.w, uint32(len(m.leaves)), uint32(m.threads), uint32(m.words), uint32(m.root>>32), uint32(m.root))
-	a.w = append(a.w, m.leaves...)
-	for _, n := range m.lens {
-		a.w = append(a.w, uint32(n))
+	if m.blist == 0 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.blocks))), 4*len(m.blocks))
+		if m.blist = a.listID[string(b)]; m.blist == 0 {
+			if a.listID == nil {
+				a.listID = map[string]uint32{}
+			}
+			a.lists = append(a.lists, slices.Clone(m.blocks))
+			m.blist = uint32(len(a.lists))
+			a.listID[string(b)] = m.blist
+		}
 	}
-	a.w = append(a.w, m.blocks...)
-	a.w = append(a.w, m.nodes...)
-	return at
+	n := len(m.leaves)
+	size := 4 + n + len(m.nodes)
+	k := len(a.chunks) - 1
+	if k < 0 || len(a.chunks[k])+size > cap(a.chunks[k]) {
+		var c []uint32
+		if len(a.spare) > 0 && size <= memoChunk {
+			c, a.spare = a.spare[len(a.spare)-1], a.spare[:len(a.spare)-1]
+		} else {
+			c = make([]uint32, 0, max(memoChunk, size))
+		}
+		a.chunks = append(a.chunks, c)
+		k++
+	}
+	w := a.chunks[k]
+	at := (a.first+uint64(k))<<32 | uint64(len(w))
+	w = append(w, uint32(n), uint32(m.threads), uint32(m.words), m.blist)
+	w = append(w, m.leaves...)
+	a.chunks[k] = append(w, m.nodes...)
+	return at + 1
 }
 
-// take copies the memo at place at into m and drops it (with the memos
-// before it when fifo, after it when not).
+// take copies the memo at place at into m and drops it: with fifo, it and
+// the chunks before its own (the memos queued before it, taken); without,
+// it and what follows it (the memos stacked after it, taken).
 func (a *memoArena) take(at uint64, m *treeMemo, fifo bool) {
-	i := int(at - 1 - a.base)
-	w := a.w[i:]
+	ci, off := int((at-1)>>32-a.first), int(uint32(at-1))
+	w := a.chunks[ci][off:]
 	n, threads := int(w[0]), int(w[1])
-	m.threads, m.words, m.root, m.split = threads, int(w[2]), uint64(w[3])<<32|uint64(w[4]), false
-	w = w[5:]
+	m.threads, m.words, m.blist, m.root, m.split = threads, int(w[2]), w[3], 0, false
+	w = w[4:]
 	m.leaves = append(m.leaves[:0], w[:n]...)
-	m.lens = m.lens[:0]
-	for _, x := range w[n : 2*n] {
-		m.lens = append(m.lens, int32(x))
-	}
-	nb := n - threads - 2
-	m.blocks = append(m.blocks[:0], w[2*n:2*n+nb]...)
-	m.nodes = append(m.nodes[:0], w[2*n+nb:2*n+nb+n-2]...)
-	if !fifo {
-		a.w = a.w[:i]
+	m.blocks = append(m.blocks[:0], a.lists[m.blist-1]...)
+	m.nodes = append(m.nodes[:0], w[n:n+max(n-2, 0)]...)
+	if fifo {
+		for _, c := range a.chunks[:ci] {
+			a.recycle(c)
+		}
+		clear(a.chunks[:ci])
+		a.chunks = a.chunks[ci:]
+		a.first += uint64(ci)
 		return
 	}
-	a.head = i + 5 + 3*n + nb - 2
-	if a.head >= 1<<16 && 2*a.head >= len(a.w) {
-		k := copy(a.w, a.w[a.head:])
-		a.w = a.w[:k]
-		a.base += uint64(a.head)
-		a.head = 0
+	a.chunks[ci] = a.chunks[ci][:off]
+	for _, c := range a.chunks[ci+1:] {
+		a.recycle(c)
+	}
+	if off == 0 {
+		a.recycle(a.chunks[ci])
+		ci--
+	}
+	clear(a.chunks[ci+1:])
+	a.chunks = a.chunks[:ci+1]
+}
+
+// recycle keeps chunk c, emptied, for reuse.
+func (a *memoArena) recycle(c []uint32) {
+	if cap(c) == memoChunk && len(a.spare) < maxSpare {
+		a.spare = append(a.spare, c[:0])
 	}
 }
