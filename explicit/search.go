@@ -28,6 +28,9 @@ type item struct {
 	// en: the processes EnabledThreads lists, bit tid each, when visit
 	// found them (enMask); 0 when not known (a running state has one).
 	en uint32
+	// memo: where its tree's memo is in searcher.memos (full storage,
+	// one worker), 0 when none
+	memo uint64
 }
 
 // enMask returns the processes en as the bits of item.en, 0 if one does not
@@ -134,6 +137,16 @@ type searcher struct {
 	cur           uint32 // record being expanded
 	curDepth      uint32 // its depth
 
+	// Full storage, one worker: the memo of the tree of the state being
+	// expanded (pm), of its successor (cm), the parts the successor may
+	// have changed (delta), a part's words (part), and the memos of the
+	// states queued.
+	memo   bool
+	pm, cm treeMemo
+	delta  vm.KeyDelta
+	part   []uint64
+	memos  memoArena
+
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
 	one, rest []int32 // expandPOR's buffers
@@ -236,6 +249,9 @@ func (sr *searcher) run() error {
 	}
 	idx, _ := sr.s.add(h, sr.key, sr.ends, noRec, -1, nil)
 	sr.res.States = 1
+	if sr.memo = !sr.s.compact && sr.workers <= 1; sr.memo {
+		sr.s.tree.memoOf(sr.key, sr.ends, &sr.cm, true)
+	}
 	if sr.visit(s0, idx) {
 		sr.s.keep(idx)
 		return errStop
@@ -272,6 +288,14 @@ func (sr *searcher) run() error {
 			sr.en = m.EnabledThreads(it.st, sr.en)
 		}
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
+		if sr.memo {
+			if it.memo != 0 {
+				sr.memos.take(it.memo, &sr.pm, sr.opts.Order != DFS)
+			} else {
+				sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], it.st)
+				sr.s.tree.memoOf(sr.key, sr.ends, &sr.pm, true)
+			}
+		}
 		var err error
 		if sr.por != nil && len(sr.en) > 1 {
 			err = sr.expandPOR(it.st)
@@ -317,6 +341,9 @@ func (sr *searcher) progress(now time.Time) Progress {
 // successor handles one successor of the state being expanded.
 func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float64) error {
 	sr.res.Transitions++
+	if sr.memo {
+		return sr.successorTree(st, tid, choices)
+	}
 	var h vm.Hash128
 	if sr.s.compact && !sr.verify {
 		h = sr.parts.SuccessorStep(sr.curSt, sr.curHash, st, tid, sr.g.solo) // fingerprint, written out
@@ -334,6 +361,32 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 		return nil
 	}
 	_, err := sr.added(st, idx, h, len(sr.key), true)
+	return err
+}
+
+// successorTree is successor with full storage and one worker: the
+// successor's tree is made from its parent's (treeMemo), encoding only the
+// parts it may have changed.
+func (sr *searcher) successorTree(st *vm.State, tid int32, choices []uint64) error {
+	t := sr.s.tree
+	if sr.m.KeyDelta(sr.curSt, st, tid, sr.g.solo, &sr.delta) {
+		sr.part = t.derive(sr.m, st, &sr.pm, &sr.cm, &sr.delta, sr.part)
+	} else {
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		t.memoOf(sr.key, sr.ends, &sr.cm, true)
+	}
+	if sr.verify {
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		if want := t.root(sr.key, sr.ends, false); want != sr.cm.root || len(sr.key) != sr.cm.words {
+			return fmt.Errorf("explicit: internal error: the tree of a successor (process %d) made from its parent's has root %x and %d words, from its encoding %x and %d", tid, sr.cm.root, sr.cm.words, want, len(sr.key))
+		}
+	}
+	idx, added := sr.s.addRoot(sr.cm.root, sr.cur, tid, choices)
+	sr.lastAdded = added
+	if !added {
+		return nil
+	}
+	_, err := sr.added(st, idx, vm.Hash128{}, sr.cm.words, true)
 	return err
 }
 
@@ -495,7 +548,11 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 	q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
 	sr.qBytes += 4 * int64(q)
 	sr.qPeak = max(sr.qPeak, sr.qBytes)
-	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en})
+	var memo uint64
+	if sr.memo {
+		memo = sr.memos.put(&sr.cm)
+	}
+	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en, memo: memo})
 	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}

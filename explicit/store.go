@@ -333,6 +333,19 @@ func (s *store) add(h vm.Hash128, key []uint64, ends []int32, parent uint32, tid
 	} else if !s.tree.add(key, ends) {
 		return 0, false
 	}
+	return s.added(parent, tid, choices), true
+}
+
+// addRoot is add for full storage given the state's root (treeMemo).
+func (s *store) addRoot(root uint64, parent uint32, tid int32, choices []uint64) (uint32, bool) {
+	if !s.tree.addRoot(root) {
+		return 0, false
+	}
+	return s.added(parent, tid, choices), true
+}
+
+// added records the state just added and returns its index.
+func (s *store) added(parent uint32, tid int32, choices []uint64) uint32 {
 	s.n++
 	idx := uint32(s.recs.n)
 	s.recs.add(parent, tid)
@@ -340,7 +353,7 @@ func (s *store) add(h vm.Hash128, key []uint64, ends []int32, parent uint32, tid
 		s.choice[idx] = choiceRef{off: uint32(len(s.choices)), n: uint32(len(choices))}
 		s.choices = append(s.choices, choices...)
 	}
-	return idx, true
+	return idx
 }
 
 // grownFull is the size of full storage's pair or leaf table after

@@ -1,7 +1,6 @@
 package explicit
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/wyvernmc/wyvern/vm"
@@ -51,10 +50,13 @@ type treeDB struct {
 	leafRefs  []encRef // words of each leaf in arena
 	arena     wordArena
 
-	ids  []uint32          // scratch: the leaf ids of a root's left half
-	odd  []uint32          // and of its right half
-	last uint64            // the root add saw last
-	kept map[uint32]uint64 // roots of the records store.keep kept
+	ids []uint32 // scratch (build): the leaf ids of a root's left half
+	odd []uint32 // and of its right half
+	// build's nodes so far, and those of the memo it reuses (nil: none)
+	nodes, prevNodes []uint32
+	scratch          treeMemo          // root's
+	last             uint64            // the root add saw last
+	kept             map[uint32]uint64 // roots of the records store.keep kept
 }
 
 const (
@@ -97,75 +99,17 @@ func (t *treeDB) has(key []uint64, ends []int32) bool {
 // root returns the root pair of a state's tree, interning its leaves and
 // pairs (with intern; without, 0 when one of them is not stored).
 func (t *treeDB) root(key []uint64, ends []int32, intern bool) uint64 {
-	if len(ends) < 2 || int(ends[len(ends)-1]) != len(key) {
-		panic(fmt.Sprintf("explicit: internal error: a state encoding of %d words in %d parts", len(key), len(ends)))
-	}
-	// The two halves of the root: the even-numbered processes and the
-	// header (t.ids), and the odd-numbered processes, the block count and
-	// the blocks (t.odd). Processes are the parts that change most (their
-	// pcs and registers): kept apart, each half takes few values (fib_8:
-	// about 14 000 a process, 3.4 M states), so the nodes below the root
-	// are shared by many states. In each half the processes are the top of
-	// a comb (pair(p0, pair(p2, ... pair(pk, rest)))) over the balanced
-	// tree of the rest, so that a process's many values multiply only the
-	// pairs above it, not every level of a balanced tree.
-	threads := int(key[2]) // appendStatus's two words, then the process count
-	if threads+2 > len(ends) || ends[0] != 3 {
-		panic(fmt.Sprintf("explicit: internal error: a state encoding of %d parts has %d processes", len(ends), threads))
-	}
-	ids, odd := t.ids[:0], t.odd[:0]
-	start := int32(0)
-	for i, e := range ends {
-		id := t.leaf(key[start:e], intern)
-		if id == 0 {
-			return 0
-		}
-		if i > 0 && i <= threads && i%2 == 1 {
-			ids = append(ids, id) // processes 0, 2, 4, ...
-		} else {
-			odd = append(odd, id) // the header, processes 1, 3, ..., the block count, the blocks
-		}
-		start = e
-	}
-	// the header goes last in the left half (t.odd keeps it first, so
-	// that its buffer keeps its whole capacity for the next state)
-	ids = append(ids, odd[0])
-	t.ids, t.odd = ids, odd
-	l := t.comb(ids, (threads+1)/2, intern)
-	r := t.comb(odd[1:], threads/2, intern)
-	if l == 0 || r == 0 {
+	if !t.memoOf(key, ends, &t.scratch, intern) {
 		return 0
 	}
-	return uint64(l)<<32 | uint64(r)
+	return t.scratch.root
 }
 
-// comb returns the id of the tree over ids whose first k are processes
-// (0: not stored): pair(ids[0], comb(ids[1:], k-1)), and the balanced tree
-// of the rest when k is 0.
-func (t *treeDB) comb(ids []uint32, k int, intern bool) uint32 {
-	if k == 0 || len(ids) == 1 {
-		return t.node(ids, intern)
-	}
-	r := t.comb(ids[1:], k-1, intern)
-	if r == 0 {
-		return 0
-	}
-	return t.pair(uint64(ids[0])<<32|uint64(r), intern)
-}
-
-// node returns the id of the balanced tree over ids (0: not stored): the
-// pair of the trees over its first ⌈n/2⌉ ids and over the rest.
-func (t *treeDB) node(ids []uint32, intern bool) uint32 {
-	if len(ids) == 1 {
-		return ids[0]
-	}
-	mid := (len(ids) + 1) / 2
-	l := t.node(ids[:mid], intern)
-	r := t.node(ids[mid:], intern)
-	if l == 0 || r == 0 {
-		return 0
-	}
-	return t.pair(uint64(l)<<32|uint64(r), intern)
+// addRoot adds the state whose root is root (treeMemo) and reports
+// whether it was new.
+func (t *treeDB) addRoot(root uint64) bool {
+	t.last = root
+	return t.roots.add(root)
 }
 
 // pair returns the id of pair p (0: not stored and not intern).
