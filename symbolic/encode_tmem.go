@@ -302,23 +302,7 @@ func (e *encoder) tRead(s *pstate, p val, n int) val {
 			bytes[i] = e.term(t, 8)
 		}
 	}
-	all := true
-	var c uint64
-	for i := n - 1; i >= 0; i-- {
-		if !bytes[i].isConst() {
-			all = false
-			break
-		}
-		c = c<<8 | bytes[i].c&0xff
-	}
-	if all {
-		return cst(c, 8*n)
-	}
-	parts := make([]Term, n)
-	for i := range bytes {
-		parts[n-1-i] = e.bv(bytes[i], 8)
-	}
-	return e.term(concat(parts), 8*n)
+	return e.assemble(bytes)
 }
 
 // maxSymbolicBlock bounds the blocks accessed at a variable offset in
