@@ -14,7 +14,8 @@ import (
 //     calls of program functions ([i.f] propositions observe "about to call");
 //   - load, store, atomicrmw, cmpxchg and aggregate loads/stores, except
 //     accesses to a private stack slot (below) and loads from constant
-//     globals (immutable);
+//     globals (immutable; visible when the proposition reads DataRace,
+//     which a store to constant memory, an error, makes with them);
 //   - ret from a thread's outermost frame (the process finishes: joins and
 //     the end of main depend on it), from an atomic function (leaves an
 //     atomic section), from a pthread_once routine, or from a function with a
@@ -90,6 +91,22 @@ func newVisibility(p *ir.Program) *visibility {
 		v.class[f.Index] = cls
 	}
 	return v
+}
+
+// constLoadsVisible makes the loads from constant globals visible: a
+// DataRace proposition sees them (a store to constant memory, an error,
+// races with them), so a reduced transition must stop before them.
+func (v *visibility) constLoadsVisible(p *ir.Program) {
+	for _, f := range p.Funcs {
+		if f.External {
+			continue
+		}
+		for pc, in := range f.Code {
+			if (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && in.A >= f.ConstBase && int(in.A-f.ConstBase) < len(f.Consts) {
+				v.class[f.Index][pc] = visible
+			}
+		}
+	}
 }
 
 // privateAllocas returns the alloca result slots of f used only as the
