@@ -69,7 +69,7 @@ func porWhyNot(c *query.Compiled, m *vm.Machine, workers int) string {
 	case m.Leaks != 0:
 		return "the leak checks read every block after every step"
 	}
-	for _, r := range []query.Read{query.ReadRegisters, query.ReadLocals, query.ReadLines, query.ReadDivZero, query.ReadOverflows, query.ReadDataRace} {
+	for _, r := range []query.Read{query.ReadRegisters, query.ReadLocals, query.ReadLines, query.ReadDivZero, query.ReadOverflows} {
 		if c.Reads.Has(r) {
 			return "the proposition reads " + r.String()
 		}
@@ -207,6 +207,10 @@ type por struct {
 	from    map[[2]int32]*footprint
 	blocks  map[uint32]bool // blocks the proposition reads
 	calls   map[int32]bool  // functions the proposition watches ([p.f])
+	// race says that the proposition reads DataRace: loads from constant
+	// globals are reads too (a write to constant memory, an error, races
+	// with them).
+	race bool
 	// reduced counts the states expanded by one process.
 	reduced int64
 }
@@ -214,7 +218,8 @@ type por struct {
 func newPOR(c *query.Compiled, m *vm.Machine) *por {
 	p := m.Prog
 	o := &por{m: m, p: p, private: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
-		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{}}
+		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{},
+		race: c.Reads.Has(query.ReadDataRace)}
 	for _, u := range c.Reads.Uses {
 		switch u.Read {
 		case query.ReadGlobals:
@@ -359,7 +364,7 @@ func (o *por) addr(f *ir.Func, s int32, write bool, fp *footprint) {
 		fp.anyR = true
 	case write:
 		fp.write(b)
-	case !o.p.Globals[b-1].Const:
+	case !o.p.Globals[b-1].Const || o.race:
 		fp.read(b)
 	}
 }
@@ -485,9 +490,11 @@ func (o *por) stepFP(t *vm.Thread, fp *footprint) {
 	if a, ok := o.m.NextAccess(t); ok {
 		b := ir.PtrBlock(a.Addr)
 		switch {
+		case a.Size > 0 && ir.PtrBlock(a.Addr+uint64(a.Size)-1) != b:
+			fp.all = true // (out of its block, into the next one's addresses)
 		case a.Write || in.Op == ir.OpAtomicRMW || in.Op == ir.OpCmpXchg:
 			fp.write(b)
-		case b >= 1 && int(b) <= len(o.p.Globals) && o.p.Globals[b-1].Const:
+		case !o.race && b >= 1 && int(b) <= len(o.p.Globals) && o.p.Globals[b-1].Const:
 		default:
 			fp.read(b)
 		}
