@@ -53,10 +53,25 @@ import (
 // along a cycle of reduced states, which is impossible), so no transition is
 // postponed for ever. Deadlocks are kept: a state where i's independent,
 // enabled transition stays enabled is not a deadlock. The proposition may
-// read globals, [p.f], Deadlock, Error, Exited and Exists; POR is not applied
-// (a note says so) when it reads registers, locals, lines, DivZero,
-// OverFlows or DataRace, when the machine checks leaks (they read all of
+// read globals, [p.f], Deadlock, Error, Exited, Exists and DataRace; POR is
+// not applied (a note says so) when it reads registers, locals, lines,
+// DivZero or OverFlows, when the machine checks leaks (they read all of
 // memory after every step), with several search workers, and to EnumStates.
+//
+// DataRace (two enabled processes p, q about to make overlapping accesses,
+// one writing, not both atomic) reads the next instructions and registers
+// of p and q, so the case where w has no step of i needs more: i is neither
+// p nor q. i's next instruction in w's last state r is t's first step; had
+// it raced with q's next access in r, that access, reachable from one of
+// q's frames in s (a process created later is created by a step dependent
+// on everything), would meet t's footprint. So p and q, whose registers and
+// positions t leaves alone, race in t·w's last state too, and are enabled
+// there (loads and stores always are; t enters no atomic section). For
+// this the footprints see every access DataRace sees: with race set, loads
+// from constant globals are reads (a store to constant memory, an error,
+// races with them; the reductions make them visible then, visible.go), and
+// an access running past its block into the next block's addresses is
+// dependent on everything. docs/explicit.md has the argument in full.
 
 // porWhyNot says why POR cannot be applied to the query on machine m, ""
 // when it can.
