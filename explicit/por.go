@@ -214,14 +214,14 @@ var syncObject = map[ir.Builtin]bool{
 // por holds a search's partial-order reduction: the static footprints of
 // the program's code and what the proposition observes.
 type por struct {
-	m       *vm.Machine
-	p       *ir.Program
-	private []map[int32]bool  // per function: private stack slots (visible.go)
-	known   []map[int32]int64 // per function: slots holding an address in a known block
-	fnFP    []footprint       // per function: its code and its callees'
-	from    map[[2]int32]*footprint
-	blocks  map[uint32]bool // blocks the proposition reads
-	calls   map[int32]bool  // functions the proposition watches ([p.f])
+	m      *vm.Machine
+	p      *ir.Program
+	own    []map[int32]bool  // per function: slots addressing its own stack (ownSlots)
+	known  []map[int32]int64 // per function: slots holding an address in a known block
+	fnFP   []footprint       // per function: its code and its callees'
+	from   map[[2]int32]*footprint
+	blocks map[uint32]bool // blocks the proposition reads
+	calls  map[int32]bool  // functions the proposition watches ([p.f])
 	// race says that the proposition reads DataRace: loads from constant
 	// globals are reads too (a write to constant memory, an error, races
 	// with them).
@@ -232,7 +232,7 @@ type por struct {
 
 func newPOR(c *query.Compiled, m *vm.Machine) *por {
 	p := m.Prog
-	o := &por{m: m, p: p, private: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
+	o := &por{m: m, p: p, own: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
 		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{},
 		race: c.Reads.Has(query.ReadDataRace)}
 	for _, u := range c.Reads.Uses {
@@ -249,7 +249,7 @@ func newPOR(c *query.Compiled, m *vm.Machine) *por {
 		if f.External {
 			continue
 		}
-		o.private[f.Index] = privateAllocas(f)
+		o.own[f.Index] = ownSlots(f)
 		o.known[f.Index] = knownSlots(p, f)
 	}
 	for _, f := range p.Funcs {
@@ -288,6 +288,96 @@ func constAddr(f *ir.Func, s int32) (uint64, bool) {
 // global block: a constant, or a getelementptr or copy of one, defined
 // once and by no phi copy.
 func knownSlots(p *ir.Program, f *ir.Func) map[int32]int64 {
+	defs := slotDefs(f)
+	known := map[int32]int64{}
+	block := func(s int32) (int64, bool) {
+		if a, ok := constAddr(f, s); ok {
+			b := ir.PtrBlock(a)
+			if b >= 1 && int(b) <= len(p.Globals) {
+				return int64(b), true
+			}
+			return 0, false
+		}
+		b, ok := known[s]
+		return b, ok
+	}
+	for range 4 { // chains of getelementptrs, in any order
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			if defs[in.Dst] != 1 {
+				continue
+			}
+			if base, ok := gepBase(f, in); ok {
+				if b, ok := block(base); ok {
+					known[in.Dst] = b
+				}
+			}
+		}
+	}
+	return known
+}
+
+// gepBase returns the base of a getelementptr or the source of a copy.
+func gepBase(f *ir.Func, in *ir.Inst) (int32, bool) {
+	switch in.Op {
+	case ir.OpGEPC, ir.OpGEP1, ir.OpMov:
+		return in.A, true
+	case ir.OpGEPN:
+		return f.GEPs[in.Imm].Base, true
+	}
+	return 0, false
+}
+
+// ownSlots returns the slots of f that hold an address into one of the
+// process's own stack blocks that no other process can reach: an alloca's
+// result, or a getelementptr of one defined once, where no such slot is
+// used but as the address of loads and stores and the base of such
+// getelementptrs (visible.go's private slots, and the arrays and structs on
+// the stack whose address is only offset). Another process never has such
+// an address, so neither its accesses nor a race with them concern it.
+func ownSlots(f *ir.Func) map[int32]bool {
+	defs := slotDefs(f)
+	root := map[int32]int32{} // slot -> its alloca
+	for _, in := range f.Code {
+		if in.Op == ir.OpAlloca && defs[in.Dst] == 2 { // (the alloca's own)
+			root[in.Dst] = in.Dst
+		}
+	}
+	if len(root) == 0 {
+		return nil
+	}
+	for range 4 { // chains of getelementptrs, in any order
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			if in.Op == ir.OpMov || in.Op == ir.OpAlloca || defs[in.Dst] != 1 {
+				continue
+			}
+			if base, ok := gepBase(f, in); ok {
+				if r, ok := root[base]; ok {
+					root[in.Dst] = r
+				}
+			}
+		}
+	}
+	escaped := map[int32]bool{}
+	slotUses(f, func(d int32) bool { _, ok := root[d]; return ok }, func(s int32) {
+		if r, ok := root[s]; ok {
+			escaped[r] = true
+		}
+	})
+	own := map[int32]bool{}
+	for s, r := range root {
+		if !escaped[r] {
+			own[s] = true
+		}
+	}
+	return own
+}
+
+// slotDefs counts the definitions of f's slots: one an instruction, two a
+// phi copy or a call's result (which are never taken for known or own
+// addresses).
+func slotDefs(f *ir.Func) map[int32]int {
 	defs := map[int32]int{}
 	for _, e := range f.Edges {
 		for _, mv := range e.Moves {
@@ -325,38 +415,7 @@ func knownSlots(p *ir.Program, f *ir.Func) map[int32]int64 {
 			}
 		}
 	}
-	known := map[int32]int64{}
-	block := func(s int32) (int64, bool) {
-		if a, ok := constAddr(f, s); ok {
-			b := ir.PtrBlock(a)
-			if b >= 1 && int(b) <= len(p.Globals) {
-				return int64(b), true
-			}
-			return 0, false
-		}
-		b, ok := known[s]
-		return b, ok
-	}
-	for range 4 { // chains of getelementptrs, in any order
-		for _, in := range f.Code {
-			if defs[in.Dst] != 1 {
-				continue
-			}
-			var base int32
-			switch in.Op {
-			case ir.OpGEPC, ir.OpGEP1, ir.OpMov:
-				base = in.A
-			case ir.OpGEPN:
-				base = f.GEPs[in.Imm].Base
-			default:
-				continue
-			}
-			if b, ok := block(base); ok {
-				known[in.Dst] = b
-			}
-		}
-	}
-	return known
+	return defs
 }
 
 // addr adds to fp an access of function f through slot s: its global
@@ -390,11 +449,11 @@ func (o *por) instFP(f *ir.Func, pc int32, fp *footprint, withCallees bool) {
 	in := &f.Code[pc]
 	switch in.Op {
 	case ir.OpLoad, ir.OpLoadAgg:
-		if !o.private[f.Index][in.A] {
+		if !o.own[f.Index][in.A] {
 			o.addr(f, in.A, false, fp)
 		}
 	case ir.OpStore, ir.OpStoreAgg:
-		if !o.private[f.Index][in.A] {
+		if !o.own[f.Index][in.A] {
 			o.addr(f, in.A, true, fp)
 		}
 	case ir.OpAtomicRMW, ir.OpCmpXchg:

@@ -202,6 +202,7 @@ func TestPORDataRace(t *testing.T) {
 		{"testdata/por_race_local.c", false},
 		{"testdata/por_race_const.c", true},
 		{"testdata/por_race_heap.c", true},
+		{"testdata/por_race_stack.c", true},
 		{"testdata/race2.c", true},
 		{"../examples/race.c", true},
 		{"../testdata/smc/lost_update.c", true},
