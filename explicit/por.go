@@ -53,10 +53,25 @@ import (
 // along a cycle of reduced states, which is impossible), so no transition is
 // postponed for ever. Deadlocks are kept: a state where i's independent,
 // enabled transition stays enabled is not a deadlock. The proposition may
-// read globals, [p.f], Deadlock, Error, Exited and Exists; POR is not applied
-// (a note says so) when it reads registers, locals, lines, DivZero,
-// OverFlows or DataRace, when the machine checks leaks (they read all of
+// read globals, [p.f], Deadlock, Error, Exited, Exists and DataRace; POR is
+// not applied (a note says so) when it reads registers, locals, lines,
+// DivZero or OverFlows, when the machine checks leaks (they read all of
 // memory after every step), with several search workers, and to EnumStates.
+//
+// DataRace (two enabled processes p, q about to make overlapping accesses,
+// one writing, not both atomic) reads the next instructions and registers
+// of p and q, so the case where w has no step of i needs more: i is neither
+// p nor q. i's next instruction in w's last state r is t's first step; had
+// it raced with q's next access in r, that access, reachable from one of
+// q's frames in s (a process created later is created by a step dependent
+// on everything), would meet t's footprint. So p and q, whose registers and
+// positions t leaves alone, race in t·w's last state too, and are enabled
+// there (loads and stores always are; t enters no atomic section). For
+// this the footprints see every access DataRace sees: with race set, loads
+// from constant globals are reads (a store to constant memory, an error,
+// races with them; the reductions make them visible then, visible.go), and
+// an access running past its block into the next block's addresses is
+// dependent on everything. docs/explicit.md has the argument in full.
 
 // porWhyNot says why POR cannot be applied to the query on machine m, ""
 // when it can.
@@ -69,7 +84,7 @@ func porWhyNot(c *query.Compiled, m *vm.Machine, workers int) string {
 	case m.Leaks != 0:
 		return "the leak checks read every block after every step"
 	}
-	for _, r := range []query.Read{query.ReadRegisters, query.ReadLocals, query.ReadLines, query.ReadDivZero, query.ReadOverflows, query.ReadDataRace} {
+	for _, r := range []query.Read{query.ReadRegisters, query.ReadLocals, query.ReadLines, query.ReadDivZero, query.ReadOverflows} {
 		if c.Reads.Has(r) {
 			return "the proposition reads " + r.String()
 		}
@@ -199,22 +214,27 @@ var syncObject = map[ir.Builtin]bool{
 // por holds a search's partial-order reduction: the static footprints of
 // the program's code and what the proposition observes.
 type por struct {
-	m       *vm.Machine
-	p       *ir.Program
-	private []map[int32]bool  // per function: private stack slots (visible.go)
-	known   []map[int32]int64 // per function: slots holding an address in a known block
-	fnFP    []footprint       // per function: its code and its callees'
-	from    map[[2]int32]*footprint
-	blocks  map[uint32]bool // blocks the proposition reads
-	calls   map[int32]bool  // functions the proposition watches ([p.f])
+	m      *vm.Machine
+	p      *ir.Program
+	own    []map[int32]bool  // per function: slots addressing its own stack (ownSlots)
+	known  []map[int32]int64 // per function: slots holding an address in a known block
+	fnFP   []footprint       // per function: its code and its callees'
+	from   map[[2]int32]*footprint
+	blocks map[uint32]bool // blocks the proposition reads
+	calls  map[int32]bool  // functions the proposition watches ([p.f])
+	// race says that the proposition reads DataRace: loads from constant
+	// globals are reads too (a write to constant memory, an error, races
+	// with them).
+	race bool
 	// reduced counts the states expanded by one process.
 	reduced int64
 }
 
 func newPOR(c *query.Compiled, m *vm.Machine) *por {
 	p := m.Prog
-	o := &por{m: m, p: p, private: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
-		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{}}
+	o := &por{m: m, p: p, own: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
+		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{},
+		race: c.Reads.Has(query.ReadDataRace)}
 	for _, u := range c.Reads.Uses {
 		switch u.Read {
 		case query.ReadGlobals:
@@ -229,7 +249,7 @@ func newPOR(c *query.Compiled, m *vm.Machine) *por {
 		if f.External {
 			continue
 		}
-		o.private[f.Index] = privateAllocas(f)
+		o.own[f.Index] = ownSlots(f)
 		o.known[f.Index] = knownSlots(p, f)
 	}
 	for _, f := range p.Funcs {
@@ -268,6 +288,96 @@ func constAddr(f *ir.Func, s int32) (uint64, bool) {
 // global block: a constant, or a getelementptr or copy of one, defined
 // once and by no phi copy.
 func knownSlots(p *ir.Program, f *ir.Func) map[int32]int64 {
+	defs := slotDefs(f)
+	known := map[int32]int64{}
+	block := func(s int32) (int64, bool) {
+		if a, ok := constAddr(f, s); ok {
+			b := ir.PtrBlock(a)
+			if b >= 1 && int(b) <= len(p.Globals) {
+				return int64(b), true
+			}
+			return 0, false
+		}
+		b, ok := known[s]
+		return b, ok
+	}
+	for range 4 { // chains of getelementptrs, in any order
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			if defs[in.Dst] != 1 {
+				continue
+			}
+			if base, ok := gepBase(f, in); ok {
+				if b, ok := block(base); ok {
+					known[in.Dst] = b
+				}
+			}
+		}
+	}
+	return known
+}
+
+// gepBase returns the base of a getelementptr or the source of a copy.
+func gepBase(f *ir.Func, in *ir.Inst) (int32, bool) {
+	switch in.Op {
+	case ir.OpGEPC, ir.OpGEP1, ir.OpMov:
+		return in.A, true
+	case ir.OpGEPN:
+		return f.GEPs[in.Imm].Base, true
+	}
+	return 0, false
+}
+
+// ownSlots returns the slots of f that hold an address into one of the
+// process's own stack blocks that no other process can reach: an alloca's
+// result, or a getelementptr of one defined once, where no such slot is
+// used but as the address of loads and stores and the base of such
+// getelementptrs (visible.go's private slots, and the arrays and structs on
+// the stack whose address is only offset). Another process never has such
+// an address, so neither its accesses nor a race with them concern it.
+func ownSlots(f *ir.Func) map[int32]bool {
+	defs := slotDefs(f)
+	root := map[int32]int32{} // slot -> its alloca
+	for _, in := range f.Code {
+		if in.Op == ir.OpAlloca && defs[in.Dst] == 2 { // (the alloca's own)
+			root[in.Dst] = in.Dst
+		}
+	}
+	if len(root) == 0 {
+		return nil
+	}
+	for range 4 { // chains of getelementptrs, in any order
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			if in.Op == ir.OpMov || in.Op == ir.OpAlloca || defs[in.Dst] != 1 {
+				continue
+			}
+			if base, ok := gepBase(f, in); ok {
+				if r, ok := root[base]; ok {
+					root[in.Dst] = r
+				}
+			}
+		}
+	}
+	escaped := map[int32]bool{}
+	slotUses(f, func(d int32) bool { _, ok := root[d]; return ok }, func(s int32) {
+		if r, ok := root[s]; ok {
+			escaped[r] = true
+		}
+	})
+	own := map[int32]bool{}
+	for s, r := range root {
+		if !escaped[r] {
+			own[s] = true
+		}
+	}
+	return own
+}
+
+// slotDefs counts the definitions of f's slots: one an instruction, two a
+// phi copy or a call's result (which are never taken for known or own
+// addresses).
+func slotDefs(f *ir.Func) map[int32]int {
 	defs := map[int32]int{}
 	for _, e := range f.Edges {
 		for _, mv := range e.Moves {
@@ -305,38 +415,7 @@ func knownSlots(p *ir.Program, f *ir.Func) map[int32]int64 {
 			}
 		}
 	}
-	known := map[int32]int64{}
-	block := func(s int32) (int64, bool) {
-		if a, ok := constAddr(f, s); ok {
-			b := ir.PtrBlock(a)
-			if b >= 1 && int(b) <= len(p.Globals) {
-				return int64(b), true
-			}
-			return 0, false
-		}
-		b, ok := known[s]
-		return b, ok
-	}
-	for range 4 { // chains of getelementptrs, in any order
-		for _, in := range f.Code {
-			if defs[in.Dst] != 1 {
-				continue
-			}
-			var base int32
-			switch in.Op {
-			case ir.OpGEPC, ir.OpGEP1, ir.OpMov:
-				base = in.A
-			case ir.OpGEPN:
-				base = f.GEPs[in.Imm].Base
-			default:
-				continue
-			}
-			if b, ok := block(base); ok {
-				known[in.Dst] = b
-			}
-		}
-	}
-	return known
+	return defs
 }
 
 // addr adds to fp an access of function f through slot s: its global
@@ -359,7 +438,7 @@ func (o *por) addr(f *ir.Func, s int32, write bool, fp *footprint) {
 		fp.anyR = true
 	case write:
 		fp.write(b)
-	case !o.p.Globals[b-1].Const:
+	case !o.p.Globals[b-1].Const || o.race:
 		fp.read(b)
 	}
 }
@@ -370,11 +449,11 @@ func (o *por) instFP(f *ir.Func, pc int32, fp *footprint, withCallees bool) {
 	in := &f.Code[pc]
 	switch in.Op {
 	case ir.OpLoad, ir.OpLoadAgg:
-		if !o.private[f.Index][in.A] {
+		if !o.own[f.Index][in.A] {
 			o.addr(f, in.A, false, fp)
 		}
 	case ir.OpStore, ir.OpStoreAgg:
-		if !o.private[f.Index][in.A] {
+		if !o.own[f.Index][in.A] {
 			o.addr(f, in.A, true, fp)
 		}
 	case ir.OpAtomicRMW, ir.OpCmpXchg:
@@ -485,9 +564,11 @@ func (o *por) stepFP(t *vm.Thread, fp *footprint) {
 	if a, ok := o.m.NextAccess(t); ok {
 		b := ir.PtrBlock(a.Addr)
 		switch {
+		case a.Size > 0 && ir.PtrBlock(a.Addr+uint64(a.Size)-1) != b:
+			fp.all = true // (out of its block, into the next one's addresses)
 		case a.Write || in.Op == ir.OpAtomicRMW || in.Op == ir.OpCmpXchg:
 			fp.write(b)
-		case b >= 1 && int(b) <= len(o.p.Globals) && o.p.Globals[b-1].Const:
+		case !o.race && b >= 1 && int(b) <= len(o.p.Globals) && o.p.Globals[b-1].Const:
 		default:
 			fp.read(b)
 		}

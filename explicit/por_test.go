@@ -90,66 +90,149 @@ func TestPORKeepsVerdicts(t *testing.T) {
 	if testing.Short() {
 		limit = 20_000 // (the larger programs' searches end incomplete either way)
 	}
-	var before, after int64
-	reducedStates := 0
+	var sum porSum
 	for _, pc := range porCorpus(t) {
 		start := time.Now()
-		for _, q := range pc.queries {
-			name := fmt.Sprintf("%s %q", filepath.Base(pc.path), q)
-			cmd := fmt.Sprintf("wyvern check %s '%s' --reduction global --por", pc.path, q)
-			var base Verdict
-			if res := search(t, pc.path, q, Options{MaxStates: limit / 10}); res.Verdict != Incomplete {
-				base = res.Verdict
+		porCompare(t, pc, limit, &sum)
+		t.Logf("%s: %.1f s", filepath.Base(pc.path), time.Since(start).Seconds())
+	}
+	t.Logf("complete searches: %d states without POR, %d with; %d searches visited fewer", sum.before, sum.after, sum.reduced)
+	if sum.reduced == 0 {
+		t.Errorf("POR reduced no search")
+	}
+}
+
+// porSum adds up porCompare's complete breadth-first searches: their
+// states without and with POR, and how many POR reduced.
+type porSum struct {
+	before, after int64
+	reduced       int
+}
+
+// porCompare asks each query of pc under the local and the global
+// reduction with POR and without (and without any reduction, within
+// limit/10 states) and reports, as test errors, a verdict that differs, a
+// complete search that visited more states with POR, and a witness that
+// does not replay to a state satisfying the query (violating it for A[]).
+// The global reduction is also searched depth-first with POR, except in
+// short mode.
+func porCompare(t *testing.T, pc porCase, limit int64, sum *porSum) {
+	t.Helper()
+	for _, q := range pc.queries {
+		name := fmt.Sprintf("%s %q", filepath.Base(pc.path), q)
+		cmd := fmt.Sprintf("wyvern check %s '%s' --reduction global --por", pc.path, q)
+		var base Verdict
+		if res := search(t, pc.path, q, Options{MaxStates: limit / 10}); res.Verdict != Incomplete {
+			base = res.Verdict
+		}
+		for _, red := range []Reduction{Local, Global} {
+			plain := search(t, pc.path, q, Options{Reduction: red, MaxStates: limit})
+			orders := []Order{BFS, DFS}
+			if red == Local || testing.Short() {
+				orders = orders[:1]
 			}
-			for _, red := range []Reduction{Local, Global} {
-				plain := search(t, pc.path, q, Options{Reduction: red, MaxStates: limit})
-				orders := []Order{BFS, DFS}
-				if red == Local || testing.Short() {
-					orders = orders[:1]
+			for _, order := range orders {
+				red := search(t, pc.path, q, Options{Reduction: red, POR: true, Order: order, MaxStates: limit})
+				if !red.POR {
+					t.Errorf("%s: POR not applied: %v", name, red.Notes)
+					continue
 				}
-				for _, order := range orders {
-					red := search(t, pc.path, q, Options{Reduction: red, POR: true, Order: order, MaxStates: limit})
-					if !red.POR {
-						t.Errorf("%s: POR not applied: %v", name, red.Notes)
-						continue
+				if plain.Verdict == Incomplete || red.Verdict == Incomplete {
+					t.Logf("%s %s/%s: incomplete (%d states without POR, %d with)", name, red.Reduction, order, plain.States, red.States)
+					continue
+				}
+				if red.Verdict != plain.Verdict || base != "" && red.Verdict != base {
+					t.Errorf("%s %s/%s: verdict %s with POR, %s without, %q unreduced (%s)", name, red.Reduction, order, red.Verdict, plain.Verdict, base, cmd)
+				}
+				complete := (red.Verdict == NotSatisfied) == strings.HasPrefix(q, "E<>")
+				if complete && order == BFS {
+					if red.States > plain.States {
+						t.Errorf("%s %s: %d states with POR, %d without (%s)", name, red.Reduction, red.States, plain.States, cmd)
 					}
-					if plain.Verdict == Incomplete || red.Verdict == Incomplete {
-						t.Logf("%s %s/%s: incomplete (%d states without POR, %d with)", name, red.Reduction, order, plain.States, red.States)
-						continue
+					sum.before += plain.States
+					sum.after += red.States
+					if red.States < plain.States {
+						sum.reduced++
 					}
-					if red.Verdict != plain.Verdict || base != "" && red.Verdict != base {
-						t.Errorf("%s %s/%s: verdict %s with POR, %s without, %q unreduced (%s)", name, red.Reduction, order, red.Verdict, plain.Verdict, base, cmd)
+				}
+				if red.Trace != nil {
+					m := machine(t, pc.path)
+					st, err := trace.ReplayFinal(m, red.Trace.Steps)
+					if err != nil {
+						t.Fatalf("%s %s/%s: replay: %v (%s)", name, red.Reduction, order, err, cmd)
 					}
-					complete := (red.Verdict == NotSatisfied) == strings.HasPrefix(q, "E<>")
-					if complete && order == BFS {
-						if red.States > plain.States {
-							t.Errorf("%s %s: %d states with POR, %d without (%s)", name, red.Reduction, red.States, plain.States, cmd)
-						}
-						before += plain.States
-						after += red.States
-						if red.States < plain.States {
-							reducedStates++
-						}
-					}
-					if red.Trace != nil {
-						m := machine(t, pc.path)
-						st, err := trace.ReplayFinal(m, red.Trace.Steps)
-						if err != nil {
-							t.Fatalf("%s %s/%s: replay: %v (%s)", name, red.Reduction, order, err, cmd)
-						}
-						holds := compile(t, m, q).Prop(st)
-						if holds != strings.HasPrefix(q, "E<>") {
-							t.Errorf("%s %s/%s: the witness ends in a state where the proposition is %v (%s)", name, red.Reduction, order, holds, cmd)
-						}
+					holds := compile(t, m, q).Prop(st)
+					if holds != strings.HasPrefix(q, "E<>") {
+						t.Errorf("%s %s/%s: the witness ends in a state where the proposition is %v (%s)", name, red.Reduction, order, holds, cmd)
 					}
 				}
 			}
 		}
-		t.Logf("%s: %.1f s", filepath.Base(pc.path), time.Since(start).Seconds())
 	}
-	t.Logf("complete searches: %d states without POR, %d with; %d searches visited fewer", before, after, reducedStates)
-	if reducedStates == 0 {
-		t.Errorf("POR reduced no search")
+}
+
+// TestPORDataRace is porCompare for data races (por.go's argument): over
+// testdata/mt (bounds shrunk to two threads), the race examples, the
+// threaded error programs and programs whose threads work on blocks of
+// their own before a racy or a locked access, E<> DataRace, A[] !DataRace
+// and SV-COMP's no-data-race query (DataRace || Error) get the verdicts
+// they get without POR, with no more states; the programs whose answer is
+// known get it.
+func TestPORDataRace(t *testing.T) {
+	testutil.NeedClang(t)
+	limit := int64(60_000)
+	if testing.Short() {
+		limit = 20_000
+	}
+	dir := t.TempDir()
+	racy := filepath.Join(dir, "por_race_local_racy.c")
+	b, err := os.ReadFile("testdata/por_race_local.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(racy, append([]byte("#define RACY 1\n"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"E<> DataRace", "A[] !DataRace", "E<> DataRace || Error"}
+	known := []struct {
+		path string
+		race bool
+	}{
+		{racy, true},
+		{"testdata/por_race_local.c", false},
+		{"testdata/por_race_const.c", true},
+		{"testdata/por_race_heap.c", true},
+		{"testdata/por_race_stack.c", true},
+		{"testdata/race2.c", true},
+		{"../examples/race.c", true},
+		{"../testdata/smc/lost_update.c", true},
+		{porShrunk(t, dir, "../testdata/mt/counter_mutex.c"), false},
+		{porShrunk(t, dir, "../testdata/mt/counter_race.c"), true},
+	}
+	var sum porSum
+	for _, k := range known {
+		for _, opts := range []Options{{Reduction: Global, POR: true}, {Reduction: Global, POR: true, Order: DFS}} {
+			res := search(t, k.path, "E<> DataRace", opts)
+			if want := map[bool]Verdict{true: Satisfied, false: NotSatisfied}[k.race]; res.Verdict != want {
+				t.Errorf("%s %s: E<> DataRace %s with POR, want %s (wyvern check %s 'E<> DataRace' --reduction global --por)", k.path, opts.Order, res.Verdict, want, k.path)
+			}
+		}
+		porCompare(t, porCase{k.path, queries}, limit, &sum)
+	}
+	files, err := filepath.Glob("../testdata/mt/*.c")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata/mt: no programs (%v)", err)
+	}
+	files = append(files, "../testdata/errors/pthread_misuse.c", "../testdata/errors/unlock_other_thread.c", "../testdata/errors/use_after_return.c")
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err != nil || wideInput.Match(b) {
+			continue
+		}
+		porCompare(t, porCase{porShrunk(t, dir, f), queries}, limit, &sum)
+	}
+	t.Logf("complete searches: %d states without POR, %d with; %d searches visited fewer", sum.before, sum.after, sum.reduced)
+	if sum.reduced == 0 {
+		t.Errorf("POR reduced no data-race search")
 	}
 }
 
@@ -163,7 +246,6 @@ func TestPORNotApplied(t *testing.T) {
 		why  string
 	}{
 		{"EnumStates", Options{Reduction: Global, POR: true}, "EnumStates counts"},
-		{"E<> DataRace", Options{Reduction: Global, POR: true}, "reads DataRace"},
 		{"E<> Error", Options{POR: true}, "on top of --reduction"},
 		{"E<> Error", Options{Reduction: Global, POR: true, Workers: 2}, "parallel search"},
 	} {

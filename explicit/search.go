@@ -185,6 +185,9 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		s: newStore(opts.Compact, opts.Order == BFS), res: res, start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
+	if red != None && c.Reads.Has(query.ReadDataRace) {
+		sr.g.vis.constLoadsVisible(c.M.Prog)
+	}
 	if opts.POR {
 		switch why := porWhyNot(c, c.M, workers); {
 		case red == None:

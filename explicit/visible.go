@@ -14,7 +14,8 @@ import (
 //     calls of program functions ([i.f] propositions observe "about to call");
 //   - load, store, atomicrmw, cmpxchg and aggregate loads/stores, except
 //     accesses to a private stack slot (below) and loads from constant
-//     globals (immutable);
+//     globals (immutable; visible when the proposition reads DataRace,
+//     which a store to constant memory, an error, makes with them);
 //   - ret from a thread's outermost frame (the process finishes: joins and
 //     the end of main depend on it), from an atomic function (leaves an
 //     atomic section), from a pthread_once routine, or from a function with a
@@ -92,6 +93,22 @@ func newVisibility(p *ir.Program) *visibility {
 	return v
 }
 
+// constLoadsVisible makes the loads from constant globals visible: a
+// DataRace proposition sees them (a store to constant memory, an error,
+// races with them), so a reduced transition must stop before them.
+func (v *visibility) constLoadsVisible(p *ir.Program) {
+	for _, f := range p.Funcs {
+		if f.External {
+			continue
+		}
+		for pc, in := range f.Code {
+			if (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && in.A >= f.ConstBase && int(in.A-f.ConstBase) < len(f.Consts) {
+				v.class[f.Index][pc] = visible
+			}
+		}
+	}
+}
+
 // privateAllocas returns the alloca result slots of f used only as the
 // address operand of loads and stores.
 func privateAllocas(f *ir.Func) map[int32]bool {
@@ -104,16 +121,22 @@ func privateAllocas(f *ir.Func) map[int32]bool {
 	if len(priv) == 0 {
 		return priv
 	}
-	escape := func(s int32) { delete(priv, s) }
+	slotUses(f, func(int32) bool { return false }, func(s int32) { delete(priv, s) })
+	return priv
+}
+
+// slotUses calls escape for every use of a slot of f other than as the
+// address operand of a load or store and, for a getelementptr whose result
+// gepOK accepts, as its base (its indices always escape).
+func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 	rng := func(start, n int32) {
-		for s := range priv {
-			if s >= start && s < start+n {
-				delete(priv, s)
-			}
+		for s := start; s < start+n; s++ {
+			escape(s)
 		}
 	}
 	// Side tables: any use there is an escape (conservative: a table entry
-	// may belong to no instruction).
+	// may belong to no instruction), but a getelementptr entry whose every
+	// instruction has a result gepOK accepts.
 	for _, e := range f.Edges {
 		for _, mv := range e.Moves {
 			escape(mv.Src)
@@ -129,8 +152,21 @@ func privateAllocas(f *ir.Func) map[int32]bool {
 			rng(a, n)
 		}
 	}
-	for _, g := range f.GEPs {
-		escape(g.Base)
+	okGEP := make([]int8, len(f.GEPs)) // 0: no instruction, 1: all accepted, -1: not
+	for _, in := range f.Code {
+		if in.Op == ir.OpGEPN && int(in.Imm) < len(f.GEPs) {
+			switch {
+			case !gepOK(in.Dst):
+				okGEP[in.Imm] = -1
+			case okGEP[in.Imm] == 0:
+				okGEP[in.Imm] = 1
+			}
+		}
+	}
+	for k, g := range f.GEPs {
+		if okGEP[k] != 1 {
+			escape(g.Base)
+		}
 		for _, s := range g.Idx {
 			escape(s)
 		}
@@ -144,7 +180,16 @@ func privateAllocas(f *ir.Func) map[int32]bool {
 			rng(in.B, int32(len(f.Aggs[in.Imm].Offs)))
 		case ir.OpAlloca:
 			escape(in.A)
-		case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpGEPC, ir.OpBr, ir.OpSwitch, ir.OpFNeg, ir.OpFAbs,
+		case ir.OpGEPC:
+			if !gepOK(in.Dst) {
+				escape(in.A)
+			}
+		case ir.OpGEP1:
+			if !gepOK(in.Dst) {
+				escape(in.A)
+			}
+			escape(in.B)
+		case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpBr, ir.OpSwitch, ir.OpFNeg, ir.OpFAbs,
 			ir.OpSqrt, ir.OpFPTrunc, ir.OpFPExt, ir.OpFPToSI, ir.OpFPToUI, ir.OpSIToFP, ir.OpUIToFP,
 			ir.OpCtpop, ir.OpCtlz, ir.OpCttz, ir.OpBswap, ir.OpAbs, ir.OpStackRestore:
 			escape(in.A)
@@ -172,12 +217,11 @@ func privateAllocas(f *ir.Func) map[int32]bool {
 			escape(in.A)
 			escape(in.B)
 			escape(in.C)
-		default: // two-operand instructions (arithmetic, comparisons, GEP1, ...)
+		default: // two-operand instructions (arithmetic, comparisons, ...)
 			escape(in.A)
 			escape(in.B)
 		}
 	}
-	return priv
 }
 
 // nextVisible reports whether thread t's next instruction is visible.

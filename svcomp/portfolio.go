@@ -398,9 +398,10 @@ func (r *runner) search(ctx context.Context) engineResult {
 		// happen, errors, data races; the search turns it off for a query
 		// reading registers or locals) and makes many pthread tasks small
 		// enough to finish (BENCHMARKS.md, SV-COMP); partial-order
-		// reduction on top keeps the verdicts too (explicit/por.go; the
-		// search leaves it off where it could not, e.g. for DataRace and
-		// leak checks, and says so in a note).
+		// reduction on top keeps the verdicts too, no-data-race's
+		// DataRace included (explicit/por.go; the search leaves it off
+		// where it could not, e.g. for leak checks, and says so in a
+		// note).
 		x, err := r.submit(ctx, coordinator.Submission{Query: q, Explicit: &jobs.ExplicitOptions{
 			Order: "bfs", Reduction: "global", POR: true, Compact: st.compact, MaxBytes: maxBytes, MaxTimeS: rem.Seconds()}})
 		if err != nil {
