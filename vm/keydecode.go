@@ -50,7 +50,9 @@ func (m *Machine) DecodeKeyInto(st *State, parts [][]uint64, aux []uint32) error
 	if st.Threads == nil && st.Mem.chunks == nil {
 		*st = *m.NewState()
 	}
+	bulk := st.Mem.bulk // (Reset takes the image's: AllocateInBulk stays)
 	m.Reset(st)
+	st.Mem.bulk = bulk
 	if err := m.decodeKey(st, parts, aux); err != nil {
 		m.Reset(st)
 		return fmt.Errorf("%w: %v", ErrKeyDecode, err)
