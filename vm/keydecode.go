@@ -111,9 +111,12 @@ func (m *Machine) decodeThread(st *State, t *Thread, w []uint64, aux *[]uint32) 
 		t.WaitSeq = w[0] + 1 // the rank among the waiters, as an order
 		w = w[1:]
 	}
+	if len(w) == 0 {
+		return errors.New("no frame count")
+	}
 	nf := int(w[0])
 	w = w[1:]
-	if nf > m.MaxDepth {
+	if m.MaxDepth > 0 && nf > m.MaxDepth || nf > len(w) {
 		return fmt.Errorf("%d frames", nf)
 	}
 	base := int32(0)
