@@ -236,6 +236,52 @@ func (t *treeDB) pairOf(l, r uint32, changed, intern bool) (uint32, bool) {
 	return id, changed
 }
 
+// unfold makes m the memo of the stored state whose root is root, from
+// the tree alone: its leaves are the tree's leaves in order (the root's
+// left half: the even-numbered processes, then the header; its right
+// half: the odd-numbered processes, the block count, the blocks; see
+// build), put back in AppendKeyParts's order with the process count the
+// header holds, and its pairs are the tree's in post-order, build's order.
+func (t *treeDB) unfold(root uint64, m *treeMemo) {
+	left, right, nodes := t.ids[:0], t.odd[:0], m.nodes[:0]
+	left, nodes = t.walk(uint32(root>>32), left, nodes)
+	right, nodes = t.walk(uint32(root), right, nodes)
+	t.ids, t.odd = left, right
+	header := left[len(left)-1]
+	threads := int(t.arena.at(t.leafRefs[header&^leafBit])[2]) // appendStatus's two words, then the process count
+	m.threads, m.root, m.nodes, m.split, m.blist = threads, root, nodes, false, 0
+	m.leaves = append(m.leaves[:0], header)
+	for i := range threads {
+		if i%2 == 0 {
+			m.leaves = append(m.leaves, left[i/2])
+		} else {
+			m.leaves = append(m.leaves, right[i/2])
+		}
+	}
+	m.leaves = append(m.leaves, right[threads/2:]...)
+	m.blocks = m.blocks[:0]
+	m.words = 0
+	for i, id := range m.leaves {
+		w := t.arena.at(t.leafRefs[id&^leafBit])
+		m.words += len(w)
+		if i >= threads+2 {
+			m.blocks = append(m.blocks, uint32(w[0]>>8)) // appendBlock's first word: id<<8 | kind
+		}
+	}
+}
+
+// walk appends the leaves of the subtree id to leaves, in order, and its
+// pairs to nodes, in post-order.
+func (t *treeDB) walk(id uint32, leaves, nodes []uint32) ([]uint32, []uint32) {
+	if id&leafBit != 0 {
+		return append(leaves, id), nodes
+	}
+	p := t.pairs[id-1]
+	leaves, nodes = t.walk(uint32(p>>32), leaves, nodes)
+	leaves, nodes = t.walk(uint32(p), leaves, nodes)
+	return leaves, append(nodes, id)
+}
+
 // leafLen is the number of words of leaf id.
 func (t *treeDB) leafLen(id uint32) int { return int(t.leafRefs[id&^leafBit].n) }
 
@@ -335,3 +381,36 @@ func (a *memoArena) recycle(c []uint32) {
 		a.spare = append(a.spare, c[:0])
 	}
 }
+
+// auxLists keeps the auxiliary words (vm.Machine.AppendKeyAux: dead stack
+// ids, each frame's result slots) of the states of a packed queue, each
+// distinct list once, numbered from 0: few distinct lists occur (they
+// change with calls and returns, not with values).
+type auxLists struct {
+	lists [][]uint32
+	ids   map[string]uint32
+	words int64
+}
+
+// id returns the number of list w, adding a copy of it if it is new.
+func (a *auxLists) id(w []uint32) uint32 {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 4*len(w))
+	if id, ok := a.ids[string(b)]; ok {
+		return id
+	}
+	if a.ids == nil {
+		a.ids = map[string]uint32{}
+	}
+	id := uint32(len(a.lists))
+	a.lists = append(a.lists, slices.Clone(w))
+	a.ids[string(b)] = id
+	a.words += int64(len(w))
+	return id
+}
+
+// list returns list id.
+func (a *auxLists) list(id uint32) []uint32 { return a.lists[id] }
+
+// bytes is the lists' memory: each list's words twice (the list and its
+// key in the map) and mapEntry and a slice header a list.
+func (a *auxLists) bytes() int64 { return 8*a.words + (mapEntry+24)*int64(len(a.lists)) }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/trace"
@@ -31,7 +32,24 @@ type item struct {
 	// memo: where its tree's memo is in searcher.memos (full storage,
 	// one worker), 0 when none
 	memo uint64
+	// root and aux: with st nil (a packed queue, see searcher.packed),
+	// the state's root in the tree and the number of its auxiliary words
+	// (vm.Machine.AppendKeyAux) in searcher.auxes
+	root uint64
+	aux  uint32
 }
+
+// packedItem is a state waiting in a packed queue: item without the
+// state's graph, its hash and its memo; the state is rebuilt from its root
+// (treeDB.unfold, vm.Machine.DecodeKeyInto).
+type packedItem struct {
+	root           uint64
+	idx, depth, en uint32
+	aux            uint32
+}
+
+// packedItemBytes is the size of a packedItem.
+const packedItemBytes = int64(unsafe.Sizeof(packedItem{}))
 
 // enMask returns the processes en as the bits of item.en, 0 if one does not
 // fit.
@@ -147,6 +165,18 @@ type searcher struct {
 	part   []uint64
 	memos  memoArena
 
+	// packed: the breadth-first queue (pq, from phead on) keeps no state
+	// graphs, only each state's root in the tree and auxiliary words; a
+	// state is rebuilt from them (treeDB.unfold, vm.Machine.DecodeKeyInto)
+	// when it is expanded (full storage, one worker, breadth-first:
+	// packQueue).
+	packed    bool
+	pq        []packedItem
+	phead     int
+	auxes     auxLists
+	auxBuf    []uint32
+	leafWords [][]uint64
+
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
 	one, rest []int32 // expandPOR's buffers
@@ -254,6 +284,7 @@ func (sr *searcher) run() error {
 	sr.res.States = 1
 	if sr.memo = !sr.s.compact && sr.workers <= 1; sr.memo {
 		sr.s.tree.memoOf(sr.key, sr.ends, &sr.cm, true)
+		sr.packed = packQueue && sr.opts.Order != DFS
 	}
 	if sr.visit(s0, idx) {
 		sr.s.keep(idx)
@@ -277,8 +308,19 @@ func (sr *searcher) run() error {
 				return err
 			}
 		}
-		if sr.opts.Order != DFS {
+		if sr.opts.Order != DFS && !sr.packed {
 			sr.prefetch()
+		}
+		switch {
+		case sr.packed:
+			if err := sr.unpack(&it); err != nil {
+				return err
+			}
+		case sr.memo && it.memo != 0:
+			sr.memos.take(it.memo, &sr.pm, sr.opts.Order != DFS)
+		case sr.memo:
+			sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], it.st)
+			sr.s.tree.memoOf(sr.key, sr.ends, &sr.pm, true)
 		}
 		if it.en != 0 {
 			sr.en = appendMask(sr.en[:0], it.en)
@@ -291,14 +333,6 @@ func (sr *searcher) run() error {
 			sr.en = m.EnabledThreads(it.st, sr.en)
 		}
 		sr.cur, sr.curDepth, sr.curSt, sr.curHash = it.idx, it.depth, it.st, it.h
-		if sr.memo {
-			if it.memo != 0 {
-				sr.memos.take(it.memo, &sr.pm, sr.opts.Order != DFS)
-			} else {
-				sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], it.st)
-				sr.s.tree.memoOf(sr.key, sr.ends, &sr.pm, true)
-			}
-		}
 		var err error
 		if sr.por != nil && len(sr.en) > 1 {
 			err = sr.expandPOR(it.st)
@@ -310,6 +344,38 @@ func (sr *searcher) run() error {
 		}
 		sr.g.recycle(it.st)
 	}
+}
+
+// packQueue lets a breadth-first search with full storage and one
+// worker keep its queue packed (searcher.packed); tests turn it off to
+// compare.
+var packQueue = true
+
+// unpack rebuilds the state of it, an item of a packed queue, and its
+// memo (sr.pm) from its root, into a state of the generator's (recycled
+// after its expansion, as a queued state is), and makes it it.st.
+func (sr *searcher) unpack(it *item) error {
+	t := sr.s.tree
+	t.unfold(it.root, &sr.pm)
+	sr.leafWords = sr.leafWords[:0]
+	for _, id := range sr.pm.leaves {
+		sr.leafWords = append(sr.leafWords, t.arena.at(t.leafRefs[id&^leafBit]))
+	}
+	st := sr.g.take()
+	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
+	st.AllocateInBulk()
+	if err := sr.m.DecodeKeyInto(st, sr.leafWords, sr.auxes.list(it.aux)); err != nil {
+		return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+	}
+	if sr.verify {
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		var m treeMemo
+		if !t.memoOf(sr.key, sr.ends, &m, false) || !slices.Equal(m.leaves, sr.pm.leaves) {
+			return errors.New("explicit: internal error: a queued state rebuilt from its leaves has other leaves")
+		}
+	}
+	it.st = st
+	return nil
 }
 
 // check is what the search does every 256 states it takes from the queue,
@@ -333,8 +399,8 @@ func (sr *searcher) check() error {
 
 func (sr *searcher) progress(now time.Time) Progress {
 	el := now.Sub(sr.start).Seconds()
-	p := Progress{States: sr.res.States, Transitions: sr.res.Transitions, Queue: len(sr.queue) - sr.head,
-		Depth: sr.res.MaxDepth, Bytes: sr.s.bytes() + sr.qBytes, ElapsedSec: el}
+	p := Progress{States: sr.res.States, Transitions: sr.res.Transitions, Queue: sr.queued(),
+		Depth: sr.res.MaxDepth, Bytes: sr.s.bytes() + sr.qBytes + sr.auxes.bytes(), ElapsedSec: el}
 	if el > 0 {
 		p.StatesPerSec = float64(p.States) / el
 	}
@@ -422,7 +488,7 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 	}
 	sr.keepMarked(idx)
 	if st.Status == vm.Running {
-		if take {
+		if take && !sr.packed {
 			st = sr.g.take() // st itself: no copy
 		}
 		sr.push(st, idx, depth, h, keyWords, sr.visMask)
@@ -432,7 +498,7 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
 		return kept, errStop
 	}
-	if b := sr.s.bytes() + sr.qBytes; b > sr.maxBytes {
+	if b := sr.s.bytes() + sr.qBytes + sr.auxes.bytes(); b > sr.maxBytes {
 		sr.stopReason = fmt.Sprintf("memory limit of %d bytes reached (estimated %d bytes: visited set and queue)", sr.maxBytes, b)
 		return kept, errStop
 	}
@@ -548,15 +614,22 @@ func verifySuccessor(ph *vm.PartsHasher, parent *vm.State, hp vm.Hash128, st *vm
 }
 
 func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int, en uint32) {
-	q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
-	sr.qBytes += 4 * int64(q)
-	sr.qPeak = max(sr.qPeak, sr.qBytes)
-	var memo uint64
-	if sr.memo {
-		memo = sr.memos.put(&sr.cm)
+	if sr.packed {
+		// (the auxiliary lists are few and kept once: auxLists.bytes)
+		sr.auxBuf = sr.m.AppendKeyAux(sr.auxBuf[:0], st)
+		sr.pq = append(sr.pq, packedItem{root: sr.cm.root, idx: idx, depth: depth, en: en, aux: sr.auxes.id(sr.auxBuf)})
+		sr.qBytes += packedItemBytes
+	} else {
+		var memo uint64
+		if sr.memo {
+			memo = sr.memos.put(&sr.cm)
+		}
+		q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
+		sr.qBytes += 4 * int64(q)
+		sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en, memo: memo})
 	}
-	sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en, memo: memo})
-	if n := len(sr.queue) - sr.head; n > sr.res.MaxQueue {
+	sr.qPeak = max(sr.qPeak, sr.qBytes)
+	if n := sr.queued(); n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
 }
@@ -572,7 +645,29 @@ func (sr *searcher) prefetch() {
 	}
 }
 
+// queued is the number of states in the queue.
+func (sr *searcher) queued() int {
+	if sr.packed {
+		return len(sr.pq) - sr.phead
+	}
+	return len(sr.queue) - sr.head
+}
+
 func (sr *searcher) pop() (item, bool) {
+	if sr.packed {
+		if sr.phead >= len(sr.pq) {
+			return item{}, false
+		}
+		p := sr.pq[sr.phead]
+		sr.phead++
+		if sr.phead >= 1024 && sr.phead*2 >= len(sr.pq) {
+			n := copy(sr.pq, sr.pq[sr.phead:])
+			sr.pq = sr.pq[:n]
+			sr.phead = 0
+		}
+		sr.qBytes -= packedItemBytes
+		return item{root: p.root, idx: p.idx, depth: p.depth, en: p.en, aux: p.aux}, true
+	}
 	if sr.head >= len(sr.queue) {
 		return item{}, false
 	}
