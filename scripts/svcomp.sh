@@ -58,11 +58,14 @@ path, missing, limit, listfile = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys
 # A row's directory is its 8th column; rows of older runs (7 columns) get it
 # from the task list, by the row's name (task file's base name and property).
 dirs = {}
+listorder = []
 if os.path.exists(listfile):
     for l in open(listfile):
         f = l.split()
         if len(f) >= 5 and not f[0].startswith("#"):
             dirs[os.path.basename(f[0])[:-len(".yml")] + "-" + f[4]] = os.path.dirname(f[0])
+            if os.path.dirname(f[0]) not in listorder:
+                listorder.append(os.path.dirname(f[0]))
 rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
 rows.sort()
 c = collections.Counter()
@@ -110,6 +113,7 @@ print(f"score:         {score} (of {2 * sum(1 for r in rows if r[2] == 'true') +
 print(f"time:          {total_time:.0f} s")
 print("decided by:    " + ", ".join(f"{e} {s.split('-')[1]} {n}" for (e, s), n in sorted(engines.items())))
 # Per directory, in the list's order; UNKNOWN counts a FALSE whose witness did not replay.
+order = [d for d in listorder if d in per] + [d for d in order if d not in listorder]
 cols = ["tasks", "correct TRUE", "correct FALSE", "wrong", "UNKNOWN", "score", "max", "time (s)"]
 table = []
 tot = collections.Counter()
