@@ -21,6 +21,11 @@
 # -16 wrong FALSE, 0 UNKNOWN. A FALSE counts as correct only when its
 # witness replays (`wyvern replay FILE --witness W`); one that does not is
 # reported as such and scored as unknown.
+#
+# After the per-task table and the totals it prints one line per directory
+# (tasks, correct TRUE, correct FALSE, wrong, UNKNOWN, score, the maximum
+# score, seconds), plain and as a Markdown table for docs/svcomp.md; with -r
+# the directory of a row from an older run comes from the task list (-l).
 set -euo pipefail
 
 limit=30s
@@ -38,7 +43,7 @@ while getopts "t:l:o:j:b:r:h" opt; do
 	b) bin=$OPTARG ;;
 	r) report=$OPTARG ;;
 	*)
-		sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
 		exit 2
 		;;
 	esac
@@ -48,16 +53,34 @@ filter=${1:-}
 
 summarize() {
 	python3 - "$@" <<'EOF'
-import sys, collections
-path, missing, limit = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+import sys, collections, os
+path, missing, limit, listfile = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+# A row's directory is its 8th column; rows of older runs (7 columns) get it
+# from the task list, by the row's name (task file's base name and property).
+dirs = {}
+listorder = []
+if os.path.exists(listfile):
+    for l in open(listfile):
+        f = l.split()
+        if len(f) >= 5 and not f[0].startswith("#"):
+            dirs[os.path.basename(f[0])[:-len(".yml")] + "-" + f[4]] = os.path.dirname(f[0])
+            if os.path.dirname(f[0]) not in listorder:
+                listorder.append(os.path.dirname(f[0]))
 rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
 rows.sort()
 c = collections.Counter()
 engines = collections.Counter()
+points = {"correct-true": 2, "correct-false": 1, "wrong-true": -32, "wrong-false": -16}
+per = collections.defaultdict(collections.Counter)
+order = []
 score = 0
 total_time = 0.0
 print(f"{'task':48} {'verdict':22} {'expected':8} {'engine':10} {'witness':7} {'time':>6}")
-for name, verdict, expected, engine, replay, t, per in rows:
+for row in rows:
+    name, verdict, expected, engine, replay, t = row[:6]
+    d = row[7] if len(row) > 7 and row[7] else dirs.get(name, "?")
+    if d not in per:
+        order.append(d)
     total_time += float(t)
     status = "unknown"
     if verdict == "TRUE":
@@ -68,9 +91,15 @@ for name, verdict, expected, engine, replay, t, per in rows:
         else:
             status = "wrong-false"
     c[status] += 1
+    p = per[d]
+    p["tasks"] += 1
+    p[status] += 1
+    p["score"] += points.get(status, 0)
+    p["max"] += {"true": 2, "false": 1}.get(expected, 0)
+    p["time"] += float(t)
     if status.startswith("correct"):
         engines[(engine, status)] += 1
-    score += {"correct-true": 2, "correct-false": 1, "wrong-true": -32, "wrong-false": -16}.get(status, 0)
+    score += points.get(status, 0)
     mark = "" if status in ("correct-true", "correct-false", "unknown") else "  <-- " + status
     print(f"{name:48} {verdict:22} {expected:8} {engine:10} {replay:7} {float(t):6.1f}{mark}")
 print()
@@ -83,19 +112,43 @@ print(f"unknown:       {c['unknown']}" + (f" (+{c['unconfirmed-false']} FALSE wh
 print(f"score:         {score} (of {2 * sum(1 for r in rows if r[2] == 'true') + sum(1 for r in rows if r[2] == 'false')} possible)")
 print(f"time:          {total_time:.0f} s")
 print("decided by:    " + ", ".join(f"{e} {s.split('-')[1]} {n}" for (e, s), n in sorted(engines.items())))
+# Per directory, in the list's order; UNKNOWN counts a FALSE whose witness did not replay.
+order = [d for d in listorder if d in per] + [d for d in order if d not in listorder]
+cols = ["tasks", "correct TRUE", "correct FALSE", "wrong", "UNKNOWN", "score", "max", "time (s)"]
+table = []
+tot = collections.Counter()
+for d in order:
+    p = per[d]
+    vals = [p["tasks"], p["correct-true"], p["correct-false"], p["wrong-true"] + p["wrong-false"],
+            p["unknown"] + p["unconfirmed-false"], p["score"], p["max"], round(p["time"])]
+    table.append([d] + vals)
+    for k, v in zip(cols, vals):
+        tot[k] += v
+table.append(["all"] + [tot[k] for k in cols])
+print()
+w = [len(h) + 2 for h in cols]
+print(f"{'directory':24}" + "".join(f"{h:>{n}}" for h, n in zip(cols, w)))
+for r in table:
+    print(f"{r[0]:24}" + "".join(f"{v:>{n}}" for v, n in zip(r[1:], w)))
+print()
+print("| directory | " + " | ".join(cols) + " |")
+print("| --- |" + " ---: |" * len(cols))
+for r in table:
+    cells = [f"**{v}**" if r[0] == "all" else str(v) for v in r]
+    print("| " + " | ".join(cells) + " |")
 EOF
 }
 
+root=$(cd "$(dirname "$0")/.." && pwd)
+list=${list:-$root/scripts/svcomp-tasks.txt}
+
 if [ -n "$report" ]; then
-	shift $((0))
 	cat "$report" "$@" >"${TMPDIR:-/tmp}/svcomp-report.$$"
-	summarize "${TMPDIR:-/tmp}/svcomp-report.$$" 0 "?"
+	summarize "${TMPDIR:-/tmp}/svcomp-report.$$" 0 "?" "$list"
 	rm -f "${TMPDIR:-/tmp}/svcomp-report.$$"
 	exit 0
 fi
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-list=${list:-$root/scripts/svcomp-tasks.txt}
 cache=${WYVERN_SVCOMP_CACHE:-$HOME/.cache/wyvern/sv-benchmarks}
 out=${out:-$(mktemp -d /tmp/wyvern-svcomp.XXXXXX)}
 mkdir -p "$cache" "$out"
@@ -149,6 +202,8 @@ run() {
 	local prop=${rest%%|*} src=${rest#*|}
 	local name
 	name=$(basename "${task%.wyvern.yml}")-$prop
+	local dir=${task#"$cache"/}
+	dir=$(dirname "$dir")
 	local start end rc=0
 	start=$(date +%s.%N)
 	"$bin" verify "$task" --prop "$prop" --time-limit "$limit" --json --workers 3 \
@@ -162,9 +217,9 @@ run() {
 			replay=no
 		fi
 	fi
-	python3 - "$out/$name.json" "$name" "$rc" "$replay" "$start" "$end" >>"$results" <<'EOF'
+	python3 - "$out/$name.json" "$name" "$rc" "$replay" "$start" "$end" "$dir" >>"$results" <<'EOF'
 import json, sys
-path, name, rc, replay, start, end = sys.argv[1:]
+path, name, rc, replay, start, end, d = sys.argv[1:]
 try:
     r = json.load(open(path))
 except Exception:
@@ -172,13 +227,13 @@ except Exception:
 eng = r.get("decided_by", "")
 per = ",".join(f'{e["engine"]}={e["outcome"]}' for e in (r.get("engines") or []))
 print("\t".join([name, r.get("verdict", "ERROR(exit %s)" % rc), r.get("expected", ""), eng or "-",
-                 replay, "%.1f" % (float(end) - float(start)), per]))
+                 replay, "%.1f" % (float(end) - float(start)), per, d]))
 EOF
 }
 export -f run
-export bin out limit results
+export bin out limit results cache
 
 printf '%s\n' "${tasks[@]}" | xargs -P "$jobs" -I{} bash -c 'run "$@"' _ {}
 
-summarize "$results" "$missing" "$limit"
+summarize "$results" "$missing" "$limit" "$list"
 echo "results: $out"
