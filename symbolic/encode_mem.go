@@ -985,3 +985,26 @@ func zext64(t Term, w int) Term {
 	}
 	return ZeroExt(64-w, t)
 }
+
+// callInd encodes a call through a function pointer whose value is a
+// constant: clang's calls of a function declared without a prototype
+// (`void reach_error();`) are calls through a bitcast of the function, and
+// a pointer the encoder has folded to one function is the same. As in the
+// vm (vm/exec.go), a pointer that names no function, and a function with
+// more parameters than the call passes, are ErrInvalidCall. A pointer that
+// may name several functions is not supported yet.
+func (e *encoder) callInd(fn *ir.Func, pc int32, s *pstate, cs *ir.CallSite) (*pstate, error) {
+	if cs.FnSlot < 0 || int(cs.FnSlot) >= len(s.regs) {
+		return nil, fmt.Errorf("%s: call through a pointer: function slot out of range", e.where(fn, pc))
+	}
+	fp := s.regs[cs.FnSlot]
+	if !fp.isConst() {
+		return nil, e.unsupported(fn, pc, "call through a function pointer that is not a constant")
+	}
+	callee := e.funcOf(fp.c)
+	if callee == nil || len(callee.Params) > len(cs.Args) {
+		e.check(s, errCond{vm.ErrInvalidCall, "true"})
+		return s, nil
+	}
+	return e.call(fn, pc, s, callee, cs)
+}

@@ -315,7 +315,7 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		}
 		return e.call(fn, pc, s, e.p.Funcs[cs.Callee], cs)
 	case ir.OpCallInd:
-		return nil, e.unsupported(fn, pc, "call through a function pointer")
+		return e.callInd(fn, pc, s, &fn.Calls[in.Imm])
 	case ir.OpCallB:
 		cs := &fn.Calls[in.Imm]
 		return e.builtin(fn, pc, s, ir.Builtin(in.B), cs)
