@@ -113,9 +113,9 @@ type flow struct {
 	// contents are, per object that has not escaped, what the pointers
 	// stored into it may point into (field-insensitive)
 	contents []objs
-	direct  []bool   // per function: entered only by direct calls
-	callers [][]callRef
-	tls     []bool // per object: thread-local global
+	direct   []bool // per function: entered only by direct calls
+	callers  [][]callRef
+	tls      []bool // per object: thread-local global
 }
 
 func newFlow(p *ir.Program) *flow {
