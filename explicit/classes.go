@@ -209,8 +209,7 @@ func isConst(f *ir.Func, s int32) (uint64, bool) {
 	return 0, false
 }
 
-// reads calls fn for every range of slots that in reads (an
-// over-approximation for unknown opcodes: A, B and C).
+// reads calls fn for every range of slots that in reads.
 func reads(f *ir.Func, in *ir.Inst, fn func(start, n int32)) {
 	one := func(s int32) {
 		if s >= 0 {
@@ -266,10 +265,13 @@ func reads(f *ir.Func, in *ir.Inst, fn func(start, n int32)) {
 				fn(a, n)
 			}
 		}
-	default: // two- and three-operand instructions
+	case ir.OpSelect, ir.OpFshl, ir.OpFshr, ir.OpFMulAdd, ir.OpCmpXchg:
 		one(in.A)
 		one(in.B)
 		one(in.C)
+	default: // two-operand instructions (C is unused, often 0)
+		one(in.A)
+		one(in.B)
 	}
 }
 
@@ -631,9 +633,10 @@ func (fl *flow) classesOf(src site, w uint8) (*classes, string) {
 					}
 					// v < k and v >= k change at k, v <= k and v > k at
 					// k+1, v == k and v != k at both (k op v mirrored); a
-					// signed predicate also at the sign bit of v's width
-					// (and, for v zero-extended to a wider type, at most
-					// at the same points: extra cuts only refine)
+					// signed predicate at v's width also at its sign bit
+					// (v zero-extended to a wider type is non-negative
+					// there; a cut for a constant beyond v's range only
+					// refines)
 					op := in.Op
 					if !is(in.A) {
 						op = mirror[op]
@@ -651,7 +654,9 @@ func (fl *flow) classesOf(src site, w uint8) (*classes, string) {
 						if in.W != 0 && in.W < w {
 							return nil, "a signed comparison narrower than the value"
 						}
-						cut(1 << (w - 1))
+						if in.W == 0 || in.W == w {
+							cut(1 << (w - 1))
+						}
 					}
 				case ir.OpSwitch:
 					if int(in.Imm) >= len(f.Switches) {
