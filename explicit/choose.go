@@ -185,7 +185,9 @@ func (c *scripted) Choose(n uint64) uint64 {
 		if lim := c.boundAt(c.h.t); lim > 0 && lim < c.max && (p.count == 0 || lim < p.count) {
 			p.lim, p.count = lim, lim+1
 		}
-		if cl := c.classAt(c.h.t); cl != nil && uint64(len(cl.reps)) <= c.max && (p.count == 0 || uint64(len(cl.reps)) < p.count) {
+		// (a nondet call is a step's first and only choice, of the
+		// call's width)
+		if cl := c.classAt(c.h.t); cl != nil && len(c.pts) == 0 && int(cl.w) == p.c.Width() && uint64(len(cl.reps)) <= c.max && (p.count == 0 || uint64(len(cl.reps)) < p.count) {
 			p.lim, p.cls, p.count = 0, cl, uint64(len(cl.reps))
 		}
 	}
