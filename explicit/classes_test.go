@@ -168,3 +168,37 @@ func TestInputClassesVerdicts(t *testing.T) {
 		t.Errorf("eq_bug.c: a query reading a global: error %v, want a BranchError", err)
 	}
 }
+
+// TestInputClassesMatchFull compares the search over input classes with
+// full enumeration on programs whose inputs are unsigned chars: with the
+// default MaxBranching the search enumerates all 256 values of each input;
+// with MaxBranching 16 it must use the classes (it would refuse the input
+// otherwise). Verdicts agree, with and without reduction, and the classes
+// store fewer states.
+func TestInputClassesMatchFull(t *testing.T) {
+	queries := map[string]map[string]Verdict{
+		"../testdata/wide/char_bug.c": {
+			"E<> Error(ReachError)": Satisfied, "A[] !Error": NotSatisfied, "E<> Deadlock": NotSatisfied,
+		},
+		"../testdata/wide/char_safe.c": {
+			"E<> Error(ReachError)": NotSatisfied, "A[] !Error": Satisfied,
+		},
+	}
+	for path, qs := range queries {
+		for q, want := range qs {
+			for _, red := range []Reduction{None, Global} {
+				full := search(t, path, q, Options{Reduction: red})
+				cls := search(t, path, q, Options{Reduction: red, MaxBranching: 16})
+				if full.Verdict != want || cls.Verdict != want {
+					t.Errorf("%s: %s, reduction %s: %s over all values, %s over classes, want %s", path, q, red, full.Verdict, cls.Verdict, want)
+				}
+				if want == NotSatisfied && q != "A[] !Error" || want == Satisfied && q == "A[] !Error" { // complete searches
+					if cls.States >= full.States {
+						t.Errorf("%s: %s, reduction %s: %d states over classes, %d over all values", path, q, red, cls.States, full.States)
+					}
+				}
+				t.Logf("%s: %s, reduction %s: %s, %d states over classes, %d over all values", path, q, red, cls.Verdict, cls.States, full.States)
+			}
+		}
+	}
+}
