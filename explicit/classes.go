@@ -115,12 +115,13 @@ type flow struct {
 	contents []objs
 	direct   []bool // per function: entered only by direct calls
 	callers  [][]callRef
-	tls      []bool // per object: thread-local global
+	tls      []bool  // per object: thread-local global
+	rets     [][]int // per function: pcs of its returns of a value
 }
 
 func newFlow(p *ir.Program) *flow {
 	fl := &flow{p: p, nG: len(p.Globals), allocas: map[site]int32{}, base: make([][]objs, len(p.Funcs)),
-		direct: make([]bool, len(p.Funcs)), callers: make([][]callRef, len(p.Funcs))}
+		direct: make([]bool, len(p.Funcs)), callers: make([][]callRef, len(p.Funcs)), rets: make([][]int, len(p.Funcs))}
 	fl.nObj = fl.nG
 	for _, f := range p.Funcs {
 		if f.External {
@@ -129,6 +130,9 @@ func newFlow(p *ir.Program) *flow {
 		fl.base[f.Index] = make([]objs, f.NRegs)
 		fl.direct[f.Index] = f.Index != p.Entry
 		for pc, in := range f.Code {
+			if in.Op == ir.OpRet && in.A >= 0 {
+				fl.rets[f.Index] = append(fl.rets[f.Index], pc)
+			}
 			if in.Op == ir.OpAlloca {
 				fl.allocas[site{f.Index, int32(pc)}] = int32(fl.nObj)
 				fl.nObj++
@@ -475,10 +479,8 @@ func (fl *flow) solve() {
 							setUnknown(cs.Ret, max(cs.RetSlots, 1))
 							continue
 						}
-						for _, r := range g.Code {
-							if r.Op != ir.OpRet || r.A < 0 {
-								continue
-							}
+						for _, pc := range fl.rets[g.Index] {
+							r := &g.Code[pc]
 							for k := int32(0); k < max(int32(r.Imm), 1) && k < max(cs.RetSlots, 1); k++ {
 								if int(r.A+k) < len(gb) && int(cs.Ret+k) < len(b) && b[cs.Ret+k].add(&gb[r.A+k]) {
 									changed = true
