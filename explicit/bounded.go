@@ -213,3 +213,13 @@ func (c *scripted) boundAt(t *vm.Thread) uint64 {
 	fr := &t.Frames[len(t.Frames)-1]
 	return c.bounds[site{fr.Fn.Index, fr.PC}]
 }
+
+// classAt returns the input classes of the nondet call that thread t is
+// about to make, or nil.
+func (c *scripted) classAt(t *vm.Thread) *classes {
+	if c.classes == nil || t == nil || t.Done || len(t.Frames) == 0 {
+		return nil
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	return c.classes[site{fr.Fn.Index, fr.PC}]
+}

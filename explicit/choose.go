@@ -27,7 +27,10 @@ import (
 // source location: such inputs cannot be enumerated; use a narrower type or
 // a small wyvern_uniform range, or raise MaxBranching. The exception is a
 // nondet value that an assumption right after the call bounds (bounded.go):
-// the values it admits and one it rejects are enumerated. A coin's (at
+// the values it admits and one it rejects are enumerated; and a nondet
+// value that the program only copies and compares with constants
+// (classes.go): the first value of each interval between the constants is
+// enumerated (the fewer outcomes of the two where both apply). A coin's (at
 // most) two outcomes are always enumerated.
 
 // hint names the process whose next instruction may make the choices of
@@ -76,9 +79,15 @@ type point struct {
 	// outcomes are the values 0..lim-1 and lim, which stands for the
 	// values lim..N-1 the assumption rejects (count = lim+1)
 	lim uint64
+	// cls != nil: a Bits choice enumerated by its input classes
+	// (classes.go): the outcomes are the first values of the classes
+	cls *classes
 }
 
 func (p *point) value() uint64 {
+	if p.cls != nil {
+		return p.cls.reps[p.idx]
+	}
 	if p.lim > 0 {
 		return p.idx // < lim+1 <= N: Result gives it back
 	}
@@ -87,6 +96,9 @@ func (p *point) value() uint64 {
 }
 
 func (p *point) prob() float64 {
+	if p.cls != nil {
+		return p.cls.prob(int(p.idx))
+	}
 	if p.lim > 0 {
 		n := float64(p.c.N)
 		if p.idx < p.lim {
@@ -142,6 +154,9 @@ type scripted struct {
 	// bounds are the nondet calls bounded by an assumption (bounded.go),
 	// nil where the search may not use them
 	bounds map[site]uint64
+	// classes are the input classes of wide nondet calls (classes.go),
+	// nil where the search may not use them
+	classes map[site]*classes
 }
 
 // Behaviours implements vm.BehaviourChooser.
@@ -169,6 +184,11 @@ func (c *scripted) Choose(n uint64) uint64 {
 	if p.c.Kind == vm.Bits && (p.count == 0 || p.count > c.max) {
 		if lim := c.boundAt(c.h.t); lim > 0 && lim < c.max && (p.count == 0 || lim < p.count) {
 			p.lim, p.count = lim, lim+1
+		}
+		// (a nondet call is a step's first and only choice, of the
+		// call's width)
+		if cl := c.classAt(c.h.t); cl != nil && len(c.pts) == 0 && int(cl.w) == p.c.Width() && uint64(len(cl.reps)) <= c.max && (p.count == 0 || uint64(len(cl.reps)) < p.count) {
+			p.lim, p.cls, p.count = 0, cl, uint64(len(cl.reps))
 		}
 	}
 	if p.c.Kind != vm.Coin && (p.count == 0 || p.count > c.max) {

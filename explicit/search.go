@@ -118,6 +118,11 @@ func localObserver(r query.Reads) string {
 	return ""
 }
 
+// classBlind are the reads that could tell apart values of one input
+// class (classes.go): the search enumerates input classes only for
+// queries that read none of them.
+const classBlind = query.ReadRegisters | query.ReadLocals | query.ReadGlobals | query.ReadDivZero | query.ReadOverflows
+
 // searcher holds one search's state.
 type searcher struct {
 	ctx   context.Context
@@ -235,6 +240,10 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		// (EnumStates counts states, which the bound changes; a query
 		// reading registers or locals could see the stand-in value)
 		sr.g.sc.bounds = assumeBounds(c.M.Prog)
+	}
+	if q.Kind != query.EnumStates && c.Reads.Set&classBlind == 0 {
+		// (a query reading values could see the representative)
+		sr.g.sc.classes = inputClasses(c.M.Prog, opts.maxBranching())
 	}
 	err := sr.run()
 	sr.mem.stop()
