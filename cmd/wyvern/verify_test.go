@@ -28,6 +28,8 @@ func TestVerify(t *testing.T) {
 		{task: "race.yml", verdict: "FALSE(no-data-race)", engine: "explicit|simulation"},
 		{task: "mutex_safe.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineExplicit},
 		{task: "mutex_safe.yml", prop: "no-data-race", verdict: "TRUE", engine: svcomp.EngineExplicit},
+		{task: "assert_norace.yml", prop: "no-data-race", verdict: "TRUE", engine: svcomp.EngineExplicit},
+		{task: "assert_norace.yml", prop: "unreach-call", verdict: "FALSE(unreach-call)", engine: "explicit|simulation"},
 		{task: "null_deref.yml", verdict: "FALSE(valid-deref)", engine: "simulation|bmc"},
 		{task: "rare_input.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
