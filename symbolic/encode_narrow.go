@@ -23,6 +23,10 @@ import (
 	"github.com/wyvernmc/wyvern/vm"
 )
 
+// narrowing can be turned off (TestNarrowingAgrees compares): bitsOf is
+// then every value's width, and nothing is narrowed.
+var narrowing = true
+
 // bitsOf is the number of low bits of v that can be non-zero: every value
 // v takes is below 2^bitsOf(v). It is never more than v's width (64 for
 // a value of unknown width).
@@ -32,7 +36,7 @@ func bitsOf(v val) int {
 		w = 64
 	}
 	switch {
-	case v.bad != "":
+	case !narrowing || v.bad != "":
 		return w
 	case v.t == "":
 		return min(bits.Len64(v.c), w)

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 )
@@ -112,4 +114,52 @@ func TestNarrowingGCD(t *testing.T) {
 	if n < 12 {
 		t.Fatalf("%d urems in the formula, want at least 12: %s", n, fmt.Sprint(enc.Terms))
 	}
+}
+
+// TestNarrowingAgrees (differential, z3, 8 s a question, unwind 1 and 3;
+// WYVERN_BMC_NARROW_DIFF lists testdata directories): with and without
+// narrowing, the encodings agree on whether a violation is reachable and
+// whether the bound cuts an execution wherever z3 answered both, threaded
+// programs included (their default context bound).
+func TestNarrowingAgrees(t *testing.T) {
+	dirs := os.Getenv("WYVERN_BMC_NARROW_DIFF")
+	if dirs == "" {
+		t.Skip("set WYVERN_BMC_NARROW_DIFF=bmc,bmc-heap,errors to compare narrowed encodings with plain ones")
+	}
+	defer func() { narrowing = true }()
+	agreed := 0
+	for _, d := range strings.Split(dirs, ",") {
+		files, _ := filepath.Glob(filepath.Join("..", "testdata", d, "*.c"))
+		for _, f := range files {
+			p, err := ir.Load(f, ir.Options{})
+			if err != nil {
+				continue
+			}
+			for _, k := range []int{1, 3} {
+				narrowing = true
+				en, err1 := Encode(p, EncodeOptions{Unwind: k})
+				narrowing = false
+				ep, err2 := Encode(p, EncodeOptions{Unwind: k})
+				narrowing = true
+				if err1 != nil || err2 != nil {
+					if (err1 == nil) != (err2 == nil) {
+						t.Errorf("%s k%d: one encoding refuses: narrowed %v, plain %v", f, k, err1, err2)
+					}
+					continue
+				}
+				vn, vp := askZ3(t, en, en.Violation), askZ3(t, ep, ep.Violation)
+				un, up := askZ3(t, en, en.Unwound), askZ3(t, ep, ep.Unwound)
+				agree := func(a, b Status) bool { return a == b || a == Unknown || b == Unknown }
+				if !agree(vn, vp) || !agree(un, up) {
+					t.Errorf("%s k%d: narrowed viol %s unw %s (%d terms) / plain viol %s unw %s (%d)", f, k, vn, un, en.Terms, vp, up, ep.Terms)
+					continue
+				}
+				if vn != Unknown && vp != Unknown {
+					agreed++
+				}
+				t.Logf("%s k%d: narrowed viol %s unw %s (%d) / plain viol %s unw %s (%d)", f, k, vn, un, en.Terms, vp, up, ep.Terms)
+			}
+		}
+	}
+	t.Logf("%d program-and-bound pairs decided by both", agreed)
 }
