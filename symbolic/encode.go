@@ -317,6 +317,9 @@ type val struct {
 	// memory): a load of all of src's bytes gives src back
 	src *val
 	idx int
+	// nz > 0: every value v takes is below 2^nz (a bound narrower than w
+	// that the encoder proved, encode_narrow.go; bitsOf reads it)
+	nz uint8
 }
 
 func cst(c uint64, w int) val {

@@ -452,13 +452,12 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 		if w == 0 {
 			w = 64
 		}
-		t := e.bv(get(live[len(live)-1]), w)
-		vs := []val{get(live[len(live)-1])}
-		for i := len(live) - 2; i >= 0; i-- {
-			t = ite(live[i].g, e.bv(get(live[i]), w), t)
-			vs = append(vs, get(live[i]))
+		gs := make([]Term, len(live))
+		vs := make([]val, len(live))
+		for i, s := range live {
+			gs[i], vs[i] = s.g, get(s)
 		}
-		return withSets(e.term(t, w), vs...)
+		return e.merged(gs, vs, w)
 	}
 	arrays := func(get func(s *pstate) Term, so Sort, prefix string) Term {
 		t := get(live[len(live)-1])

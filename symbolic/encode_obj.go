@@ -132,6 +132,17 @@ func withSets(v val, vs ...val) val {
 	if v.t == "" || v.bad != "" {
 		return v
 	}
+	// v is one of vs (resized): its significant bits are at most theirs
+	// (encode_narrow.go)
+	if len(vs) > 0 {
+		nz := 0
+		for _, x := range vs {
+			nz = max(nz, bitsOf(x))
+		}
+		if v = withBits(v, nz); v.t == "" {
+			return v
+		}
+	}
 	var sets [][]uint64
 	guess := false
 	for _, x := range vs {
@@ -648,12 +659,11 @@ func (e *encoder) mergeByte(all []*pstate, k uint64, srcs map[string]*val) (val,
 	}
 	m, ok := srcs[key.String()]
 	if !ok {
-		last := len(bs) - 1
-		t := e.bv(srcOf[last], w)
-		for i := last - 1; i >= 0; i-- {
-			t = ite(live[i].g, e.bv(srcOf[i], w), t)
+		gs := make([]Term, len(live))
+		for i, s := range live {
+			gs[i] = s.g
 		}
-		v := withSets(e.term(t, w), srcOf...)
+		v := e.merged(gs, srcOf, w)
 		m = &v
 		srcs[key.String()] = m
 	}

@@ -264,19 +264,27 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		if w == 0 {
 			return nil, e.unsupported(fn, pc, "trunc to width 0")
 		}
-		if a := r[in.A]; a.isConst() {
+		switch a := r[in.A]; {
+		case a.isConst():
 			r[in.Dst] = cst(a.c&in.Imm, w)
-		} else {
-			r[in.Dst] = e.term(e.bv(a, w), w)
+		case a.bad == "" && a.w > 0 && a.w <= w:
+			r[in.Dst] = a // narrower already: the same value
+		default:
+			r[in.Dst] = withBits(e.term(e.bv(a, w), w), bitsOf(a))
 		}
 	case ir.OpSExt:
 		from, to := int(in.W), bits.Len64(in.Imm)
 		if from < 1 || to < from {
 			return nil, e.unsupported(fn, pc, fmt.Sprintf("sext from %d to %d bits", from, to))
 		}
-		if a := r[in.A]; a.isConst() {
+		switch a := r[in.A]; {
+		case a.isConst():
 			r[in.Dst] = cst(uint64(sx(a.c, from)), to)
-		} else {
+		case a.bad == "" && a.w > 0 && a.w <= from && bitsOf(a) < from:
+			// the sign bit is zero (encode_narrow.go): sext is zext,
+			// and the value is a itself
+			r[in.Dst] = a
+		default:
 			r[in.Dst] = e.term(SignExt(to-from, e.bv(a, from)), to)
 		}
 	case ir.OpInsert:
@@ -526,6 +534,9 @@ func (e *encoder) binop(s *pstate, in *ir.Inst) {
 		r[in.Dst] = cst(v, rw)
 		return
 	}
+	if e.narrowBinop(s, in, av, bv) {
+		return
+	}
 	a, b := e.bv(av, w), e.bv(bv, w)
 	lax := in.Flags&ir.FlagLax != 0
 	nsw, nuw, exact := !lax && in.Flags&ir.FlagNSW != 0, !lax && in.Flags&ir.FlagNUW != 0, !lax && in.Flags&ir.FlagExact != 0
@@ -600,8 +611,9 @@ func (e *encoder) binop(s *pstate, in *ir.Inst) {
 		default:
 			v = e.defBV(BVAShr(a, b), w)
 		}
+		nbits := shiftBits(in.Op, w, min(bitsOf(av), w), bv)
 		if lax {
-			r[in.Dst] = e.term(ite(big, zero, v), w)
+			r[in.Dst] = withBits(e.term(ite(big, zero, v), w), nbits)
 			return
 		}
 		var ov []Term
@@ -621,7 +633,7 @@ func (e *encoder) binop(s *pstate, in *ir.Inst) {
 			conds = append(conds, errCond{vm.ErrOverflow, and2(not(big), or(ov...))})
 		}
 		e.check(s, conds...)
-		r[in.Dst] = val{t: v, w: w}
+		r[in.Dst] = withBits(val{t: v, w: w}, nbits)
 	case ir.OpAnd:
 		r[in.Dst] = e.term(BVAnd(a, b), w)
 	case ir.OpOr:

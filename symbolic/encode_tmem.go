@@ -2,6 +2,8 @@ package symbolic
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/vm"
@@ -551,6 +553,39 @@ func (e *encoder) checkAccess(s *pstate, id, off, k, size, n Term, write bool) {
 		errCond{vm.ErrUseAfterFree, and2(notNull, is(kFreed))},
 		errCond{vm.ErrUseAfterReturn, and2(notNull, is(kDead))},
 		errCond{vm.ErrInvalidPtr, and2(notNull, not(bad))},
-		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), BVUGT(BVAdd(ZeroExt(32, off), n), ZeroExt(32, size)))})
+		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), outOfBounds(off, n, size))})
 	e.check(s, conds...)
+}
+
+// outOfBounds is off + n > size (off and size 32 bits, n 64), folded
+// where all three are literals (object memory's accesses at constant
+// offsets of blocks of constant sizes).
+func outOfBounds(off, n, size Term) Term {
+	o, ok1 := literalBV(off)
+	z, ok2 := literalBV(size)
+	k, ok3 := literalBV(n)
+	if ok1 && ok2 && ok3 && k < 1<<62 {
+		return Bool(o+k > z)
+	}
+	return BVUGT(BVAdd(ZeroExt(32, off), n), ZeroExt(32, size))
+}
+
+// literalBV is the value of a bit-vector literal of at most 64 bits
+// (#x… or #b…).
+func literalBV(t Term) (uint64, bool) {
+	s := string(t)
+	base, digits := 0, ""
+	switch {
+	case strings.HasPrefix(s, "#x"):
+		base, digits = 16, s[2:]
+	case strings.HasPrefix(s, "#b"):
+		base, digits = 2, s[2:]
+	default:
+		return 0, false
+	}
+	if digits == "" || base == 16 && len(digits) > 16 || base == 2 && len(digits) > 64 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	return v, err == nil
 }

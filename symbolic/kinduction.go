@@ -295,7 +295,12 @@ func (e *encoder) closedUnder(h, b *pstate, fp *footprint) error {
 	}
 	grow := &footprint{regs: map[int]int{}, cnt: map[int]bool{}}
 	for i := range h.regs {
-		if _, ok := fp.regs[i]; ok {
+		if w, ok := fp.regs[i]; ok {
+			// the havoc stood for values below 2^w: one iteration
+			// must keep the register within them
+			if bw := width(b.regs[i], 64); bw > w {
+				grow.regs[i] = bw
+			}
 			continue
 		}
 		if b.regs[i].bad != "" {
@@ -324,7 +329,7 @@ func (e *encoder) closedUnder(h, b *pstate, fp *footprint) error {
 // union adds o to fp.
 func (fp *footprint) union(o *footprint) {
 	for i, w := range o.regs {
-		fp.regs[i] = w
+		fp.regs[i] = max(fp.regs[i], w)
 	}
 	for k := range o.cnt {
 		fp.cnt[k] = true
@@ -383,7 +388,11 @@ func (e *encoder) havoc(s *pstate, fp *footprint) (*pstate, error) {
 	}
 	sort.Ints(regs)
 	for _, i := range regs {
-		w := fp.regs[i]
+		// a fresh value of width w stands for values below 2^w only:
+		// wide enough for the state it replaces (a val may be narrower
+		// than its register, encode_narrow.go)
+		w := max(fp.regs[i], width(s.regs[i], 64))
+		fp.regs[i] = w
 		h.regs[i] = val{t: e.q.Declare(e.fresh("hr"), BitVec(w)), w: w}
 		e.terms++
 	}
