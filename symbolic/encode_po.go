@@ -75,16 +75,16 @@ import (
 // wait releases the mutex, then takes it again at a later clock, signalled
 // or not; signals change nothing): POSIX's semantics, which include
 // LODIN's, so a proof holds on both platforms; a violation that needs a
-// condition variable is not replayed (Check says so). Spin loops whose
-// body only reads (no store, call or loop-carried value) block instead of
-// iterating: an iteration that goes back changes nothing, so dropping it
-// keeps every reachable violation.
+// spurious wakeup does not replay, and Check says incomplete. Spin loops
+// are unwound like any loop (a busy wait can spin as long as the other
+// thread lets it: its proof needs a spin-loop reduction, not done yet).
 //
 // Not supported (the encoding fails with an error naming it, and Check
 // keeps the round-robin verdict): thread creation or joins outside the
 // entry function, allocation, free or the end of an escaping stack block
 // once a thread was created, pointers loaded from shared memory (their
-// block is unknown), a blocking call inside an atomic section.
+// block is unknown), a blocking call inside an atomic section, paths in
+// different atomic sections that join.
 
 // poLoc is an event's location: a byte address, or a virtual location
 // (virt: input counter k).
@@ -128,10 +128,10 @@ type poInfo struct {
 	C     Term
 	grps  []poGrp
 	accs  []poAcc
-	last  Term            // the current thread's last clock ("": none yet)
-	cur   int             // the open group (-1: none)
-	wrote map[poLoc]poAcc // the open group's writes
-	root  *lmap           // the initial memory
+	last  Term          // the current thread's last clock ("": none yet)
+	cur   int           // the open group (-1: none)
+	wrote map[poLoc]int // the open group's writes: their index in accs
+	root  *lmap         // the initial memory
 	// frozen: a thread was created; block kinds and sizes no longer change
 	frozen bool
 	nclk   int
@@ -199,7 +199,7 @@ func (e *encoder) poBegin(s *pstate) bool {
 	}
 	e.po.grps = append(e.po.grps, poGrp{th: e.thIndex(), clk: e.poClock(), steps: e.poStepsAfter(s), sec: s.poSec, kind: poAccess})
 	e.po.cur = len(e.po.grps) - 1
-	e.po.wrote = map[poLoc]poAcc{}
+	e.po.wrote = map[poLoc]int{}
 	return true
 }
 
@@ -296,7 +296,8 @@ func (e *encoder) poRead(s *pstate, l poLoc, w int) val {
 	e.terms++
 	e.po.accs = append(e.po.accs, poAcc{loc: l, w: w, v: v, g: e.defBool(s.g), grp: e.po.cur})
 	e.po.grps[e.po.cur].reads = true
-	if wa, ok := e.po.wrote[l]; ok { // the group's own write of l comes first
+	if i, ok := e.po.wrote[l]; ok { // the group's own write of l comes first
+		wa := e.po.accs[i]
 		return e.term(ite(wa.g, wa.v, v), w)
 	}
 	return val{t: v, w: w}
@@ -309,13 +310,16 @@ func (e *encoder) poWrite(s *pstate, l poLoc, w int, x val) {
 		return
 	}
 	a := poAcc{loc: l, w: w, v: e.defBV(e.bv(x, w), w), g: e.defBool(s.g), write: true, grp: e.po.cur}
-	e.po.accs = append(e.po.accs, a)
 	e.po.grps[e.po.cur].writes = true
-	if old, ok := e.po.wrote[l]; ok {
+	if i, ok := e.po.wrote[l]; ok { // one write of l a group: the last value
+		old := e.po.accs[i]
 		a.v = e.defBV(ite(a.g, a.v, old.v), w)
 		a.g = e.defBool(or(a.g, old.g))
+		e.po.accs[i] = a
+		return
 	}
-	e.po.wrote[l] = a
+	e.po.accs = append(e.po.accs, a)
+	e.po.wrote[l] = len(e.po.accs) - 1
 }
 
 // poInit is location l's initial value.
