@@ -74,6 +74,8 @@ type EncodeOptions struct {
 	// induct, when set, makes this one of k-induction's encodings
 	// (kinduction.go).
 	induct *induct
+	// poBits: the partial-order encoding's clock width (0: poClockBits)
+	poBits int
 	// Spurious lets every pthread_cond_wait return once its mutex is
 	// free, signalled or not: POSIX's spurious wakeups, which include a
 	// signal waking any waiter (encode_complete.go).
