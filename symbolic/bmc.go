@@ -37,6 +37,9 @@ type BoundCheck struct {
 	Answered string `json:"answered,omitempty"`
 	// Rounds: a threaded program's complete check (encode_complete.go).
 	Rounds int `json:"rounds,omitempty"`
+	// PartialOrder: a threaded program's check of every interleaving
+	// (encode_po.go).
+	PartialOrder bool `json:"partial_order,omitempty"`
 }
 
 // WitnessInput is a nondeterministic value of the witness: the k-th
@@ -164,6 +167,10 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		ki = newInductor(p, opts, s)
 		ki.progress = progress
 	}
+	// poRefused: why the partial-order encoding refused the program;
+	// poUsed: it answered at some bound
+	var poRefused string
+	var poUsed bool
 	finish := func(verdict, reason string) (*Result, error) {
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
@@ -218,6 +225,26 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				v = VerdictNotSatisfied
 			}
 			return finish(v, fmt.Sprintf("a violation is reachable (unwind %d): %s", k, res.Description))
+		}
+		// A threaded program's complete check (--complete): every
+		// interleaving at this bound, as a partial order (encode_po.go),
+		// unless the encoding refuses it (then the round-robin rounds that
+		// hold every schedule, proveThreads).
+		if threaded && o.Complete && poRefused == "" {
+			v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
+			if err != nil {
+				bs.close()
+				return nil, err
+			}
+			if refusal == "" {
+				poUsed = true
+				bs.close()
+				if done {
+					return finish(v, why)
+				}
+				continue // some interleaving needs a deeper bound
+			}
+			poRefused = refusal
 		}
 		// No violation within the bound: did the bound cut an execution?
 		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
@@ -283,6 +310,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				return finish(v, fmt.Sprintf("no violation: proved by k-induction on the loop at %s (base case: no violation and no other loop cut within unwind %d; step case: %d iterations from a state with the loop's footprint havocked)", last.Loop, k, last.K))
 			}
 		}
+	}
+	if threaded && poUsed {
+		return finish(VerdictIncomplete, fmt.Sprintf("no violation in any interleaving up to unwind %d, but loops or recursion go deeper", res.Bound))
 	}
 	if threaded {
 		return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d and %d round-robin rounds, but loops or recursion go deeper", res.Bound, res.Contexts))
@@ -455,6 +485,14 @@ func newScheduler(m *vm.Machine, st *vm.State, enc *Encoding, model Model) (*sch
 		return v.Uint64(), nil
 	}
 	sch := &scheduler{m: m, st: st, taken: map[int32]uint64{}}
+	if enc.PO != nil {
+		ctxs, err := poContexts(enc, model)
+		if err != nil {
+			return nil, err
+		}
+		sch.ctxs = ctxs
+		return sch, nil
+	}
 	for r := 0; r < enc.Rounds; r++ {
 		for _, th := range enc.Threads {
 			n, err := get(th.Steps[r])

@@ -74,6 +74,8 @@ type EncodeOptions struct {
 	// induct, when set, makes this one of k-induction's encodings
 	// (kinduction.go).
 	induct *induct
+	// poBits: the partial-order encoding's clock width (0: poClockBits)
+	poBits int
 	// Spurious lets every pthread_cond_wait return once its mutex is
 	// free, signalled or not: POSIX's spurious wakeups, which include a
 	// signal waking any waiter (encode_complete.go).
@@ -86,6 +88,9 @@ type EncodeOptions struct {
 	// indexed by vm pointers even where object memory (encode_obj.go)
 	// would do (for comparisons).
 	FlatMemory bool
+	// PartialOrder encodes a threaded program as a partial order of its
+	// events (encode_po.go): every interleaving, no round bound.
+	PartialOrder bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -130,6 +135,8 @@ type Encoding struct {
 	// was asked for).
 	ObjectMemory bool
 	FlatReason   string
+	// PO: a partial-order encoding's events (encode_po.go), for witnesses.
+	PO *POInfo
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -211,7 +218,12 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	}
 	if e.threaded {
 		e.initThreads(s)
-		if err := e.encodeThreads(s); err != nil {
+		if opts.PartialOrder {
+			e.rounds = 1
+			if err := e.encodePO(s); err != nil {
+				return nil, err
+			}
+		} else if err := e.encodeThreads(s); err != nil {
 			return nil, err
 		}
 	} else if _, err := e.run(p.Funcs[p.Entry], s); err != nil {
@@ -227,10 +239,14 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		want = append(want, in.Name)
 	}
 	e.q.Want(want...)
+	var poi *POInfo
+	if e.po != nil {
+		poi = e.poSchedule()
+	}
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj}
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
@@ -294,8 +310,12 @@ type encoder struct {
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
 
-	ind   *induct      // k-induction's encodings (kinduction.go), nil otherwise
-	cinfo completeInfo // switch points and proof refusals (encode_complete.go)
+	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
+	// po: the partial-order encoding (encode_po.go), nil otherwise;
+	// curCallB: the instruction under way is a platform call
+	po       *poInfo
+	curCallB bool
+	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
@@ -356,6 +376,9 @@ type pstate struct {
 	soff               int
 	halted, nthr, cseq val
 	tm                 *tmaps // threaded programs: memory (encode_tmem.go)
+	// poSec: partial-order encodings, the clock of the start of the
+	// atomic section the path is in ("": none)
+	poSec Term
 }
 
 func (s *pstate) clone() *pstate {
@@ -542,6 +565,22 @@ func (e *encoder) check(s *pstate, conds ...errCond) {
 	if len(all) == 0 {
 		return
 	}
+	if e.po != nil {
+		allT := or(all...)
+		nonhit := and2(s.g, allT)
+		if len(hit) > 0 {
+			hitT := or(hit...)
+			if v := and2(s.g, hitT); v != "false" {
+				e.poViolation(s, v)
+			}
+			nonhit = and2(nonhit, not(hitT))
+		}
+		if nonhit != "false" {
+			e.poMarkAt(s, nonhit, poHalt)
+		}
+		s.g = e.defBool(and2(s.g, not(allT)))
+		return
+	}
 	if len(hit) > 0 {
 		if v := and2(and2(s.g, or(hit...)), e.live(s)); v != "false" {
 			e.addViol(e.defBool(v))
@@ -577,6 +616,13 @@ func (e *encoder) violate(s *pstate, procs []int32) {
 		}
 	}
 	m := e.defBool(or(match...))
+	if e.po != nil {
+		if v := and2(s.g, m); v != "false" {
+			e.poViolation(s, v)
+		}
+		s.g = e.defBool(and2(s.g, not(m)))
+		return
+	}
 	if v := and2(and2(s.g, m), e.live(s)); v != "false" {
 		e.addViol(e.defBool(v))
 	}
@@ -587,7 +633,7 @@ func (e *encoder) violate(s *pstate, procs []int32) {
 // cut ends the path because of the bound.
 func (e *encoder) cut(s *pstate) {
 	if s.g != "false" {
-		e.unwound = append(e.unwound, s.g)
+		e.unwound = append(e.unwound, e.poCutTerm(s, s.g))
 	}
 	e.stop(s, s.g, false, false)
 	s.g = "false"

@@ -417,6 +417,9 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 		if s.atomic != first.atomic {
 			return nil, fmt.Errorf("paths inside and outside an atomic section join")
 		}
+		if s.poSec != first.poSec {
+			return nil, unsupported{fmt.Errorf("paths inside different atomic sections join: not supported by the partial-order encoding yet")}
+		}
 		if e.threaded {
 			e.settle(s)
 		}

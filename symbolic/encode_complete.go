@@ -100,7 +100,7 @@ func (e *encoder) countSwitch(s *pstate) {
 // holds (they stop): for a proof they count as cut by the bound.
 func (e *encoder) notFollowed(c Term) {
 	if e.opts.Complete && c != "false" {
-		e.unwound = append(e.unwound, e.defBool(c))
+		e.unwound = append(e.unwound, e.poCutTerm(nil, e.defBool(c)))
 	}
 }
 

@@ -93,7 +93,7 @@ func (e *encoder) cutIf(s *pstate, c Term) {
 	if c == "false" {
 		return
 	}
-	e.unwound = append(e.unwound, e.defBool(c))
+	e.unwound = append(e.unwound, e.poCutTerm(s, e.defBool(c)))
 	s.g = e.defBool(and2(s.g, not(c)))
 }
 

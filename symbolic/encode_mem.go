@@ -50,6 +50,9 @@ func (e *encoder) kindOf(s *pstate, id Term) Term {
 // clear stores n zero bytes at block id (a fresh block's contents).
 func (e *encoder) clear(s *pstate, id val, n uint64) {
 	if e.threaded { // id is a constant (staticID)
+		if e.po != nil && !e.private(id.c) && e.poBegin(s) {
+			defer e.poEnd(s)
+		}
 		for i := uint64(0); i < n; i++ {
 			e.tSetByte(s, id.c<<32|i, cst(0, 8))
 		}
@@ -331,6 +334,7 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 			e.priv[uint32(id.c)] = true
 			e.psize[uint32(id.c)] = size.c
 		} else {
+			e.poShape(id.c)
 			s.tm.size.own[id.c] = cst(size.c, 32)
 		}
 		e.tSetKind(s, id.c, cst(kStack, 8))
@@ -399,6 +403,7 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 	id := s.next
 	if e.threaded {
 		id = e.staticID()
+		e.poShape(id.c)
 		k := s.tm.kind.get(id.c)
 		s.tm.kind.own[id.c] = e.sel(tooBig, k, cst(kHeap, 8))
 		z := s.tm.size.get(id.c)
@@ -504,6 +509,7 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 	ns.regs, ns.allocas, ns.ret = e.frameRegs(callee), nil, nil
 	if callee.Atomic {
 		ns.atomic++
+		e.poSectionStart(ns)
 	}
 	for i, a := range cs.Args {
 		if i >= len(callee.Params) || i >= len(cs.ArgSlots) {
@@ -530,6 +536,10 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 		out.regs = append([]val(nil), s.regs...)
 		out.allocas = append([]val(nil), s.allocas...)
 		out.ret, out.atomic = s.ret, s.atomic
+		if out.atomic == 0 {
+			e.curCallB = false // after the callee's return
+			e.poSectionEnd(out)
+		}
 		if cs.Ret >= 0 && ret.ret != nil {
 			k := min(int(cs.RetSlots), len(ret.ret))
 			if int(cs.Ret)+k > len(out.regs) {
@@ -594,6 +604,9 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 		return nil, e.unsupported(fn, pc, fmt.Sprintf("call of %s (%s)", b, d.How))
 	}
 	if e.threaded && pthreadBuiltin(b) {
+		if e.po != nil {
+			return e.poThreadBuiltin(fn, pc, s, b, cs)
+		}
 		return e.threadBuiltin(fn, pc, s, b, cs)
 	}
 	switch b {
@@ -616,9 +629,11 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 		s.g = "false" // the run ends without an error
 	case ir.BAtomicBegin:
 		s.atomic++
+		e.poSectionStart(s)
 	case ir.BAtomicEnd:
 		if s.atomic > 0 {
 			s.atomic--
+			e.poSectionEnd(s)
 		}
 	case ir.BMalloc:
 		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
@@ -919,6 +934,15 @@ func (e *encoder) declareInput(fn *ir.Func, pc int32, b ir.Builtin, cs *ir.CallS
 // count returns the number of earlier executions of input idx on the path
 // (32 bits) and counts this one.
 func (e *encoder) count(s *pstate, idx int) Term {
+	if e.po != nil { // the input counters are shared: a virtual location
+		if e.poBegin(s) {
+			defer e.poEnd(s)
+		}
+		l := poLoc{virt: true, k: uint64(idx)}
+		c := e.poRead(s, l, 32)
+		e.poWrite(s, l, 32, e.inc32(c, 1))
+		return e.bv(c, 32)
+	}
 	c, ok := s.cnt[idx]
 	if !ok {
 		c = cst(0, 32)

@@ -28,6 +28,7 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 		in := &fn.Code[pc]
 		term := isTerminator(in.Op)
 		e.instance = visit<<20 | int(pc)
+		e.curCallB = in.Op == ir.OpCallB
 		if e.threaded && (visible(in.Op) || e.atomicCall(fn, in) || e.mainReturn(in)) {
 			e.cinfo.fn, e.cinfo.in = fn, in // for countSwitch
 			var all []*pstate
@@ -199,6 +200,8 @@ func (e *encoder) terminator(fn *ir.Func, g *graph, pc int32, in *ir.Inst, s *ps
 			id := s.allocas[i]
 			if e.obj {
 				e.oSetBlock(s, "true", id, cst(kDead, 8), nil, 0)
+			} else if e.po != nil && e.depth == 0 && e.th == e.slots[0] {
+				// main returns: the run ends, its blocks no longer matter
 			} else {
 				e.setDead(s, id)
 			}

@@ -99,6 +99,9 @@ type entry struct {
 	round int
 	tid   val
 	arg   val
+	// partial-order encodings: the creation's clock, the state then
+	clk Term
+	sh  shared
 }
 
 // event is the end of a context of the thread: where g holds, the context
@@ -271,7 +274,7 @@ func (e *encoder) settle(s *pstate) {
 
 // live is the Bool "the run has not ended" (always true single-threaded).
 func (e *encoder) live(s *pstate) Term {
-	if !e.threaded {
+	if !e.threaded || e.po != nil {
 		return "true"
 	}
 	if s.halted.isConst() {
@@ -289,6 +292,12 @@ const allSteps = 0xffffffff
 // runs to the violation (its step count is allSteps).
 func (e *encoder) stop(s *pstate, g Term, halt, atViolation bool) {
 	if !e.threaded || g == "false" {
+		return
+	}
+	if e.po != nil {
+		if halt && !atViolation {
+			e.poMarkAt(s, g, poHalt)
+		}
 		return
 	}
 	g = e.defBool(g)
@@ -511,6 +520,13 @@ func (e *encoder) finish(s *pstate, rv val) {
 	if s.g == "false" {
 		return
 	}
+	if e.po != nil {
+		saved := e.curCallB
+		e.curCallB = false // the thread's last step is counted
+		i := e.poMarkAt(s, s.g, poMark)
+		e.curCallB = saved
+		e.po.ends[e.thIndex()] = append(e.po.ends[e.thIndex()], poEnd{grp: i, rv: rv})
+	}
 	e.th.ends = append(e.th.ends, event{g: e.defBool(s.g), rnd: int(s.rnd.c)})
 	e.th.rvs = append(e.th.rvs, rv)
 }
@@ -610,6 +626,10 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 			return nil, fmt.Errorf("%s: more than %d thread creations in the unrolled program (lower the unwind bound or the contexts)", e.where(fn, pc), maxThreads)
 		}
 		en := entry{g: s.g, round: int(s.rnd.c), tid: newTid, arg: arg(s, cs, 3)}
+		if e.po != nil {
+			en.g = e.defBool(s.g)
+			en.clk, en.sh = e.po.grps[e.po.cur].clk, e.sharedOf(s)
+		}
 		if sl := e.created[e.instance]; sl != nil && sl.fn == callee {
 			// the same creation in another round of the creator: one
 			// thread, started in the creator's round
@@ -648,22 +668,26 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 				me = k
 			}
 		}
-		e.deferred = append(e.deferred, func(int) {
-			var cands []Term
-			for k, sl := range e.slots {
-				if k == me {
-					continue
+		if e.po != nil {
+			e.poJoin(s, t, done, res)
+		} else {
+			e.deferred = append(e.deferred, func(int) {
+				var cands []Term
+				for k, sl := range e.slots {
+					if k == me {
+						continue
+					}
+					is := and2(sl.created, eqT(ZeroExt(32, e.bv(sl.tid, 32)), t))
+					fin := BVULT(sl.fin, BV(uint64(r), 8))
+					if k < me {
+						fin = BVULE(sl.fin, BV(uint64(r), 8))
+					}
+					cands = append(cands, and2(is, fin))
+					e.implies(and2(g, is), eqT(res, sl.rv))
 				}
-				is := and2(sl.created, eqT(ZeroExt(32, e.bv(sl.tid, 32)), t))
-				fin := BVULT(sl.fin, BV(uint64(r), 8))
-				if k < me {
-					fin = BVULE(sl.fin, BV(uint64(r), 8))
-				}
-				cands = append(cands, and2(is, fin))
-				e.implies(and2(g, is), eqT(res, sl.rv))
-			}
-			e.implies(g, or(cands...))
-		})
+				e.implies(g, or(cands...))
+			})
+		}
 		e.blockWhere(s, not(done))
 		if s.g == "false" {
 			return s, nil

@@ -197,6 +197,7 @@ func (e *encoder) tSetKind(s *pstate, id uint64, k val) {
 		s.tm.pkind.own[id] = k
 		return
 	}
+	e.poShape(id)
 	s.tm.kind.own[id] = k
 }
 
@@ -204,12 +205,19 @@ func (e *encoder) tByte(s *pstate, addr uint64) val {
 	if e.private(addr >> 32) {
 		return s.tm.pmem.get(addr)
 	}
+	if e.po != nil {
+		return e.poRead(s, poLoc{k: addr}, 8)
+	}
 	return s.tm.mem.get(addr)
 }
 
 func (e *encoder) tSetByte(s *pstate, addr uint64, b val) {
 	if e.private(addr >> 32) {
 		s.tm.pmem.own[addr] = b
+		return
+	}
+	if e.po != nil {
+		e.poWrite(s, poLoc{k: addr}, 8, b)
 		return
 	}
 	s.tm.mem.own[addr] = b
@@ -284,6 +292,9 @@ func (e *encoder) tRead(s *pstate, p val, n int) val {
 	if !ok {
 		return val{bad: "unresolved pointer"}
 	}
+	if e.po != nil && !e.private(id) && e.poBegin(s) {
+		defer e.poEnd(s)
+	}
 	bytes := make([]val, n)
 	if off == "" {
 		for i := range bytes {
@@ -316,6 +327,9 @@ func (e *encoder) tWrite(s *pstate, p val, v val, n int) {
 	id, coff, off, ok := e.tResolve(s, p)
 	if !ok {
 		return
+	}
+	if e.po != nil && !e.private(id) && e.poBegin(s) {
+		defer e.poEnd(s)
 	}
 	byteOf := func(i int) val {
 		if v.isConst() {
