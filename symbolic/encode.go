@@ -300,6 +300,7 @@ type encoder struct {
 	blk      uint32    // the next block id (threaded programs: one per allocation in the unrolled program)
 	priv     map[uint32]bool
 	psize    map[uint32]uint64
+	tsize    map[uint32]uint64      // threaded: the largest size of each shared allocation's block (^0: not constant)
 	privOf   map[int]map[int32]bool // per function: its private allocas
 	guesses  []guess
 	usesCond bool                // condition variables (thread ids bounded by condThreads)

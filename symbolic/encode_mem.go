@@ -336,6 +336,7 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 		} else {
 			e.poShape(id.c)
 			s.tm.size.own[id.c] = cst(size.c, 32)
+			e.tsize[uint32(id.c)] = max(e.tsize[uint32(id.c)], size.c)
 		}
 		e.tSetKind(s, id.c, cst(kStack, 8))
 	} else if !e.obj {
@@ -404,6 +405,7 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 	if e.threaded {
 		id = e.staticID()
 		e.poShape(id.c)
+		e.tsize[uint32(id.c)] = max(e.tsize[uint32(id.c)], sizeOr(n))
 		k := s.tm.kind.get(id.c)
 		s.tm.kind.own[id.c] = e.sel(tooBig, k, cst(kHeap, 8))
 		z := s.tm.size.get(id.c)
@@ -872,6 +874,10 @@ func (e *encoder) constString(p val) (string, bool) {
 // execution of the call site returns select(array, k), constrained to the
 // choice's range; invalid arguments fail as in the vm (ErrBadArg).
 func (e *encoder) input(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir.CallSite) error {
+	if _, ok := e.sites[[2]int{fn.Index, int(pc)}]; !ok && e.threaded && len(e.slots) > 0 {
+		// the threads' states count the inputs declared up front (scanThreads)
+		return e.unsupported(fn, pc, "a choosing call the threaded BMC encoder did not find before encoding (through a function pointer)")
+	}
 	idx := e.declareInput(fn, pc, b, cs)
 	w := retBits(cs)
 	in := e.inputs[idx]

@@ -156,14 +156,19 @@ func Threaded(p *ir.Program) bool {
 func (e *encoder) scanThreads() error {
 	e.blk = e.p.FirstDynBlock
 	e.priv, e.psize, e.privOf = map[uint32]bool{}, map[uint32]uint64{}, map[int]map[int32]bool{}
+	e.tsize = map[uint32]uint64{}
+	for _, g := range e.p.Globals {
+		e.tsize[g.Block] = uint64(g.Size)
+	}
 	e.created, e.ids = map[int]*slot{}, map[int]uint32{}
 	for _, f := range e.p.Funcs {
 		for pc := range f.Code {
 			in := &f.Code[pc]
-			if in.Op != ir.OpCallB {
+			b, ok := e.choosingCall(f, in)
+			if !ok {
 				continue
 			}
-			switch b := ir.Builtin(in.B); b {
+			switch b {
 			case ir.BNondet, ir.BUniform, ir.BCoin:
 				if in.Imm >= uint64(len(f.Calls)) {
 					return fmt.Errorf("%s: call site %d out of range", e.where(f, int32(pc)), in.Imm)
@@ -173,6 +178,33 @@ func (e *encoder) scanThreads() error {
 		}
 	}
 	return nil
+}
+
+// choosingCall is the platform function a call instruction calls: a
+// direct one, or one through a constant function pointer (an ILP32 module
+// calls an unprototyped __VERIFIER_nondet_* so).
+func (e *encoder) choosingCall(f *ir.Func, in *ir.Inst) (ir.Builtin, bool) {
+	switch in.Op {
+	case ir.OpCallB:
+		return ir.Builtin(in.B), true
+	case ir.OpCall, ir.OpCallInd:
+		if in.Imm >= uint64(len(f.Calls)) {
+			return 0, false
+		}
+		cs := &f.Calls[in.Imm]
+		var callee *ir.Func
+		if in.Op == ir.OpCall {
+			if cs.Callee >= 0 && int(cs.Callee) < len(e.p.Funcs) {
+				callee = e.p.Funcs[cs.Callee]
+			}
+		} else if k := cs.FnSlot - f.ConstBase; cs.FnSlot >= f.ConstBase && int(k) < len(f.Consts) {
+			callee = e.funcOf(f.Consts[k])
+		}
+		if callee != nil && callee.External {
+			return callee.Builtin, true
+		}
+	}
+	return 0, false
 }
 
 // initThreads adds the threaded fields to the initial state.
@@ -861,23 +893,34 @@ func (e *encoder) tFree(s *pstate, p val) {
 	if p.isConst() && p.c == 0 {
 		return
 	}
-	id, coff, off, ok := e.tResolve(s, p)
-	if !ok || s.g == "false" {
-		return
-	}
-	offOK := Bool(coff == 0)
-	if off != "" {
-		offOK = eqT(off, BV(0, 32))
-	}
-	k := e.bv(e.tKind(s, id), 8)
-	isHeap, isFreed := eqT(k, BV(kHeap, 8)), eqT(k, BV(kFreed, 8))
-	e.check(s,
-		errCond{vm.ErrInvalidFree, and2(nonNull, or(not(offOK), and2(not(isHeap), not(isFreed))))},
-		errCond{vm.ErrDoubleFree, and2(nonNull, and2(offOK, isFreed))})
+	cases := e.tResolve(s, p)
 	if s.g == "false" {
 		return
 	}
-	e.tSetKind(s, id, e.sel(nonNull, cst(kFreed, 8), e.tKind(s, id)))
+	var conds []errCond
+	for _, cs := range cases {
+		offOK := Bool(cs.coff == 0)
+		if cs.off != "" {
+			offOK = eqT(cs.off, BV(0, 32))
+		}
+		k := BV(kNone, 8)
+		if cs.id != 0 {
+			k = e.bv(e.tKind(s, cs.id), 8)
+		}
+		isHeap, isFreed := eqT(k, BV(kHeap, 8)), eqT(k, BV(kFreed, 8))
+		conds = append(conds,
+			errCond{vm.ErrInvalidFree, and2(cs.c, and2(nonNull, or(not(offOK), and2(not(isHeap), not(isFreed)))))},
+			errCond{vm.ErrDoubleFree, and2(cs.c, and2(nonNull, and2(offOK, isFreed)))})
+	}
+	e.check(s, mergeConds(conds)...)
+	if s.g == "false" {
+		return
+	}
+	for _, cs := range cases {
+		if cs.id != 0 {
+			e.tSetKind(s, cs.id, e.sel(and2(cs.c, nonNull), cst(kFreed, 8), e.tKind(s, cs.id)))
+		}
+	}
 }
 
 // condThreads bounds the thread ids of a program using condition

@@ -28,12 +28,15 @@ import (
 // its bytes stay with the thread across rounds, so locals keep constant
 // values after a context switch.
 //
-// Accesses at a symbolic address are supported inside one block known from
-// the pointer's provenance (a constant block pointer plus a symbolic
-// offset: arrays indexed by a variable), as a case split over the block's
-// bytes; a pointer whose block is unknown to the encoder (loaded from
-// shared memory after a switch, chosen by a branch) is refused with an
-// error naming the access.
+// Accesses at a symbolic address inside one block known from the
+// pointer's provenance (a constant block pointer plus a symbolic offset:
+// arrays indexed by a variable) are a case split over the block's bytes.
+// A pointer whose block is unknown to the encoder (loaded from shared
+// memory, chosen by a branch; under ILP32 every pointer loaded from
+// memory) is a case split over a guessed set of blocks (tCandidates): null,
+// the globals and the shared allocations encoded so far, each with the
+// vm's checks; the path where it points into another block is cut
+// (notFollowed: incomplete, never a wrong verdict).
 
 // lmap is a layered map from keys (byte addresses, block ids) to values.
 type lmap struct {
@@ -245,75 +248,192 @@ func provenance(v val) uint32 {
 	return v.blk
 }
 
-// tResolve splits a pointer into a constant block id and an offset (a
-// constant when off is "", else the term off); a pointer whose block is
-// not known fails the encoding.
-func (e *encoder) tResolve(s *pstate, p val) (id uint64, coff uint64, off Term, ok bool) {
+// tcase is a block a pointer may point into: where c holds (c is "true"
+// when the block is known), at the constant offset coff (off == "") or at
+// the term off.
+type tcase struct {
+	c    Term
+	id   uint64
+	coff uint64
+	off  Term
+}
+
+// tResolve splits a pointer into the blocks it may point into. A pointer
+// whose block is not known (loaded from shared memory, chosen by a
+// branch) is a case split over the candidate blocks (tCandidates); the
+// path where it points elsewhere does not go on (an under-approximation).
+func (e *encoder) tResolve(s *pstate, p val) []tcase {
 	if p.isConst() {
-		return p.c >> 32, uint64(ir.PtrOff(p.c)), "", true
-	}
-	b := provenance(p)
-	if b == 0 {
-		e.fail(fmt.Errorf("an access through a pointer whose block the threaded BMC encoder cannot tell (loaded from shared memory or chosen by a branch): not supported by the BMC encoder yet"))
-		return 0, 0, "", false
+		return []tcase{{c: "true", id: p.c >> 32, coff: uint64(ir.PtrOff(p.c))}}
 	}
 	t := e.bv(p, 64)
-	// the provenance is exact unless the program builds pointers from
-	// integers: elsewhere the path does not go on (an under-approximation)
-	same := e.defBool(eqT(Extract(63, 32, t), BV(uint64(b), 32)))
-	e.notFollowed(and2(s.g, not(same)))
-	e.stop(s, and2(s.g, not(same)), false, false)
-	s.g = e.defBool(and2(s.g, same))
-	return uint64(b), 0, e.defBV(BVSub(Extract(31, 0, t), BV(uint64(ir.PtrBase(b)), 32)), 32), true
+	if b := provenance(p); b != 0 {
+		// the provenance is exact unless the program builds pointers from
+		// integers: elsewhere the path does not go on (an under-approximation)
+		same := e.defBool(eqT(Extract(63, 32, t), BV(uint64(b), 32)))
+		e.tCut(s, not(same))
+		return []tcase{{c: "true", id: uint64(b), off: e.defBV(BVSub(Extract(31, 0, t), BV(uint64(ir.PtrBase(b)), 32)), 32)}}
+	}
+	if e.po != nil {
+		// its events need constant locations: the round-robin check (or
+		// the complete one) takes over
+		e.fail(fmt.Errorf("an access through a pointer whose block the partial-order encoding cannot tell (loaded from shared memory or chosen by a branch): not supported by the BMC encoder yet"))
+		return nil
+	}
+	blk := e.defBV(Extract(63, 32, t), 32)
+	lo := e.defBV(Extract(31, 0, t), 32)
+	var cases []tcase
+	var in []Term
+	for _, id := range e.tCandidates() {
+		c := e.defBool(eqT(blk, BV(id, 32)))
+		cases = append(cases, tcase{c: c, id: id, off: e.defBV(BVSub(lo, BV(uint64(ir.PtrBase(uint32(id))), 32)), 32)})
+		in = append(in, c)
+	}
+	e.tCut(s, not(or(in...)))
+	return cases
+}
+
+// tCut ends the path where c holds without following it (the answer is
+// incomplete where it could matter).
+func (e *encoder) tCut(s *pstate, c Term) {
+	c = and2(s.g, c)
+	if c == "false" {
+		return
+	}
+	e.notFollowed(c)
+	e.stop(s, c, false, false)
+	s.g = e.defBool(and2(s.g, not(c)))
+}
+
+// tCandidates are the blocks a pointer of unknown block is tried in: null,
+// the globals, and the shared allocations encoded so far (in any thread)
+// whose sizes are constants of at most maxSymbolicBlock bytes. A block
+// allocated later in the encoding's order, another thread's private stack
+// block or a function is not one: such paths are cut.
+func (e *encoder) tCandidates() []uint64 {
+	out := []uint64{0}
+	for _, g := range e.p.Globals {
+		if uint64(g.Size) <= maxSymbolicBlock {
+			out = append(out, uint64(g.Block))
+		}
+	}
+	for id := e.p.FirstDynBlock; id < e.blk; id++ {
+		if z, ok := e.tsize[id]; ok && !e.priv[id] && z <= maxSymbolicBlock {
+			out = append(out, uint64(id))
+		}
+	}
+	return out
+}
+
+// tBound is the number of bytes of block id a case split covers: its
+// size, or a bound of its size.
+func (e *encoder) tBound(s *pstate, id uint64) int64 {
+	if z := e.blkSize(s, id); z >= 0 {
+		return z
+	}
+	if z, ok := e.tsize[uint32(id)]; ok && z <= maxSymbolicBlock {
+		return int64(z)
+	}
+	return -1
 }
 
 // tAccess is access for threaded encodings.
 func (e *encoder) tAccess(s *pstate, p val, n Term, write bool) {
-	id, coff, off, ok := e.tResolve(s, p)
-	if !ok || s.g == "false" {
+	cases := e.tResolve(s, p)
+	if s.g == "false" {
 		return
 	}
-	offT := off
-	if offT == "" {
-		offT = BV(coff, 32)
+	var all []errCond
+	for _, cs := range cases {
+		offT := cs.off
+		if offT == "" {
+			offT = BV(cs.coff, 32)
+		}
+		var sizeT, kT Term
+		switch {
+		case cs.id == 0:
+			sizeT, kT = BV(0, 32), BV(kNone, 8)
+		case e.private(cs.id):
+			sizeT, kT = BV(e.psize[uint32(cs.id)], 32), e.bv(e.tKind(s, cs.id), 8)
+		default:
+			sizeT, kT = e.bv(s.tm.size.get(cs.id), 32), e.bv(e.tKind(s, cs.id), 8)
+		}
+		for _, ec := range accessConds(BV(cs.id, 32), offT, kT, sizeT, n, write) {
+			all = append(all, errCond{ec.kind, and2(cs.c, ec.c)})
+		}
 	}
-	var sizeT Term
-	if e.private(id) {
-		sizeT = BV(e.psize[uint32(id)], 32)
-	} else {
-		sizeT = e.bv(s.tm.size.get(id), 32)
+	e.check(s, mergeConds(all)...)
+}
+
+// mergeConds joins the conditions of one error kind (a disjunction).
+func mergeConds(in []errCond) []errCond {
+	var out []errCond
+	at := map[vm.ErrKind]int{}
+	for _, c := range in {
+		if c.c == "false" {
+			continue
+		}
+		if i, ok := at[c.kind]; ok {
+			out[i].c = or(out[i].c, c.c)
+			continue
+		}
+		at[c.kind] = len(out)
+		out = append(out, c)
 	}
-	e.checkAccess(s, BV(id, 32), offT, e.bv(e.tKind(s, id), 8), sizeT, n, write)
+	return out
 }
 
 // tRead reads n bytes at p (after tAccess), little-endian.
 func (e *encoder) tRead(s *pstate, p val, n int) val {
-	id, coff, off, ok := e.tResolve(s, p)
-	if !ok {
-		return val{bad: "unresolved pointer"}
+	cases := e.tResolve(s, p)
+	var out val
+	first := true
+	for i := len(cases) - 1; i >= 0; i-- {
+		cs := cases[i]
+		if cs.id == 0 {
+			continue // the access failed (tAccess)
+		}
+		v := e.tReadIn(s, cs, n)
+		if v.bad != "" {
+			return v
+		}
+		if first {
+			out, first = v, false
+			continue
+		}
+		out = e.sel(cs.c, v, out)
 	}
+	if first {
+		return cst(0, 8*n) // no block: the path does not go on
+	}
+	return out
+}
+
+// tReadIn reads n bytes in the block of cs.
+func (e *encoder) tReadIn(s *pstate, cs tcase, n int) val {
+	id := cs.id
 	if e.po != nil && !e.private(id) && e.poBegin(s) {
 		defer e.poEnd(s)
 	}
 	bytes := make([]val, n)
-	if off == "" {
+	if cs.off == "" {
 		for i := range bytes {
-			bytes[i] = e.tByte(s, id<<32|(coff+uint64(i))&0xffffffff)
+			bytes[i] = e.tByte(s, id<<32|(cs.coff+uint64(i))&0xffffffff)
 		}
-	} else {
-		size := e.blkSize(s, id)
-		if size < 0 || size > maxSymbolicBlock {
-			e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
-			return val{bad: "unresolved pointer"}
+		return e.assemble(bytes)
+	}
+	size := e.tBound(s, id)
+	if size < 0 || size > maxSymbolicBlock {
+		e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
+		return val{bad: "unresolved pointer"}
+	}
+	for i := range bytes {
+		var t Term = BV(0, 8)
+		for j := size - 1; j >= 0; j-- {
+			at := eqT(BVAdd(cs.off, BV(uint64(i), 32)), BV(uint64(j), 32))
+			t = ite(at, e.bv(e.tByte(s, id<<32|uint64(j)), 8), t)
 		}
-		for i := range bytes {
-			var t Term = BV(0, 8)
-			for j := size - 1; j >= 0; j-- {
-				at := eqT(BVAdd(off, BV(uint64(i), 32)), BV(uint64(j), 32))
-				t = ite(at, e.bv(e.tByte(s, id<<32|uint64(j)), 8), t)
-			}
-			bytes[i] = e.term(t, 8)
-		}
+		bytes[i] = e.term(t, 8)
 	}
 	return e.assemble(bytes)
 }
@@ -324,12 +444,9 @@ const maxSymbolicBlock = 4096
 
 // tWrite stores the n bytes of v at p (after tAccess), little-endian.
 func (e *encoder) tWrite(s *pstate, p val, v val, n int) {
-	id, coff, off, ok := e.tResolve(s, p)
-	if !ok {
-		return
-	}
-	if e.po != nil && !e.private(id) && e.poBegin(s) {
-		defer e.poEnd(s)
+	cases := e.tResolve(s, p)
+	if e.po != nil && len(cases) == 1 && cases[0].id != 0 && !e.private(cases[0].id) && e.poBegin(s) {
+		defer e.poEnd(s) // (the partial-order encoding resolves every pointer to one block)
 	}
 	byteOf := func(i int) val {
 		if v.isConst() {
@@ -337,25 +454,36 @@ func (e *encoder) tWrite(s *pstate, p val, v val, n int) {
 		}
 		return e.term(Extract(8*i+7, 8*i, e.bv(v, 8*n)), 8)
 	}
-	if off == "" {
-		for i := 0; i < n; i++ {
-			e.tSetByte(s, id<<32|(coff+uint64(i))&0xffffffff, byteOf(i))
+	for _, cs := range cases {
+		id := cs.id
+		if id == 0 {
+			continue // the access failed (tAccess)
 		}
-		return
-	}
-	size := e.blkSize(s, id)
-	if size < 0 || size > maxSymbolicBlock {
-		e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
-		return
-	}
-	for j := int64(0); j < size; j++ {
-		addr := id<<32 | uint64(j)
-		nb := e.tByte(s, addr)
-		for i := n - 1; i >= 0; i-- {
-			at := eqT(BVAdd(off, BV(uint64(i), 32)), BV(uint64(j), 32))
-			nb = e.sel(at, byteOf(i), nb)
+		if cs.off == "" {
+			for i := 0; i < n; i++ {
+				addr := id<<32 | (cs.coff+uint64(i))&0xffffffff
+				if cs.c == "true" {
+					e.tSetByte(s, addr, byteOf(i))
+				} else {
+					e.tSetByte(s, addr, e.sel(cs.c, byteOf(i), e.tByte(s, addr)))
+				}
+			}
+			continue
 		}
-		e.tSetByte(s, addr, nb)
+		size := e.tBound(s, id)
+		if size < 0 || size > maxSymbolicBlock {
+			e.fail(fmt.Errorf("an access at a variable offset in a block of unknown or more than %d bytes: not supported by the threaded BMC encoder yet", maxSymbolicBlock))
+			return
+		}
+		for j := int64(0); j < size; j++ {
+			addr := id<<32 | uint64(j)
+			nb := e.tByte(s, addr)
+			for i := n - 1; i >= 0; i-- {
+				at := and2(cs.c, eqT(BVAdd(cs.off, BV(uint64(i), 32)), BV(uint64(j), 32)))
+				nb = e.sel(at, byteOf(i), nb)
+			}
+			e.tSetByte(s, addr, nb)
+		}
 	}
 }
 
@@ -546,6 +674,11 @@ func privateAllocas(fn *ir.Func) map[int32]bool {
 // checkAccess is the vm's check of an access of n bytes at (id, off) of a
 // block of kind k and size size (vm.Memory.check).
 func (e *encoder) checkAccess(s *pstate, id, off, k, size, n Term, write bool) {
+	e.check(s, accessConds(id, off, k, size, n, write)...)
+}
+
+// accessConds are the error conditions of checkAccess.
+func accessConds(id, off, k, size, n Term, write bool) []errCond {
 	null := eqT(id, BV(0, 32))
 	notNull := not(null)
 	is := func(c uint64) Term { return eqT(k, BV(c, 8)) }
@@ -568,7 +701,7 @@ func (e *encoder) checkAccess(s *pstate, id, off, k, size, n Term, write bool) {
 		errCond{vm.ErrUseAfterReturn, and2(notNull, is(kDead))},
 		errCond{vm.ErrInvalidPtr, and2(notNull, not(bad))},
 		errCond{vm.ErrOutOfBounds, and2(and2(notNull, ok), outOfBounds(off, n, size))})
-	e.check(s, conds...)
+	return conds
 }
 
 // outOfBounds is off + n > size (off and size 32 bits, n 64), folded

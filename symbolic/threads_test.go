@@ -39,6 +39,13 @@ func TestThreads(t *testing.T) {
 		{"mt_cond_other.c", "E<> Error(AssertFail)", 1, 3, VerdictIncomplete},
 		{"mt_cond.c", "E<> Error", 2, 3, VerdictIncomplete},
 		{"mt_input.c", "E<> Error(AssertFail)", 1, 2, VerdictSatisfied}, // an input and a schedule
+		// pointers loaded from shared memory: a case split over the blocks
+		{"mt_ptr_bug.c", "E<> Error(AssertFail)", 1, 2, VerdictSatisfied}, // a heap block of another thread
+		{"mt_ptr_safe.c", "E<> Error", 1, 2, VerdictIncomplete},
+		{"mt_ptr_global.c", "E<> Error(AssertFail)", 1, 2, VerdictSatisfied}, // a write into a global array
+		{"mt_ptr_null.c", "E<> Error(NullDeref)", 1, 2, VerdictSatisfied},
+		{"mt_ptr_null.c", "E<> Error(NullDeref)", 1, 1, VerdictIncomplete}, // main stores before T1 runs
+		{"mt_ptr_uaf.c", "E<> Error(UseAfterFree)", 1, 2, VerdictSatisfied},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.query, func(t *testing.T) {

@@ -1,0 +1,29 @@
+/* Threads (encoder test): the safe twin of mt_ptr_bug.c. T1 writes 1 into
+ * a heap block and publishes it through a shared global; T2 dereferences
+ * the pointer it loads and asserts 1, which holds in every schedule. */
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+int *shared = 0;
+
+void *t1(void *arg) {
+  int *q = malloc(sizeof(int));
+  if (!q) return 0;
+  *q = 1;
+  shared = q;
+  return 0;
+}
+
+void *t2(void *arg) {
+  int *p = shared;
+  if (p) assert(*p == 1);
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0);
+  pthread_create(&b, 0, t2, 0);
+  return 0;
+}
