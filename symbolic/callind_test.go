@@ -47,6 +47,8 @@ int main(void) {
 		{"noproto_ilp32_bug", strings.Replace(noproto, "%s", "0x12345678u", 1), true, Sat, 0x12345678},
 		{"noproto_lp64_bug", strings.Replace(noproto, "%s", "0x9abcdefu", 1), false, Sat, 0x9abcdef},
 		{"noproto_ilp32_safe", strings.Replace(noproto, "%s", "x + 1u", 1), true, Unsat, 0},
+		// the input function itself declared without a prototype: an input through a constant pointer
+		{"noproto_input_ilp32", strings.Replace(strings.Replace(noproto, "%s", "0x7654321u", 1), "__VERIFIER_nondet_uint(void)", "__VERIFIER_nondet_uint()", 1), true, Sat, 0x7654321},
 		{"chosen_pointer", chosen, false, Unknown, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
