@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -379,6 +380,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			cancel()
 		}
 	}()
+	var wg sync.WaitGroup // the workers
 	for i := 0; i < max(*workers, 1); i++ {
 		wnc, err := emb.Connect(fmt.Sprintf("wyvern-worker-%d", i))
 		if err != nil {
@@ -387,7 +389,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		defer wnc.Close()
 		w := kinds.Worker(&worker.Worker{NC: wnc, ID: fmt.Sprintf("local-%d", i), Slots: 1, Metrics: ms.Workers(), Limits: lim.limits()})
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			if err := w.Run(ctx); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(stderr, "wyvern: %v\n", err)
 				cancel()
@@ -402,6 +406,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	defer snc.Close()
 	ef.inProcess = true
 	rc := runQueries(ctx, snc, ps, &ef, stdout, stderr)
+	if ms != nil {
+		// The workers record a job's traces once its results are stored,
+		// which can be after the experiment's end: stop them (each drains
+		// its last job) so that the final scrape has their counts.
+		cancel()
+		stopped := make(chan struct{})
+		go func() { wg.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+		}
+	}
 	// Let Prometheus record the final values before the endpoint goes.
 	ms.linger(15*time.Second, stderr)
 	return rc
