@@ -503,17 +503,7 @@ func (e *encoder) encodePO(s *pstate) error {
 		f(len(e.slots))
 	}
 	for i, sl := range e.slots {
-		ti := ThreadInfo{Func: sl.fn.Name}
-		if sl.tid.isConst() {
-			ti.Tid = sl.tid.c
-		} else {
-			name := fmt.Sprintf("tid%d", i)
-			e.q.Declare(name, BitVec(32))
-			e.q.Assert(Eq(Term(name), e.bv(sl.tid, 32)))
-			ti.TidName = name
-			e.q.Want(name)
-		}
-		e.threads = append(e.threads, ti)
+		e.threads = append(e.threads, e.threadInfo(i, sl))
 	}
 	if len(e.po.grps)+2 >= 1<<e.poBits() {
 		return unsupported{fmt.Errorf("symbolic: encode: %d events: more than the partial-order encoding's clocks hold", len(e.po.grps))}

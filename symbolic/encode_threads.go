@@ -487,16 +487,7 @@ func (e *encoder) encodeThreads(s *pstate) error {
 		f(len(e.slots))
 	}
 	for i, sl := range e.slots {
-		ti := ThreadInfo{Func: sl.fn.Name}
-		if sl.tid.isConst() {
-			ti.Tid = sl.tid.c
-		} else {
-			name := fmt.Sprintf("tid%d", i)
-			e.q.Declare(name, BitVec(32))
-			e.q.Assert(Eq(Term(name), e.bv(sl.tid, 32)))
-			ti.TidName = name
-			e.q.Want(name)
-		}
+		ti := e.threadInfo(i, sl)
 		for _, t := range sl.es {
 			ti.Steps = append(ti.Steps, string(t))
 			e.q.Want(string(t))
@@ -1046,4 +1037,20 @@ func (e *encoder) condWake(s *pstate, cv val, all bool) {
 		}
 		s.tm.wcv.own[uint64(k)] = e.sel(e.defBool(wake), cst(0, 64), s.tm.wcv.get(uint64(k)))
 	}
+}
+
+// threadInfo is slot i's ThreadInfo without its steps: its function and
+// its vm thread id, a constant or named in the model.
+func (e *encoder) threadInfo(i int, sl *slot) ThreadInfo {
+	ti := ThreadInfo{Func: sl.fn.Name}
+	if sl.tid.isConst() {
+		ti.Tid = sl.tid.c
+		return ti
+	}
+	name := fmt.Sprintf("tid%d", i)
+	e.q.Declare(name, BitVec(32))
+	e.q.Assert(Eq(Term(name), e.bv(sl.tid, 32)))
+	ti.TidName = name
+	e.q.Want(name)
+	return ti
 }
