@@ -297,6 +297,10 @@ type BMCOptions struct {
 	// program, whose unsat is a proof (symbolic/encode_complete.go). Off
 	// by default: that formula grows with the square of those rounds.
 	Complete bool `json:"complete,omitempty"`
+	// RoundsOnly: a threaded program is checked by the round-robin rounds
+	// alone, without the partial-order check that otherwise follows them
+	// (symbolic/encode_po.go): bug finding under the context bound only.
+	RoundsOnly bool `json:"rounds_only,omitempty"`
 }
 
 // BMCJob is a KindBMC job; its result's payload is the check's result as

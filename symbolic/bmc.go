@@ -171,6 +171,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	// poUsed: it answered at some bound
 	var poRefused string
 	var poUsed bool
+	// poGaveUp: why the partial-order check gave no proof (without
+	// --complete the round-robin rounds then go on alone)
+	var poGaveUp string
 	finish := func(verdict, reason string) (*Result, error) {
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
@@ -213,6 +216,17 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		case Unknown:
 			res.Checks = append(res.Checks, bc)
 			res.SolverSeconds += bc.SolverSeconds
+			if threaded && !o.RoundsOnly && poRefused == "" && poGaveUp == "" {
+				// the rounds' formula can be the harder one (many rounds):
+				// the partial-order check may still decide this bound
+				v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
+				if err != nil {
+					return nil, err
+				}
+				if refusal == "" && done && v != VerdictIncomplete {
+					return finish(v, why)
+				}
+			}
 			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer at unwind %d: %s", name, k, ans))
 		case Sat:
 			res.Checks = append(res.Checks, bc)
@@ -230,21 +244,29 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		// interleaving at this bound, as a partial order (encode_po.go),
 		// unless the encoding refuses it (then the round-robin rounds that
 		// hold every schedule, proveThreads).
-		if threaded && o.Complete && poRefused == "" {
+		//
+		// Without --complete the partial-order check runs too, as the
+		// proof after the rounds' bug finding; when it gives no answer (or
+		// no proof) the rounds go on deepening as before, without it.
+		if threaded && !o.RoundsOnly && poRefused == "" && poGaveUp == "" {
 			v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
 			if err != nil {
 				bs.close()
 				return nil, err
 			}
-			if refusal == "" {
+			switch {
+			case refusal != "":
+				poRefused = refusal
+			case !done:
 				poUsed = true
 				bs.close()
-				if done {
-					return finish(v, why)
-				}
 				continue // some interleaving needs a deeper bound
+			case v != VerdictIncomplete || o.Complete:
+				bs.close()
+				return finish(v, why)
+			default:
+				poGaveUp = why // the rounds go on alone
 			}
-			poRefused = refusal
 		}
 		// No violation within the bound: did the bound cut an execution?
 		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
@@ -279,7 +301,14 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				return finish(v, why)
 			}
 			if threaded {
-				return finish(VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds (every schedule of at most %d context switches), and every execution is complete within unwind %d; a threaded program is never proved beyond its context bound", res.Contexts, res.Contexts, k))
+				why := fmt.Sprintf("no violation within %d round-robin rounds (every schedule of at most %d context switches), and every execution is complete within unwind %d", res.Contexts, res.Contexts, k)
+				switch {
+				case poGaveUp != "":
+					why += "; the partial-order check gave no proof: " + poGaveUp
+				case poRefused != "":
+					why += "; the partial-order encoding refuses the program: " + poRefused
+				}
+				return finish(VerdictIncomplete, why)
 			}
 			v := VerdictNotSatisfied
 			if target.Negated {
@@ -311,11 +340,15 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			}
 		}
 	}
-	if threaded && poUsed {
+	if threaded && poUsed && poGaveUp == "" {
 		return finish(VerdictIncomplete, fmt.Sprintf("no violation in any interleaving up to unwind %d, but loops or recursion go deeper", res.Bound))
 	}
 	if threaded {
-		return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d and %d round-robin rounds, but loops or recursion go deeper", res.Bound, res.Contexts))
+		why := fmt.Sprintf("no violation up to unwind %d and %d round-robin rounds, but loops or recursion go deeper", res.Bound, res.Contexts)
+		if poGaveUp != "" {
+			why += "; the partial-order check gave no proof: " + poGaveUp
+		}
+		return finish(VerdictIncomplete, why)
 	}
 	return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d, but loops or recursion go deeper", res.Bound))
 }

@@ -90,6 +90,13 @@ func readCorpusAt(t *testing.T, path string) []corpusLine {
 // seconds (21 s and over 45 before), z3 in about 13; the portfolio
 // decides it in about 34 s on the loaded 2-core machine, still past the
 // test's 20 s.
+//
+// Since the partial-order check runs by default (with the spin-loop
+// reduction, encode_spin.go), mt_mutex_counter_safe (about 9 s),
+// mt_atomic_safe (about 7 s) and mt_peterson_ok (boolector alone about
+// 10 s, the portfolio 15 to over 20 s) are proved on an idle 2-core machine;
+// mt_peterson_ok stays listed for the loaded CI machine, and mt_condvar_ok
+// gets no answer.
 var tooHard = map[string]map[string]bool{
 	Portfolio: {"safe_gcd.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_condvar_if.c": true, "mt_condvar_ok.c": true,
@@ -157,7 +164,10 @@ func TestCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", l.query, err)
 				}
-				if r.Verdict == VerdictUnknown && (tooHard[s][l.file] || s != DefaultSolver) {
+				// a safe threaded line whose partial-order proof no solver
+				// gave within the limit is incomplete (the rounds found nothing)
+				noProof := r.Verdict == VerdictIncomplete && l.verdict == VerdictNotSatisfied && l.contexts != "-" && l.contexts != ""
+				if (r.Verdict == VerdictUnknown || noProof) && (tooHard[s][l.file] || s != DefaultSolver) {
 					t.Logf("%s: %s (known to be too hard for the solvers yet, or a solver alone past 10 s)", l.file, r.Reason)
 					return
 				}

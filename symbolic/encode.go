@@ -314,7 +314,9 @@ type encoder struct {
 	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 	// po: the partial-order encoding (encode_po.go), nil otherwise;
 	// curCallB: the instruction under way is a platform call
-	po       *poInfo
+	po *poInfo
+	// stutter caches stutterLoop's answers: function index → header position → stutter loop
+	stutter  map[int]map[int]bool
 	curCallB bool
 	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
 }

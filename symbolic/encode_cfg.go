@@ -332,6 +332,9 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 						pending[tp] = append(pending[tp], o.s)
 						continue
 					}
+					if e.po != nil && e.stutterLoop(fn, g, tp) {
+						continue // a completed iteration of a stutter loop: dropped (encode_spin.go)
+					}
 					if count[tp] < e.unwindAt(fn, tp) {
 						back[tp] = append(back[tp], o.s)
 					} else {

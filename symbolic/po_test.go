@@ -29,6 +29,8 @@ func TestPartialOrder(t *testing.T) {
 		{"mt_lost_update.c", "E<> Error(AssertFail)", 1, VerdictSatisfied, false},
 		{"mt_join_wrong.c", "E<> Error(AssertFail)", 1, VerdictSatisfied, false},
 		{"encoder/mt_locked.c", "E<> Error", 1, VerdictNotSatisfied, false},
+		{"encoder/mt_spin_ok.c", "E<> Error", 1, VerdictNotSatisfied, false},   // a busy wait: the spin-loop reduction
+		{"encoder/mt_spin_bug.c", "E<> Error", 1, VerdictSatisfied, false},     // the same wait, the stores swapped
 		{"mt_mutex_counter_safe.c", "E<> Error", 2, VerdictNotSatisfied, true}, // a corpus line round-robin rounds leave incomplete
 		{"mt_atomic_safe.c", "E<> Error", 1, VerdictNotSatisfied, true},        // another (__VERIFIER_atomic_ sections); needs narrowing
 	}
@@ -98,5 +100,71 @@ func TestPartialOrderComplete(t *testing.T) {
 	}
 	if !po {
 		t.Errorf("no partial-order check in %+v", r.Checks)
+	}
+}
+
+// TestStutterLoop: the spin-loop reduction (encode_spin.go) takes a busy
+// wait that only loads, and leaves a loop whose iterations store (the
+// counted wait of mt_spin_write.c, whose bug needs two turns of it: the
+// partial-order check at unwind 1 must say the bound cuts an execution,
+// not prove the program).
+func TestStutterLoop(t *testing.T) {
+	tests := []struct {
+		file    string
+		stutter bool
+	}{
+		{"encoder/mt_spin_ok.c", true},
+		{"mt_peterson_ok.c", true},
+		{"encoder/mt_spin_write.c", false},
+		{"mt_mutex_counter_safe.c", false},
+		{"loop_nested.c", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", tc.file))
+			e := &encoder{p: p, graphs: map[int]*graph{}}
+			loops, stutter := 0, false
+			for _, fn := range p.Funcs {
+				if len(fn.Code) == 0 {
+					continue
+				}
+				g, err := e.graphOf(fn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for hp := range g.endOf {
+					loops++
+					stutter = stutter || e.stutterLoop(fn, g, hp)
+				}
+			}
+			if loops == 0 {
+				t.Fatal("no loop found")
+			}
+			if stutter != tc.stutter {
+				t.Fatalf("a stutter loop: %v, want %v", stutter, tc.stutter)
+			}
+		})
+	}
+	p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", "encoder", "mt_spin_write.c"))
+	q, err := query.Parse("E<> Error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := query.BMCTarget(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New("z3", Options{Timeout: 60 * time.Second})
+	if err != nil {
+		t.Skipf("z3: %v", err)
+	}
+	defer s.Close()
+	res := &Result{}
+	v, why, done, refusal, err := provePO(context.Background(), p, q, target, s, "z3", EncodeOptions{Unwind: 1}, res, nil)
+	if err != nil || refusal != "" {
+		t.Fatalf("%v %s", err, refusal)
+	}
+	if done {
+		t.Fatalf("%s (%s): the counted wait must be cut at unwind 1", v, why)
 	}
 }

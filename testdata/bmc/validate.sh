@@ -8,7 +8,7 @@
 #   (d) not-satisfied lines: built with -DEXHAUSTIVE and ASan+UBSan, every input
 #       sequence (or, for wide inputs without a declared domain, every edge-value
 #       sequence: "sampled") runs without an error and within the stated unwind;
-#   (e) incomplete lines of safe threaded programs: 20 native runs without an error.
+#   (e) incomplete and not-satisfied lines of safe threaded programs: 20 native runs without an error.
 # Usage: testdata/bmc/validate.sh [--pr]   (--pr also measures the Pr misses: slow)
 # Env: WYVERN=path to a wyvern binary (default: built with go build), CLANG, SANCC,
 #      CORPUS=another corpus directory with the same layout (testdata/bmc-heap).
@@ -94,6 +94,17 @@ for f in $files; do
         ok=0; msgs+=("witness does not hit ${kind:-Error} (rc $rc): $(tail -c 300 "$work/$name.wout" | tr '\n' ' ')")
       fi ;;
     not-satisfied)
+      if [ $threaded = 1 ]; then
+        # (e) safe threaded program (proved by the partial-order check): native stress runs
+        if ! $SANCC $san $inc -include "$here/harness.h" "$src" "$here/harness.c" -pthread \
+            -o "$work/$name.s" 2>"$work/$name.scc"; then
+          ok=0; msgs+=("stress build: $(head -c 300 "$work/$name.scc")"); continue
+        fi
+        bad=0
+        for i in $(seq 20); do (timeout 20 "$work/$name.s" >"$work/$name.sout" 2>&1) 2>/dev/null || bad=$((bad+1)); done
+        if [ $bad -eq 0 ]; then msgs+=("20 native runs clean"); else ok=0; msgs+=("$bad of 20 native runs failed"); fi
+        continue
+      fi
       # (d) exhaustive (or sampled) native check
       if ! { $SANCC $san $inc -DEXHAUSTIVE -Dmain=wv_main -include "$here/harness.h" -c "$src" -o "$work/$name.xo" &&
           $SANCC $san -DEXHAUSTIVE "$work/$name.xo" "$here/harness.c" -pthread -o "$work/$name.x"; } 2>"$work/$name.xcc"; then
