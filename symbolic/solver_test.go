@@ -542,3 +542,27 @@ func TestZ3BitBlast(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsOnly: the terms under which z3 may bit-blast (arrays only read).
+func TestReadsOnly(t *testing.T) {
+	arrays := map[string]bool{"in0": true, "m": true}
+	cases := []struct {
+		term string
+		want bool
+	}{
+		{"(= v1 (select in0 #x00000000))", true},
+		{"(= v2 (bvurem v1 (select m (bvadd p #x01))))", true},
+		{"(= in01 (select in0 #x00000000))", true}, // in01 is not an array
+		{"(= n (store m p #x05))", false},
+		{"(= m ((as const (Array (_ BitVec 64) (_ BitVec 8))) #x00))", false},
+		{"(= m n)", false},
+		{"(= v (select (ite c m n) p))", false},
+		{"(= v1 (select |in0| #x00000000))", false},
+		{"(= v1 (bvadd v2 #x01))", true},
+	}
+	for _, c := range cases {
+		if got := readsOnly(c.term, arrays); got != c.want {
+			t.Errorf("readsOnly(%s) = %v, want %v", c.term, got, c.want)
+		}
+	}
+}
