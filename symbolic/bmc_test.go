@@ -79,7 +79,9 @@ func readCorpusAt(t *testing.T, path string) []corpusLine {
 // The portfolio (the default) decides mt_rare_lost_update.c (boolector,
 // about 10 s) and mt_atomic_safe.c (boolector) as well; z3 alone timed out
 // on mt_atomic_safe.c at 20 s on the loaded 2-core machine both before and
-// after issue 29's changes.
+// after issue 29's changes. Both lines take 3.4 to 6.7 s with the
+// portfolio at load 5-10 (three runs, before and after the issue-gcd
+// changes alike), so they are no longer listed for it.
 //
 // Since object memory (encode_obj.go), arr_binsearch_safe.c and
 // heap_list_safe.c take about 1 s with the portfolio and z3 alone, and
@@ -92,9 +94,7 @@ func readCorpusAt(t *testing.T, path string) []corpusLine {
 // portfolio decides the line in about 4 s on 2 cores (BENCHMARKS.md).
 var tooHard = map[string]map[string]bool{
 	Portfolio: {
-		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_condvar_if.c": true, "mt_condvar_ok.c": true,
-		// decided (boolector), but in 10 to 26 s on the loaded 2-core machine
-		"mt_rare_lost_update.c": true, "mt_atomic_safe.c": true},
+		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_condvar_if.c": true, "mt_condvar_ok.c": true},
 	"z3": {"mt_atomic_safe.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true,
 		"mt_condvar_if.c": true, "mt_condvar_ok.c": true},
