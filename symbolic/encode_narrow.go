@@ -126,7 +126,7 @@ func (e *encoder) narrowBinop(s *pstate, in *ir.Inst, av, bv val) bool {
 			r[in.Dst] = withBits(e.term(BVUDiv(a, b), n), na)
 		} else {
 			// a % b < b and a % b <= a
-			r[in.Dst] = withBits(e.term(BVURem(a, b), n), min(na, nb))
+			r[in.Dst] = withBits(e.urem(a, b, n), min(na, nb))
 		}
 	case ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle, ir.OpUgt, ir.OpUge,
 		ir.OpSlt, ir.OpSle, ir.OpSgt, ir.OpSge:

@@ -56,6 +56,11 @@ int main(void) {
 		{"signed_cmp_narrow", "int v = a; if (v < 0 || v > 255) reach_error();", false},
 		{"merge_narrow", "unsigned x = a; if (u & 1) x = b % 7u; if (x == 255u) reach_error();", true},
 		{"merge_narrow_above", "unsigned x = a; if (u & 1) x = b % 7u; if (x > 255u) reach_error();", false},
+		// the facts asserted with a remainder (encoder.urem) at their edges
+		{"urem_equals_dividend", "if (b != 0) { unsigned r = a % b; if (a < b && r == a) reach_error(); }", true},
+		{"urem_by_zero_free", "unsigned r = (unsigned)a % (b | 1u); if (r == (unsigned)a && a == 254) reach_error();", true},
+		{"urem_wide_max", "if (u != 0) { unsigned r = 0xffffffffu % u; if (r == 0x7fffffffu) reach_error(); }", true},
+		{"urem_wide_above", "if (u != 0) { unsigned r = 0xfffffff0u % u; if (r >= u || r > 0xfffffff0u) reach_error(); }", false},
 		{"mul_wraps_wide", "unsigned r = (unsigned)a * u; if (r == 0xfffffffeu) reach_error();", true},
 	}
 	dir := t.TempDir()

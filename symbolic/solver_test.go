@@ -471,3 +471,98 @@ func TestNew(t *testing.T) {
 		t.Fatal("negative timeout accepted")
 	}
 }
+
+// TestZ3BitBlast: z3's check bit-blasts a formula whose arrays are only
+// read (bvarray2uf, ackermannize_bv) and falls back to smt on one that
+// stores; both give the right answer and, when sat, a model of the arrays
+// that satisfies the formula.
+func TestZ3BitBlast(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(q *Query)
+		sat   bool
+		model func(m Model) error
+	}{
+		{"reads_sat", func(q *Query) {
+			in := q.Declare("in", ArraySort(32, 8))
+			x, y := Select(in, BV(0, 32)), Select(in, BV(1, 32))
+			q.Assert(Eq(BVMul(x, y), BV(143, 8)))
+			q.Assert(BVUGT(x, BV(1, 8)))
+			q.Assert(BVUGT(y, BV(1, 8)))
+		}, true, func(m Model) error {
+			x, y := m["in"].Array.At(0), m["in"].Array.At(1)
+			if x*y%256 != 143 || x <= 1 || y <= 1 {
+				return fmt.Errorf("in[0] = %d, in[1] = %d", x, y)
+			}
+			return nil
+		}},
+		{"reads_unsat", func(q *Query) {
+			in := q.Declare("in", ArraySort(32, 8))
+			r := q.BitVec("r", 8)
+			q.Assert(Eq(r, BVURem(Select(in, BV(0, 32)), BV(7, 8))))
+			q.Assert(BVUGE(r, BV(7, 8)))
+		}, false, nil},
+		{"stores_sat", func(q *Query) {
+			m, n := q.Memory("m"), q.Memory("n")
+			i, j := q.BitVec("i", 64), q.BitVec("j", 64)
+			q.Assert(Eq(n, Store(m, i, BV(5, 8))))
+			q.Assert(Not(Eq(i, j)))
+			q.Assert(Eq(Select(n, j), BV(9, 8)))
+		}, true, func(md Model) error {
+			j, _ := md.Uint64("j")
+			if v := md["m"].Array.At(j); v != 9 {
+				return fmt.Errorf("m[%#x] = %d, want 9", j, v)
+			}
+			return nil
+		}},
+		{"stores_unsat", func(q *Query) {
+			m := q.Memory("m")
+			i := q.BitVec("i", 64)
+			q.Assert(Not(Eq(Select(Store(m, i, BV(5, 8)), i), BV(5, 8))))
+		}, false, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSolver(t, "z3", Options{Timeout: 10 * time.Second})
+			q := NewQuery()
+			c.build(q)
+			a := check(t, s, q)
+			want := Unsat
+			if c.sat {
+				want = Sat
+			}
+			if a.Status != want {
+				t.Fatalf("%v, want %v", a, want)
+			}
+			if c.model != nil {
+				if err := c.model(a.Model); err != nil {
+					t.Fatalf("model: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestReadsOnly: the terms under which z3 may bit-blast (arrays only read).
+func TestReadsOnly(t *testing.T) {
+	arrays := map[string]bool{"in0": true, "m": true}
+	cases := []struct {
+		term string
+		want bool
+	}{
+		{"(= v1 (select in0 #x00000000))", true},
+		{"(= v2 (bvurem v1 (select m (bvadd p #x01))))", true},
+		{"(= in01 (select in0 #x00000000))", true}, // in01 is not an array
+		{"(= n (store m p #x05))", false},
+		{"(= m ((as const (Array (_ BitVec 64) (_ BitVec 8))) #x00))", false},
+		{"(= m n)", false},
+		{"(= v (select (ite c m n) p))", false},
+		{"(= v1 (select |in0| #x00000000))", false},
+		{"(= v1 (bvadd v2 #x01))", true},
+	}
+	for _, c := range cases {
+		if got := readsOnly(c.term, arrays); got != c.want {
+			t.Errorf("readsOnly(%s) = %v, want %v", c.term, got, c.want)
+		}
+	}
+}
