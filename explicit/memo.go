@@ -248,7 +248,7 @@ func (t *treeDB) unfold(root uint64, m *treeMemo) {
 	right, nodes = t.walk(uint32(root), right, nodes)
 	t.ids, t.odd = left, right
 	header := left[len(left)-1]
-	threads := int(t.arena.at(t.leafRefs[header&^leafBit])[2]) // appendStatus's two words, then the process count
+	threads := int(t.leafWord(header, 2)) // appendStatus's two words, then the process count
 	m.threads, m.root, m.nodes, m.split, m.blist = threads, root, nodes, false, 0
 	m.leaves = append(m.leaves[:0], header)
 	for i := range threads {
@@ -262,10 +262,9 @@ func (t *treeDB) unfold(root uint64, m *treeMemo) {
 	m.blocks = m.blocks[:0]
 	m.words = 0
 	for i, id := range m.leaves {
-		w := t.arena.at(t.leafRefs[id&^leafBit])
-		m.words += len(w)
+		m.words += t.leafLen(id)
 		if i >= threads+2 {
-			m.blocks = append(m.blocks, uint32(w[0]>>8)) // appendBlock's first word: id<<8 | kind
+			m.blocks = append(m.blocks, uint32(t.leafWord(id, 0)>>8)) // appendBlock's first word: id<<8 | kind
 		}
 	}
 }

@@ -181,6 +181,7 @@ type searcher struct {
 	auxes     auxLists
 	auxBuf    []uint32
 	leafWords [][]uint64
+	leafBuf   []uint64 // the words leafWords slices
 
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
@@ -366,9 +367,15 @@ var packQueue = true
 func (sr *searcher) unpack(it *item) error {
 	t := sr.s.tree
 	t.unfold(it.root, &sr.pm)
-	sr.leafWords = sr.leafWords[:0]
+	sr.leafWords, sr.leafBuf = sr.leafWords[:0], sr.leafBuf[:0]
 	for _, id := range sr.pm.leaves {
-		sr.leafWords = append(sr.leafWords, t.arena.at(t.leafRefs[id&^leafBit]))
+		sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
+	}
+	off := 0
+	for _, id := range sr.pm.leaves {
+		n := t.leafLen(id)
+		sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
+		off += n
 	}
 	st := sr.g.take()
 	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)

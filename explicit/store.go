@@ -158,7 +158,6 @@ const (
 	encRefBytes      = 16                   // unsafe.Sizeof(encRef{})
 	compactSlotBytes = 9                    // 64 + 8 fingerprint bits
 	fpGroupBytes     = 8 * compactSlotBytes // unsafe.Sizeof(fpGroup{})
-	arenaChunkWords  = 1 << 20              // 8 MiB
 	minSlots         = 1024
 )
 

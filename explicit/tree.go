@@ -11,7 +11,7 @@ import (
 // of varying length): a state's canonical encoding is split into its parts
 // (vm.Machine.AppendKeyParts: the status and process count, each process,
 // the block count, each block that differs from the image), each part is
-// interned as a leaf (its words, kept once), and the vector of leaf ids is
+// interned as a leaf (its words, kept once as a list of shared chunks), and the vector of leaf ids is
 // folded into a binary tree (root: processes split between its halves,
 // each half a comb of processes over a balanced tree of the rest) whose
 // pairs of child ids are interned in turn, so that a node id stands for
@@ -36,8 +36,10 @@ import (
 //
 // Memory: the root table (rootTable) takes 6 bytes a slot while ids fit in
 // 23 bits, 8 after, grown ×1.25 at load 7/8; pairs take 8 bytes and a
-// 4-byte slot of their table (grown ×1.5 at load 0.8); leaves their words,
-// 16 bytes and an 8-byte slot.
+// 4-byte slot of their table (grown ×1.5 at load 0.8); leaves a 4-byte
+// chunk index for each 4 of their words, 16 bytes and an 8-byte slot, and
+// each distinct chunk 32 bytes and a 4-byte slot (a process's part is
+// 20–30 words of which a step changes a few: the other chunks are shared).
 type treeDB struct {
 	seed uint64
 
@@ -46,9 +48,15 @@ type treeDB struct {
 	pairSlots []uint32 // pair table: pair id (index+1), 0 empty
 	pairs     []uint64 // left<<32 | right of pair id i+1
 
-	leafSlots []uint64 // leaf table: top half of the hash << 32 | leaf index+1, 0 empty
-	leafRefs  []encRef // words of each leaf in arena
-	arena     wordArena
+	leafSlots  []uint64 // leaf table: top half of the hash << 32 | leaf index+1, 0 empty
+	leafRefs   []encRef // each leaf's chunks: off indexes leafChunks, n is its number of words
+	leafChunks []uint32 // the chunk indices of each leaf, in order
+	// chunk table: a leaf's words in chunks of chunkWords (the last padded
+	// with zeros), each chunk kept once (leaves that differ in a few words
+	// share their other chunks)
+	chunkSlots []uint32 // chunk index+1, 0 empty
+	chunks     []uint64 // chunkWords words a chunk
+	wbuf       []uint64 // scratch (growLeaves)
 
 	ids []uint32 // scratch (build): the leaf ids of a root's left half
 	odd []uint32 // and of its right half
@@ -64,12 +72,14 @@ const (
 	maxTreeIDs    = leafBit - 1
 	pairSlotBytes = 4
 	pairBytes     = 8
+	chunkWords    = 4
 )
 
 func newTreeDB() *treeDB {
 	seed := vm.NewHashSeed()
 	return &treeDB{seed: seed, roots: newRootTable(seed),
-		pairSlots: make([]uint32, minSlots), leafSlots: make([]uint64, minSlots/8), kept: map[uint32]uint64{}}
+		pairSlots: make([]uint32, minSlots), leafSlots: make([]uint64, minSlots/8),
+		chunkSlots: make([]uint32, minSlots), kept: map[uint32]uint64{}}
 }
 
 // mixPair hashes a pair of ids (splitmix64's finaliser of the pair xor the
@@ -171,7 +181,7 @@ func (t *treeDB) leaf(w []uint64, intern bool) uint32 {
 		}
 		if e&^(1<<32-1) == tag {
 			k := uint32(e) - 1
-			if slices.Equal(t.arena.at(t.leafRefs[k]), w) {
+			if t.leafEqual(k, w) {
 				return k | leafBit
 			}
 		}
@@ -185,7 +195,11 @@ func (t *treeDB) leaf(w []uint64, intern bool) uint32 {
 	if len(t.leafRefs) >= maxTreeIDs {
 		panic("explicit: tree storage holds 2^31 leaves")
 	}
-	t.leafRefs = append(t.leafRefs, t.arena.put(w))
+	off := uint64(len(t.leafChunks))
+	for j := 0; j < len(w); j += chunkWords {
+		t.leafChunks = append(t.leafChunks, t.chunk(w[j:min(j+chunkWords, len(w))]))
+	}
+	t.leafRefs = append(t.leafRefs, encRef{off: off, n: uint32(len(w))})
 	k := uint32(len(t.leafRefs))
 	t.leafSlots[i] = tag | uint64(k)
 	return (k - 1) | leafBit
@@ -193,8 +207,9 @@ func (t *treeDB) leaf(w []uint64, intern bool) uint32 {
 
 func (t *treeDB) growLeaves() {
 	t.leafSlots = make([]uint64, grownFull(len(t.leafSlots)))
-	for k, ref := range t.leafRefs {
-		h := vm.HashWords(t.arena.at(ref), t.seed)
+	for k := range t.leafRefs {
+		t.wbuf = t.appendLeaf(t.wbuf[:0], uint32(k)|leafBit)
+		h := vm.HashWords(t.wbuf, t.seed)
 		i := slot(h, len(t.leafSlots))
 		for t.leafSlots[i] != 0 {
 			if i++; i == len(t.leafSlots) {
@@ -205,42 +220,91 @@ func (t *treeDB) growLeaves() {
 	}
 }
 
+// leafEqual reports whether leaf index k has the words w.
+func (t *treeDB) leafEqual(k uint32, w []uint64) bool {
+	r := t.leafRefs[k]
+	if int(r.n) != len(w) {
+		return false
+	}
+	for j, c := range t.leafChunks[r.off : r.off+uint64(chunksOf(len(w)))] {
+		part := w[j*chunkWords : min((j+1)*chunkWords, len(w))]
+		if !slices.Equal(t.chunks[int(c)*chunkWords:int(c)*chunkWords+len(part)], part) {
+			return false
+		}
+	}
+	return true
+}
+
+// chunksOf is the number of chunks of a leaf of n words.
+func chunksOf(n int) int { return (n + chunkWords - 1) / chunkWords }
+
+// appendLeaf appends the words of leaf id to buf.
+func (t *treeDB) appendLeaf(buf []uint64, id uint32) []uint64 {
+	r := t.leafRefs[id&^leafBit]
+	n := int(r.n)
+	for _, c := range t.leafChunks[r.off : r.off+uint64(chunksOf(n))] {
+		k := min(chunkWords, n)
+		buf = append(buf, t.chunks[int(c)*chunkWords:int(c)*chunkWords+k]...)
+		n -= k
+	}
+	return buf
+}
+
+// leafWord is word i of leaf id.
+func (t *treeDB) leafWord(id uint32, i int) uint64 {
+	r := t.leafRefs[id&^leafBit]
+	c := t.leafChunks[r.off+uint64(i/chunkWords)]
+	return t.chunks[int(c)*chunkWords+i%chunkWords]
+}
+
+// chunk returns the index of the chunk with words w (at most chunkWords,
+// padded with zeros), interning it.
+func (t *treeDB) chunk(w []uint64) uint32 {
+	var c [chunkWords]uint64
+	copy(c[:], w)
+	n := len(t.chunks) / chunkWords
+	if 5*(n+1) > 4*len(t.chunkSlots) {
+		t.growChunks()
+	}
+	i := slot(vm.HashWords(c[:], t.seed), len(t.chunkSlots))
+	for {
+		id := t.chunkSlots[i]
+		if id == 0 {
+			break
+		}
+		if [chunkWords]uint64(t.chunks[int(id-1)*chunkWords:int(id)*chunkWords]) == c {
+			return id - 1
+		}
+		if i++; i == len(t.chunkSlots) {
+			i = 0
+		}
+	}
+	if n >= 1<<32-1 {
+		panic("explicit: tree storage holds 2^32 chunks")
+	}
+	t.chunks = append(t.chunks, c[:]...)
+	t.chunkSlots[i] = uint32(n + 1)
+	return uint32(n)
+}
+
+func (t *treeDB) growChunks() {
+	t.chunkSlots = make([]uint32, grownFull(len(t.chunkSlots)))
+	for k := 0; k < len(t.chunks)/chunkWords; k++ {
+		i := slot(vm.HashWords(t.chunks[k*chunkWords:(k+1)*chunkWords], t.seed), len(t.chunkSlots))
+		for t.chunkSlots[i] != 0 {
+			if i++; i == len(t.chunkSlots) {
+				i = 0
+			}
+		}
+		t.chunkSlots[i] = uint32(k + 1)
+	}
+}
+
 // bytes is the memory the tree holds: its tables' slots (empty ones
-// included), the pairs and leaf references as allocated, the leaves' words.
+// included), the pairs, leaf references, leaves' chunk lists and chunks
+// as allocated.
 func (t *treeDB) bytes() int64 {
 	return t.roots.bytes() + int64(pairSlotBytes*len(t.pairSlots)) + int64(pairBytes*cap(t.pairs)) +
-		int64(8*len(t.leafSlots)) + int64(encRefBytes*cap(t.leafRefs)) + 8*t.arena.words
-}
-
-// wordArena keeps sequences of words in chunks that are never moved.
-type wordArena struct {
-	chunks [][]uint64
-	words  int64
-}
-
-// put copies w into the arena and returns where it lies.
-func (a *wordArena) put(w []uint64) encRef {
-	a.words += int64(len(w))
-	n := len(a.chunks)
-	if n == 0 || len(a.chunks[n-1])+len(w) > cap(a.chunks[n-1]) {
-		// Chunks double from 64 KiB up to arenaChunkWords, so a small
-		// search does not clear megabytes it never uses.
-		size := 1 << 13
-		if n > 0 {
-			size = min(2*cap(a.chunks[n-1]), arenaChunkWords)
-		}
-		a.chunks = append(a.chunks, make([]uint64, 0, max(size, len(w))))
-		n++
-	}
-	c := &a.chunks[n-1]
-	off := len(*c)
-	*c = append(*c, w...)
-	return encRef{off: uint64(n-1)<<32 | uint64(off), n: uint32(len(w))}
-}
-
-// at returns the words at e.
-func (a *wordArena) at(e encRef) []uint64 {
-	c := a.chunks[e.off>>32]
-	off := uint32(e.off)
-	return c[off : off+e.n]
+		int64(8*len(t.leafSlots)) + int64(encRefBytes*cap(t.leafRefs)) + int64(4*cap(t.leafChunks)) +
+		int64(4*len(t.chunkSlots)) + int64(8*cap(t.chunks))
 }
