@@ -101,9 +101,17 @@ func (m *Machine) AppendSnapshot(dst []byte, st *State) []byte {
 			w.zbytes(b.data[:b.size])
 		default:
 			// Pages that differ from the image's, as (index+1, bytes); 0 ends.
+			// Restore starts from the image's pages when the image has the
+			// block at this size, else from zeroPage: a page still shared
+			// with zeroPage is then not written (a 4 GiB block of untouched
+			// pages would otherwise take a million page records, and as many
+			// page allocations to restore).
+			fromImage := ib != nil && ib.pages != nil && ib.size == b.size
 			for pi, pg := range b.pages {
-				if ib != nil && ib.pages != nil && pi < len(ib.pages) && ib.size == b.size &&
-					(pg == ib.pages[pi] || pg.data == ib.pages[pi].data) {
+				if fromImage && pi < len(ib.pages) && (pg == ib.pages[pi] || pg.data == ib.pages[pi].data) {
+					continue
+				}
+				if !fromImage && pg == &zeroPage {
 					continue
 				}
 				w.u(uint64(pi + 1))
