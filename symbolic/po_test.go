@@ -40,18 +40,7 @@ func TestPartialOrder(t *testing.T) {
 				t.Skip("long: about 20 s of z3")
 			}
 			p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", tc.file))
-			q, err := query.Parse(tc.query)
-			if err != nil {
-				t.Fatal(err)
-			}
-			target, err := query.BMCTarget(q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := New("z3", Options{Timeout: 60 * time.Second})
-			if err != nil {
-				t.Skipf("z3: %v", err)
-			}
+			q, target, s := poSetup(t, tc.query)
 			defer s.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
@@ -146,7 +135,23 @@ func TestStutterLoop(t *testing.T) {
 		})
 	}
 	p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", "encoder", "mt_spin_write.c"))
-	q, err := query.Parse("E<> Error")
+	q, target, s := poSetup(t, "E<> Error")
+	defer s.Close()
+	res := &Result{}
+	v, why, done, refusal, err := provePO(context.Background(), p, q, target, s, "z3", EncodeOptions{Unwind: 1}, res, nil)
+	if err != nil || refusal != "" {
+		t.Fatalf("%v %s", err, refusal)
+	}
+	if done {
+		t.Fatalf("%s (%s): the counted wait must be cut at unwind 1", v, why)
+	}
+}
+
+// poSetup parses a query, takes its BMC target and opens z3 (the test is
+// skipped without it).
+func poSetup(t *testing.T, text string) (*query.Query, query.Target, Solver) {
+	t.Helper()
+	q, err := query.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,13 +163,5 @@ func TestStutterLoop(t *testing.T) {
 	if err != nil {
 		t.Skipf("z3: %v", err)
 	}
-	defer s.Close()
-	res := &Result{}
-	v, why, done, refusal, err := provePO(context.Background(), p, q, target, s, "z3", EncodeOptions{Unwind: 1}, res, nil)
-	if err != nil || refusal != "" {
-		t.Fatalf("%v %s", err, refusal)
-	}
-	if done {
-		t.Fatalf("%s (%s): the counted wait must be cut at unwind 1", v, why)
-	}
+	return q, target, s
 }
