@@ -173,19 +173,12 @@ func (f *Fingerprinter) update(st *State) {
 	} else if n > len(f.blocks) {
 		f.blocks = append(f.blocks, make([]Hash128, n-len(f.blocks))...)
 	}
-	for ci, ch := range mem.chunks {
-		if ch.owner != f.epoch {
+	for id := range mem.written(f.epoch) {
+		if id >= mem.n {
 			continue
 		}
-		base := uint32(ci << chunkBits)
-		for j := range uint32(chunkSize) {
-			id := base + j
-			if ch.b[j].owner != f.epoch || id >= mem.n {
-				continue
-			}
-			h := fpBlock(&f.buf, mem, img, id)
-			f.sum = addHash(subHash(f.sum, f.blocks[id]), h)
-			f.blocks[id] = h
-		}
+		h := fpBlock(&f.buf, mem, img, id)
+		f.sum = addHash(subHash(f.sum, f.blocks[id]), h)
+		f.blocks[id] = h
 	}
 }

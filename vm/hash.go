@@ -277,6 +277,31 @@ func (mem *Memory) changed(img *Memory) iter.Seq2[uint32, *block] {
 	}
 }
 
+// written iterates, in id order, over the ids of the blocks of mem
+// stamped with epoch in chunks stamped with it too: when epoch is mem's
+// current one, the blocks written since mem last moved to a new epoch (a
+// copy's renew, or advance). Chunks not stamped with it (shared with the
+// state mem was copied from, or written before) are skipped without
+// looking at their blocks. The ids may include the null block and ids past
+// mem.n (a block written, then freed off the end): callers that want parts
+// skip those. Successor hashes, key deltas and fingerprints all walk a
+// step's writes with it.
+func (mem *Memory) written(epoch uint64) iter.Seq[uint32] {
+	return func(yield func(uint32) bool) {
+		for ci, ch := range mem.chunks {
+			if ch.owner != epoch {
+				continue // shared: unchanged since the copy
+			}
+			base := uint32(ci << chunkBits)
+			for j := range uint32(chunkSize) {
+				if ch.b[j].owner == epoch && !yield(base+j) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // sharesBytes reports whether b is the image's block ib untouched: the
 // same descriptor and the same (shared) bytes.
 func sharesBytes(b, ib *block) bool {
@@ -531,18 +556,8 @@ func (h *PartsHasher) SuccessorStep(parent *State, hp Hash128, succ *State, tid 
 		}
 	}
 	mem := &succ.Mem
-	for ci, ch := range mem.chunks {
-		if ch.owner != mem.epoch {
-			continue // shared with the parent: unchanged
-		}
-		base := uint32(ci << chunkBits)
-		for j := range uint32(chunkSize) {
-			if ch.b[j].owner != mem.epoch {
-				continue // its descriptor and bytes are the parent's
-			}
-			id := base + j
-			x = addHash(subHash(x, h.block(&parent.Mem, img, id)), h.block(mem, img, id))
-		}
+	for id := range mem.written(mem.epoch) {
+		x = addHash(subHash(x, h.block(&parent.Mem, img, id)), h.block(mem, img, id))
 	}
 	return x
 }

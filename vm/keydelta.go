@@ -46,18 +46,9 @@ func (m *Machine) KeyDelta(parent, succ *State, tid int32, solo bool, d *KeyDelt
 		}
 	}
 	mem := &succ.Mem
-	for ci, ch := range mem.chunks {
-		if ch.owner != mem.epoch {
-			continue // shared with the parent: unchanged
-		}
-		base := uint32(ci << chunkBits)
-		for j := range uint32(chunkSize) {
-			if ch.b[j].owner != mem.epoch {
-				continue // its descriptor and bytes are the parent's
-			}
-			if id := base + j; id != 0 && id < mem.n {
-				d.Blocks = append(d.Blocks, id)
-			}
+	for id := range mem.written(mem.epoch) {
+		if id != 0 && id < mem.n {
+			d.Blocks = append(d.Blocks, id)
 		}
 	}
 	return true
