@@ -1,0 +1,72 @@
+package absint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// errorQuery is what a TRUE of unreach-call rules out: any error state but
+// abort()'s (the programs' reach_error is undefined: the vm's ReachError).
+const errorQuery = "E<> (Error && !Error(Abort))"
+
+// TestPrograms proves the safe programs of testdata/absint and refuses the
+// others, and checks each answer against a complete explicit search: a
+// proof for a program whose error state the search reaches is a bug.
+func TestPrograms(t *testing.T) {
+	files, err := filepath.Glob("../testdata/absint/*.c")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test programs: %v", err)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".c")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(src), "\n")
+			want, ok := strings.CutPrefix(first, "// expect: ")
+			if !ok || (want != "proved" && want != "refused") {
+				t.Fatalf("%s: first line must be // expect: proved|refused", path)
+			}
+			prog := testutil.Program(t, path)
+			res := Prove(prog, []string{"reach_error"})
+			got := "refused"
+			if res.Proved {
+				got = "proved"
+			}
+			if got != want {
+				t.Errorf("%s: %s (%s), want %s\nreproduce: go test ./absint -run 'TestPrograms/%s$' -v", path, got, res.Reason, want, name)
+			}
+			t.Logf("%s: %s", got, res.Reason)
+			// the differential check: explicit search of the same program
+			m := vm.NewMachine(prog)
+			q, err := query.Parse(errorQuery)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := query.Compile(q, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex, err := explicit.Search(context.Background(), c, explicit.Options{MaxStates: 2_000_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Proved && ex.Verdict == explicit.Satisfied {
+				t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
+			}
+			if want == "proved" && ex.Verdict != explicit.NotSatisfied {
+				t.Errorf("%s: a program meant to be safe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
+			}
+		})
+	}
+}
