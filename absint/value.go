@@ -188,12 +188,3 @@ func fromSigned(lo, hi int64, w uint8) (v val, wraps bool) {
 	}
 	return intVal(0, mask(w)), false
 }
-
-// fromUnsigned is the content of a w-bit result whose unsigned value lies
-// in [lo, hi] (hi may exceed the width: then it wraps).
-func fromUnsigned(lo, hi uint64, w uint8) (v val, wraps bool) {
-	if hi > mask(w) || lo > hi {
-		return intVal(0, mask(w)), true
-	}
-	return intVal(lo, hi), false
-}
