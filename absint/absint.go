@@ -106,7 +106,8 @@ func Prove(prog *ir.Program, errFuncs []string) (res Result) {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
 			if !ok {
-				panic(r)
+				// a bug of the analysis is no proof either
+				ref.msg = fmt.Sprintf("internal error: %v", r)
 			}
 			res = Result{Reason: "refused: " + ref.msg, Rounds: a.round}
 		}
