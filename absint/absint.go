@@ -72,10 +72,13 @@ type state struct {
 	cells []val
 	syms  []string
 	locks []string
+	// may: the locks the thread may hold since its function's entry
+	// (a lock through an unknown symbol is "?").
+	may []string
 }
 
 func (s *state) clone() *state {
-	return &state{regs: slices.Clone(s.regs), cells: slices.Clone(s.cells), syms: slices.Clone(s.syms), locks: slices.Clone(s.locks)}
+	return &state{regs: slices.Clone(s.regs), cells: slices.Clone(s.cells), syms: slices.Clone(s.syms), locks: slices.Clone(s.locks), may: slices.Clone(s.may)}
 }
 
 type analysis struct {
@@ -90,18 +93,32 @@ type analysis struct {
 	strong  map[int32][]int // object -> pcs of main that overwrite it whole
 	covered map[[2]int]bool
 	pc      int // the pc step runs
+	// loadSize: the size of the load of each decision in covered.
+	loadSize map[[2]int]int64
+	// mainIn is main's state at each pc from its last analysis; loops the
+	// counted loops of main found from it.
+	mainIn  []*state
+	loops   map[int]*countedLoop
 	memSeen map[int32]int
 	th      []uint64
 	changed bool
-	round   int
-	threads int
+	// leaksLock: some function may return or a thread end holding a
+	// mutex; destroys: main's pthread_mutex_destroy calls; stores: the
+	// store sites of each object (function, pc).
+	leaksLock bool
+	destroys  []int
+	stores    map[int32]map[[2]int]bool
+	// checking: the last round, on the fixpoint, where checks refuse.
+	checking bool
+	round    int
+	threads  int
 }
 
 // Prove analyses prog: Proved when no call of a function in errFuncs (the
 // property's error functions the program defines) and no vm error other
 // than abort() can be reached.
 func Prove(prog *ir.Program, errFuncs []string) (res Result) {
-	a := &analysis{prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, memSeen: map[int32]int{}}
+	a := &analysis{prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -128,6 +145,16 @@ func refuse(format string, args ...any) {
 	panic(refusal{fmt.Sprintf(format, args...)})
 }
 
+// fail is a check that does not hold of the current states: a refusal in
+// the checking round, which runs on the fixpoint; before it, states may
+// still shrink (main's loads that become overwritten) and the analysis
+// goes on past the failed check.
+func (a *analysis) fail(format string, args ...any) {
+	if a.checking {
+		refuse(format, args...)
+	}
+}
+
 func (a *analysis) where(fi *fninfo, pc int) string {
 	s := fi.f.Name
 	if pc < len(fi.f.Locs) && fi.f.Locs[pc] > 0 && int(fi.f.Locs[pc]) < len(a.prog.Locs) {
@@ -142,6 +169,9 @@ func (a *analysis) where(fi *fninfo, pc int) string {
 func (a *analysis) setup() {
 	p := a.prog
 	for _, g := range p.Globals {
+		if g.ThreadLocal {
+			refuse("thread-local variable %s", g.Name)
+		}
 		a.objs[int32(g.Block)] = &object{name: "@" + g.Name, size: int64(g.Size), fn: -1, glob: g}
 	}
 	for i, f := range p.Funcs {
@@ -224,22 +254,52 @@ func (a *analysis) cfg(fi *fninfo) {
 			}
 		}
 	}
-	// a pc is on a cycle when it reaches itself
-	for pc := range f.Code {
-		seen := make([]bool, n)
-		stack := slices.Clone(succ[pc])
-		for len(stack) > 0 {
-			s := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if s >= n || seen[s] {
+	// a pc is on a cycle when its strongly connected component has more
+	// than one pc or an edge to itself (Tarjan)
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for k := range index {
+		index[k] = -1
+	}
+	var stack []int
+	next := 0
+	var connect func(v int)
+	connect = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range succ[v] {
+			if w >= n {
 				continue
 			}
-			if s == pc {
-				fi.inCycle[pc] = true
-				break
+			if index[w] < 0 {
+				connect(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
 			}
-			seen[s] = true
-			stack = append(stack, succ[s]...)
+		}
+		if low[v] == index[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			for _, w := range comp {
+				fi.inCycle[w] = len(comp) > 1 || slices.Contains(succ[w], w)
+			}
+		}
+	}
+	for v := range n {
+		if index[v] < 0 {
+			connect(v)
 		}
 	}
 }
@@ -435,13 +495,27 @@ func (a *analysis) run() {
 			refuse("no fixpoint after %d rounds", maxRounds)
 		}
 		a.changed = false
+		a.covered, a.loops = map[[2]int]bool{}, map[int]*countedLoop{}
+		a.leaksLock, a.destroys, a.stores = false, nil, map[int32]map[[2]int]bool{}
 		for i, fi := range a.fns {
 			if fi.reached && !fi.f.External {
 				a.analyse(i)
 			}
 		}
+		// the decisions main's loads took from its previous states must
+		// hold of its new ones
+		used := a.covered
+		a.covered, a.loops = map[[2]int]bool{}, map[int]*countedLoop{}
+		for k, v := range used {
+			if a.decideOverwritten(int32(k[0]), k[1], a.loadSize[k]) != v {
+				a.changed = true
+			}
+		}
 		if !a.changed {
-			return
+			if a.checking {
+				return
+			}
+			a.checking = true
 		}
 	}
 }
@@ -508,6 +582,12 @@ func joinState(dst *state, src *state, widenIt bool, th []uint64) (changed bool)
 	if len(keep) != len(dst.locks) {
 		dst.locks, changed = keep, true
 	}
+	for _, l := range src.may {
+		if !slices.Contains(dst.may, l) {
+			dst.may, changed = append(dst.may, l), true
+			slices.Sort(dst.may)
+		}
+	}
 	return changed
 }
 
@@ -521,6 +601,9 @@ func (a *analysis) analyse(fidx int) {
 	work := []int{0}
 	queued := make([]bool, len(f.Code)+1)
 	queued[0] = true
+	if fidx == a.prog.Entry {
+		defer func() { a.mainIn = in }()
+	}
 	for len(work) > 0 {
 		// lowest pc first: loops settle before their exits
 		slices.Sort(work)

@@ -113,7 +113,8 @@ func (a *analysis) call(fidx, pc int, st *state) []edge {
 		refuse("%s: indirect call", a.where(fi, pc))
 	}
 	if a.errFuncs[int(c.Callee)] {
-		refuse("%s: the error function %s may be called", a.where(fi, pc), a.prog.Funcs[c.Callee].Name)
+		a.fail("%s: the error function %s may be called", a.where(fi, pc), a.prog.Funcs[c.Callee].Name)
+		return nil
 	}
 	callee := a.fns[c.Callee]
 	if callee.f.External {
@@ -181,7 +182,8 @@ func (a *analysis) builtin(fidx, pc int, st *state) []edge {
 	b := ir.Builtin(in.B)
 	switch b {
 	case ir.BReachError, ir.BVerifierError, ir.BAssertFail:
-		refuse("%s: an error call may be reached", at())
+		a.fail("%s: an error call may be reached", at())
+		return nil
 	case ir.BAbort, ir.BExit:
 		return nil
 	case ir.BNondet:
@@ -209,46 +211,56 @@ func (a *analysis) builtin(fidx, pc int, st *state) []edge {
 		}
 		a.mutexAccess(arg(0), at)
 		if v := arg(1); v.hasInt && (len(v.p) > 0 || v.i != itv{}) {
-			refuse("%s: mutex attributes", at())
+			a.fail("%s: mutex attributes", at())
 		}
 		st.locks = nil
 		ret(constVal(0))
 	case ir.BMutexLock:
 		a.mutexAccess(arg(0), at)
-		if s := st.syms[c.Args[0]]; s != "" && !slices.Contains(st.locks, s) {
+		s := st.syms[c.Args[0]]
+		if s != "" && !slices.Contains(st.locks, s) {
 			st.locks = append(st.locks, s)
 			slices.Sort(st.locks)
+		}
+		if s == "" {
+			s = "?"
+		}
+		if !slices.Contains(st.may, s) {
+			st.may = append(st.may, s)
+			slices.Sort(st.may)
 		}
 		ret(constVal(0))
 	case ir.BMutexUnlock:
 		a.mutexAccess(arg(0), at)
 		s := st.syms[c.Args[0]]
 		if s == "" || !slices.Contains(st.locks, s) {
-			refuse("%s: unlock of a mutex the thread may not hold", at())
+			a.fail("%s: unlock of a mutex the thread may not hold", at())
 		}
 		st.locks = slices.DeleteFunc(st.locks, func(l string) bool { return l == s })
+		st.may = slices.DeleteFunc(st.may, func(l string) bool { return l == s })
 		ret(constVal(0))
 	case ir.BPthreadCreate:
-		if !isMain || fi.inCycle[pc] {
-			refuse("%s: pthread_create in a loop or outside main (the number of threads is not bounded)", at())
+		if !isMain {
+			refuse("%s: pthread_create outside main (the number of threads is not bounded)", at())
 		}
 		if v := arg(1); v.hasInt && (len(v.p) > 0 || v.i != itv{}) || !v.hasInt {
-			refuse("%s: thread attributes", at())
+			a.fail("%s: thread attributes", at())
 		}
 		fn := arg(2)
 		if fn.hasInt || len(fn.p) == 0 {
-			refuse("%s: the start routine is not a known function", at())
+			a.fail("%s: the start routine is not a known function", at())
 		}
 		av := arg(3)
 		for o := range av.p {
 			if ob := a.objs[o]; ob != nil && ob.fn >= 0 && ob.fn != a.prog.Entry {
-				refuse("%s: a thread gets the address of a local variable of %s", at(), a.fns[ob.fn].f.Name)
+				a.fail("%s: a thread gets the address of a local variable of %s", at(), a.fns[ob.fn].f.Name)
 			}
 		}
 		for o := range fn.p {
 			k := int(o) - int(a.prog.FirstFuncBlock)
 			if k < 0 || k >= len(a.fns) || a.fns[k].f.External || len(a.fns[k].f.Params) != 1 || k == a.prog.Entry {
-				refuse("%s: the start routine is not a defined function of one parameter", at())
+				a.fail("%s: the start routine is not a defined function of one parameter", at())
+				continue
 			}
 			a.reach(a.fns[k])
 			a.joinArg(a.fns[k], 0, av)
@@ -261,17 +273,32 @@ func (a *analysis) builtin(fidx, pc int, st *state) []edge {
 		}
 		t := arg(0)
 		if t.hasInt || len(t.p) != 1 || t.p[threadObj] != (off{}) {
-			refuse("%s: pthread_join of a value that may not be a started thread", at())
+			a.fail("%s: pthread_join of a value that may not be a started thread", at())
 		}
 		if v := arg(1); v.hasInt && (len(v.p) > 0 || v.i != itv{}) || !v.hasInt {
-			refuse("%s: pthread_join with a result pointer", at())
+			a.fail("%s: pthread_join with a result pointer", at())
 		}
 		ret(constVal(0))
 	case ir.BPthreadExit:
 		if isMain {
 			refuse("%s: main calls pthread_exit (its locals die while threads run)", at())
 		}
+		if len(st.may) > 0 {
+			a.leaksLock = true
+		}
 		return nil
+	case ir.BMutexDestroy:
+		// the word must be 0: no thread holds the mutex (final checks that
+		// every thread has been joined and none ends holding a mutex)
+		if !isMain {
+			refuse("%s: pthread_mutex_destroy outside main", at())
+		}
+		a.mutexAccess(arg(0), at)
+		if len(st.may) > 0 {
+			a.fail("%s: main may hold a mutex it destroys", at())
+		}
+		a.destroys = append(a.destroys, pc)
+		ret(constVal(0))
 	default:
 		refuse("%s: platform function %s is not modelled", at(), a.prog.Funcs[c.Callee].Name)
 	}
@@ -325,12 +352,13 @@ func (a *analysis) callsCreate(f int) bool {
 // mutexAccess checks the word a mutex operation reads and writes.
 func (a *analysis) mutexAccess(p val, at func() string) {
 	if p.hasInt || len(p.p) == 0 {
-		refuse("%s: the mutex may be null or not a pointer", at())
+		a.fail("%s: the mutex may be null or not a pointer", at())
 	}
 	for o, x := range p.p {
 		ob := a.objs[o]
 		if ob == nil || ob.isFn || x.lo < 0 || x.hi+4 > ob.size {
-			refuse("%s: the mutex may be out of bounds", at())
+			a.fail("%s: the mutex may be out of bounds", at())
+			continue
 		}
 		ob.mutex = true
 	}
@@ -342,6 +370,19 @@ func (a *analysis) final() {
 		if ob.mutex && ob.plain {
 			refuse("%s is used both as a mutex and as plain memory", ob.name)
 		}
+		if ob.mutex && ob.glob != nil && slices.ContainsFunc(ob.glob.Init, func(b byte) bool { return b != 0 }) {
+			refuse("mutex %s has a non-zero initialiser", ob.name)
+		}
+	}
+	if len(a.destroys) > 0 {
+		if a.leaksLock {
+			refuse("pthread_mutex_destroy: a function may return, or a thread end, holding a mutex")
+		}
+		for _, d := range a.destroys {
+			if p, ok := a.allJoinedBefore(d); !ok {
+				refuse("%s: the thread of %s may not have been joined", a.where(a.fns[a.prog.Entry], d), a.where(a.fns[a.prog.Entry], p))
+			}
+		}
 	}
 	// threads and their stacks stay within the machine's limits
 	var bytes, blocks int64
@@ -351,13 +392,17 @@ func (a *analysis) final() {
 			blocks++
 		}
 	}
-	a.threads = 0
-	for _, in := range a.prog.Funcs[a.prog.Entry].Code {
-		if in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate {
-			a.threads++ // outside loops (checked where it runs): once each
+	var procs int64 = 1
+	for pc, in := range a.prog.Funcs[a.prog.Entry].Code {
+		if in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate && a.mainIn != nil && a.mainIn[pc] != nil {
+			n, ok := a.executions(pc)
+			if !ok {
+				refuse("%s: pthread_create in a loop without a bound on its iterations", a.where(a.fns[a.prog.Entry], pc))
+			}
+			procs += n
 		}
 	}
-	procs := int64(a.threads) + 1
+	a.threads = int(procs - 1)
 	if procs > 1000 || bytes*procs > 512<<20 {
 		refuse("the threads' stacks may pass the machine's limits")
 	}

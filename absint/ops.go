@@ -53,10 +53,10 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 	if len(x.p) > 0 || len(y.p) > 0 {
 		switch in.Op {
 		case ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpShl, ir.OpLShr, ir.OpAShr:
-			refuse("%s: arithmetic on a pointer", at())
+			a.fail("%s: arithmetic on a pointer", at())
 		}
 		if nsw || nuw {
-			refuse("%s: arithmetic on a pointer with an overflow check", at())
+			a.fail("%s: arithmetic on a pointer with an overflow check", at())
 		}
 		return topW(w)
 	}
@@ -69,7 +69,7 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 			v, wraps = topW(w), true
 		}
 		if wraps && nsw {
-			refuse("%s: signed overflow may occur", at())
+			a.fail("%s: signed overflow may occur", at())
 		}
 		return v
 	}
@@ -86,7 +86,7 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 				hi, _ = bits.Sub64(ux.hi, uy.lo, 0)
 			}
 			if c1 != 0 || c2 != 0 || hi > mask(w) {
-				refuse("%s: unsigned overflow may occur", at())
+				a.fail("%s: unsigned overflow may occur", at())
 			}
 			_ = lo
 		}
@@ -111,7 +111,7 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 		if nuw {
 			h, l := bits.Mul64(ux.hi, uy.hi)
 			if h != 0 || l > mask(w) {
-				refuse("%s: unsigned overflow may occur", at())
+				a.fail("%s: unsigned overflow may occur", at())
 			}
 		}
 		ok := true
@@ -124,7 +124,8 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 		return signedRes(lo, hi, ok)
 	case ir.OpUDiv, ir.OpURem:
 		if uy.lo == 0 {
-			refuse("%s: division by zero may occur", at())
+			a.fail("%s: division by zero may occur", at())
+			return topW(w)
 		}
 		if in.Op == ir.OpUDiv {
 			return intVal(ux.lo/uy.hi, ux.hi/uy.lo)
@@ -132,10 +133,12 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 		return intVal(0, min(ux.hi, uy.hi-1))
 	case ir.OpSDiv, ir.OpSRem:
 		if yl <= 0 && yh >= 0 {
-			refuse("%s: division by zero may occur", at())
+			a.fail("%s: division by zero may occur", at())
+			return topW(w)
 		}
 		if xl == smin(w) && yl <= -1 && yh >= -1 {
-			refuse("%s: division of the minimum value by -1 may occur", at())
+			a.fail("%s: division of the minimum value by -1 may occur", at())
+			return topW(w)
 		}
 		if in.Op == ir.OpSDiv {
 			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
@@ -161,7 +164,7 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 	case ir.OpShl, ir.OpLShr, ir.OpAShr:
 		if uy.hi >= uint64(w) {
 			if !lax {
-				refuse("%s: a shift by the width or more may occur", at())
+				a.fail("%s: a shift by the width or more may occur", at())
 			}
 			return topW(w)
 		}
@@ -169,13 +172,13 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 		case ir.OpShl:
 			if uy.lo != uy.hi {
 				if nsw || nuw {
-					refuse("%s: a shift that may overflow", at())
+					a.fail("%s: a shift that may overflow", at())
 				}
 				return topW(w)
 			}
 			f := int64(1) << uy.lo
 			if nuw && (ux.hi > mask(w)>>uy.lo) {
-				refuse("%s: unsigned overflow may occur", at())
+				a.fail("%s: unsigned overflow may occur", at())
 			}
 			lo, ok1 := mulChecked(xl, f)
 			hi, ok2 := mulChecked(xh, f)

@@ -124,7 +124,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		if in.Op == ir.OpStoreAgg && a.prog.DataModel == ir.ILP32 {
 			for _, o := range v.p {
 				if o.lo < -ir.Ptr32Bias || o.hi >= 1<<ir.Ptr32BlockShift-ir.Ptr32Bias {
-					refuse("%s: a pointer offset may not fit ILP32's pointer form", at())
+					a.fail("%s: a pointer offset may not fit ILP32's pointer form", at())
 				}
 			}
 		}
@@ -161,6 +161,9 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		}
 		return out
 	case ir.OpRet:
+		if len(st.may) > 0 {
+			a.leaksLock = true
+		}
 		if in.A >= 0 {
 			if in.Imm != 1 {
 				refuse("%s: returns an aggregate", at())
@@ -168,7 +171,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			v := st.regs[in.A]
 			for o := range v.p {
 				if ob := a.objs[o]; ob != nil && ob.fn >= 0 && ob.fn != a.prog.Entry {
-					refuse("%s: returns a pointer to a local variable", at())
+					a.fail("%s: returns a pointer to a local variable", at())
 				}
 			}
 			a.setRet(fi, v)
@@ -177,7 +180,8 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		}
 		return nil
 	case ir.OpUnreachable:
-		refuse("%s: an unreachable instruction may be reached", at())
+		a.fail("%s: an unreachable instruction may be reached", at())
+		return nil
 	case ir.OpCall:
 		return a.call(fidx, pc, st)
 	case ir.OpCallB:
@@ -225,6 +229,12 @@ func (a *analysis) killCell(st *state, c int) {
 		}
 	}
 	st.locks = slices.DeleteFunc(st.locks, func(l string) bool { return strings.Contains(l, tok) })
+	for k, l := range st.may {
+		if strings.Contains(l, tok) {
+			st.may[k] = "?"
+		}
+	}
+	st.may = slices.Compact(slices.Sorted(slices.Values(st.may)))
 }
 
 // gep adds sum(sext(idx[k], w[k]) * scale[k]) to the pointers of base.
@@ -274,27 +284,28 @@ func (a *analysis) gep(base val, idx []val, scale []int64, ws []uint8, at func()
 // access checks a load or store of size bytes through pointer v.
 func (a *analysis) access(fidx int, v val, size int64, store bool, at func() string) {
 	if v.hasInt {
-		refuse("%s: the address may be null, an integer or an offset the analysis does not follow", at())
+		a.fail("%s: the address may be null, an integer or an offset the analysis does not follow", at())
 	}
 	for o, x := range v.p {
 		ob := a.objs[o]
 		if ob == nil || ob.isFn {
-			refuse("%s: the address may be a function or a thread id", at())
+			a.fail("%s: the address may be a function or a thread id", at())
+			continue
 		}
 		if x.lo < 0 || x.hi+size > ob.size {
-			refuse("%s: the access may be out of bounds of %s (offsets %d..%d, %d bytes of %d)", at(), ob.name, x.lo, x.hi, size, ob.size)
+			a.fail("%s: the access may be out of bounds of %s (offsets %d..%d, %d bytes of %d)", at(), ob.name, x.lo, x.hi, size, ob.size)
 		}
 		if ob.elem == 0 {
 			ob.elem = size
 		}
 		if ob.elem != size || x.lo%size != 0 || x.stride%size != 0 || (x.lo != x.hi && x.stride == 0) {
-			refuse("%s: accesses of %s of different sizes or alignments", at(), ob.name)
+			a.fail("%s: accesses of %s of different sizes or alignments", at(), ob.name)
 		}
 		if store && ob.glob != nil && ob.glob.Const {
-			refuse("%s: a store to the constant %s", at(), ob.name)
+			a.fail("%s: a store to the constant %s", at(), ob.name)
 		}
 		if ob.glob != nil && ob.glob.ThreadLocal {
-			refuse("%s: thread-local %s", at(), ob.name)
+			a.fail("%s: thread-local %s", at(), ob.name)
 		}
 		ob.plain = true
 	}
@@ -352,39 +363,47 @@ func (a *analysis) load(fidx int, p val, size int64, at func() string) val {
 // one-element object o follows, on every path, a store of main that
 // overwrites o whole: its initial value is then not what it reads.
 func (a *analysis) overwritten(fidx int, o int32, size int64) bool {
-	if fidx != a.prog.Entry || a.objs[o].size != size {
-		return false
-	}
-	pcs := a.strongStores(o)
-	if len(pcs) == 0 {
+	if fidx != a.prog.Entry {
 		return false
 	}
 	key := [2]int{int(o), a.pc}
 	if v, ok := a.covered[key]; ok {
 		return v
 	}
-	fi := a.fns[fidx]
+	v := a.decideOverwritten(o, a.pc, size)
+	a.covered[key], a.loadSize[key] = v, size
+	return v
+}
+
+func (a *analysis) decideOverwritten(o int32, q int, size int64) bool {
+	if a.objs[o].size != size {
+		return a.mainIn != nil && a.arrayFilled(o, q)
+	}
+	pcs := a.strongStores(o)
+	if len(pcs) == 0 {
+		return false
+	}
+	fi := a.fns[a.prog.Entry]
 	n := len(fi.f.Code)
 	seen := make([]bool, n+1)
-	for _, q := range pcs {
-		seen[q] = true
+	for _, p := range pcs {
+		seen[p] = true
 	}
 	stack := []int{0}
 	reached := false
 	for len(stack) > 0 && !reached {
-		q := stack[len(stack)-1]
+		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if q == a.pc {
+		if p == q {
 			reached = true
 			break
 		}
-		if q >= n || seen[q] {
+		if p >= n || seen[p] {
 			continue
 		}
-		seen[q] = true
-		stack = append(stack, a.succs(fi.f, q)...)
+		seen[p] = true
+		stack = append(stack, a.succs(fi.f, p)...)
 	}
-	a.covered[key] = !reached
 	return !reached
 }
 
@@ -427,6 +446,10 @@ func (a *analysis) strongStores(o int32) []int {
 func (a *analysis) store(fidx int, p, v val, size int64, at func() string) {
 	a.access(fidx, p, size, true, at)
 	for o := range p.p {
+		if a.stores[o] == nil {
+			a.stores[o] = map[[2]int]bool{}
+		}
+		a.stores[o][[2]int{fidx, a.pc}] = true
 		a.escapeCheck(fidx, v, o, at)
 		sv := a.stored[o].join(v)
 		if a.memSeen[o] > widenAfter {
@@ -464,7 +487,7 @@ func (a *analysis) escapeCheck(fidx int, v val, dst int32, at func() string) {
 		if d := a.objs[dst]; d.fn == ob.fn {
 			continue
 		}
-		refuse("%s: the address of a local variable of %s escapes", at(), a.fns[ob.fn].f.Name)
+		a.fail("%s: the address of a local variable of %s escapes", at(), a.fns[ob.fn].f.Name)
 	}
 }
 

@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // A division by a value that may be zero.
 extern unsigned char __VERIFIER_nondet_uchar(void);
 int main(void) {

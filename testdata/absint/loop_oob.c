@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // The loop writes one element past the array.
 extern void reach_error(void);
 int a[10];

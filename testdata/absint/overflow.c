@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // Signed overflow: the counter passes INT_MAX.
 extern unsigned char __VERIFIER_nondet_uchar(void);
 int main(void) {

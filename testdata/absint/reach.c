@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // The error is reachable: x can be 5.
 extern unsigned char __VERIFIER_nondet_uchar(void);
 extern void reach_error(void);

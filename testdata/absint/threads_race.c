@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // A thread stores a value that makes main's check fail.
 #include <pthread.h>
 extern void reach_error(void);

@@ -1,4 +1,4 @@
-// expect: refused
+// expect: unsafe
 // The thread unlocks a mutex it does not hold on one path.
 #include <pthread.h>
 extern unsigned char __VERIFIER_nondet_uchar(void);
