@@ -368,8 +368,11 @@ func reads(f *ir.Func, in ir.Inst) (slots []int32, ok bool) {
 	case ir.OpGEPN:
 		g := f.GEPs[in.Imm]
 		return append([]int32{g.Base}, g.Idx...), true
-	case ir.OpCall, ir.OpCallB:
+	case ir.OpCall, ir.OpCallB, ir.OpCallInd:
 		c := f.Calls[in.Imm]
+		if in.Op == ir.OpCallInd {
+			slots = append(slots, c.FnSlot)
+		}
 		for k, s := range c.Args {
 			for j := int32(0); j < c.ArgSlots[k]; j++ {
 				slots = append(slots, s+j)
@@ -480,15 +483,16 @@ func (a *analysis) checkCallGraph() {
 			visit(i)
 		}
 	}
-	if a.prog.Funcs[a.prog.Entry].NParams > 0 {
-		refuse("main takes parameters")
-	}
+
 }
 
 // run iterates the functions' analyses until entries, returns and memory
 // are stable.
 func (a *analysis) run() {
 	a.fns[a.prog.Entry].reached = true
+	for k := range a.fns[a.prog.Entry].args {
+		a.fns[a.prog.Entry].args[k] = topW(64) // argc, argv: anything (argv's pointers are not followed)
+	}
 	for {
 		a.round++
 		if a.round > maxRounds {

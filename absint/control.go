@@ -42,6 +42,10 @@ func (a *analysis) condition(fi *fninfo, pc int, st *state, c int32, taken bool)
 		}
 	}
 	d := defIn(fi, pc, c)
+	for d >= 0 && fi.f.Code[d].Op == ir.OpMov {
+		// a zero extension of the comparison (assume's int argument)
+		d = defIn(fi, d, fi.f.Code[d].A)
+	}
 	if d < 0 {
 		return true
 	}
@@ -103,6 +107,42 @@ func (a *analysis) branch(fi *fninfo, pc int, st *state, succ func(bool, *state)
 	return out
 }
 
+// callInd resolves a call through a pointer that is one known function
+// (as clang calls a function declared without a prototype).
+func (a *analysis) callInd(fidx, pc int, st *state) []edge {
+	fi := a.fns[fidx]
+	c := fi.f.Calls[fi.f.Code[pc].Imm]
+	fv := st.regs[c.FnSlot]
+	if fv.bot() {
+		return nil
+	}
+	k := -1
+	if !fv.hasInt && len(fv.p) == 1 {
+		for o, x := range fv.p {
+			if x == (off{}) {
+				k = int(o) - int(a.prog.FirstFuncBlock)
+			}
+		}
+	}
+	if k < 0 || k >= len(a.fns) {
+		refuse("%s: indirect call of an unknown function", a.where(fi, pc))
+	}
+	f := a.prog.Funcs[k]
+	if !f.External {
+		refuse("%s: indirect call of %s", a.where(fi, pc), f.Name)
+	}
+	switch f.Builtin {
+	case ir.BNondet, ir.BAssume, ir.BAtomicBegin, ir.BAtomicEnd, ir.BAbort, ir.BExit:
+		// none blocks: the vm runs them through a pointer as directly
+		return a.builtin(fidx, pc, st, f.Builtin)
+	case ir.BReachError, ir.BVerifierError, ir.BAssertFail:
+		a.fail("%s: an error call may be reached", a.where(fi, pc))
+		return nil
+	}
+	refuse("%s: indirect call of %s", a.where(fi, pc), f.Name)
+	return nil
+}
+
 // call joins the arguments into the callee's entry and continues with its
 // return summary (context-insensitive).
 func (a *analysis) call(fidx, pc int, st *state) []edge {
@@ -161,7 +201,7 @@ func (a *analysis) joinArg(fi *fninfo, k int, v val) {
 }
 
 // builtin models the platform functions the analysis knows.
-func (a *analysis) builtin(fidx, pc int, st *state) []edge {
+func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 	fi := a.fns[fidx]
 	in := fi.f.Code[pc]
 	c := fi.f.Calls[in.Imm]
@@ -179,7 +219,6 @@ func (a *analysis) builtin(fidx, pc int, st *state) []edge {
 		}
 	}
 	isMain := fidx == a.prog.Entry
-	b := ir.Builtin(in.B)
 	switch b {
 	case ir.BReachError, ir.BVerifierError, ir.BAssertFail:
 		a.fail("%s: an error call may be reached", at())
@@ -300,7 +339,7 @@ func (a *analysis) builtin(fidx, pc int, st *state) []edge {
 		a.destroys = append(a.destroys, pc)
 		ret(constVal(0))
 	default:
-		refuse("%s: platform function %s is not modelled", at(), a.prog.Funcs[c.Callee].Name)
+		refuse("%s: platform function %s is not modelled", at(), b)
 	}
 	return next
 }

@@ -109,6 +109,13 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			set(st.cells[c], "#c"+strconv.Itoa(c)+"#")
 			break
 		}
+		if in.Op == ir.OpLoadAgg && a.prog.DataModel == ir.ILP32 && len(f.Aggs[in.Imm].Ptr32) > 0 {
+			for o := range st.regs[in.A].p {
+				if ob := a.objs[o]; ob != nil && ob.glob != nil && slices.ContainsFunc(ob.glob.Init, func(b byte) bool { return b != 0 }) {
+					refuse("%s: a pointer loaded from the initialised global %s", at(), ob.name)
+				}
+			}
+		}
 		set(a.load(fidx, st.regs[in.A], size, at), "")
 	case ir.OpStore, ir.OpStoreAgg:
 		size := int64(in.W)
@@ -185,7 +192,9 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 	case ir.OpCall:
 		return a.call(fidx, pc, st)
 	case ir.OpCallB:
-		return a.builtin(fidx, pc, st)
+		return a.builtin(fidx, pc, st, ir.Builtin(in.B))
+	case ir.OpCallInd:
+		return a.callInd(fidx, pc, st)
 	default:
 		_ = lax
 		refuse("%s: instruction %s is not modelled", at(), in.Op)
@@ -322,12 +331,14 @@ func (a *analysis) initial(o int32, size int64) val {
 		for j := size - 1; j >= 0; j-- {
 			x = x<<8 | uint64(ob.glob.Init[k+j])
 		}
-		if x != 0 && a.prog.DataModel == ir.ILP32 && size == 4 {
-			// may be a pointer in ILP32 form: only zero is known
-			refuse("global %s has a non-zero initialiser that may hold pointers", ob.name)
+		if size == 8 && a.prog.DataModel != ir.ILP32 {
+			v = v.join(a.constant(x)) // a pointer's bytes are its address
+		} else {
+			// ILP32 pointers have another form in memory: loads of
+			// pointers from initialised globals are refused (load)
+			v = v.join(constVal(x))
 		}
-		v = v.join(constVal(x))
-		if v.i.lo == 0 && v.i.hi == mask(uint8(size*8)) {
+		if v.hasInt && len(v.p) == 0 && v.i.lo == 0 && v.i.hi == mask(uint8(size*8)) {
 			break
 		}
 	}
