@@ -205,6 +205,9 @@ func (a *analysis) setup() {
 			if in.A >= 0 {
 				refuse("%s: alloca of a dynamic size", a.where(fi, pc))
 			}
+			if fi.inCycle[pc] {
+				refuse("%s: alloca in a loop (its blocks are not bounded)", a.where(fi, pc))
+			}
 			o := &object{name: fmt.Sprintf("%s:%s", f.Name, strings.Fields(f.Text[pc] + " ?")[0]), size: int64(in.Imm), fn: i}
 			a.objs[next] = o
 			if promotable[in.Dst] {
@@ -226,6 +229,9 @@ func (a *analysis) setup() {
 	}
 	sort.Slice(a.th, func(i, j int) bool { return a.th[i] < a.th[j] })
 	a.checkCallGraph()
+	if len(p.Funcs) >= 10000 {
+		refuse("too many functions for the vm's stack depth bound")
+	}
 }
 
 // cfg finds basic-block leaders, loop heads (targets of back edges) and

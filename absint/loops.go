@@ -270,6 +270,11 @@ func (a *analysis) fills(l *countedLoop, pc int, addr int32, o int32, size int64
 	if l.step != 1 || !l.onlyEx || a.reaches(fi, l.head, l.head, map[int]bool{pc: true}, none) {
 		return false
 	}
+	// each iteration runs pc once, then the increment once: pc sees the
+	// counter's value at the head of its iteration
+	if a.reaches(fi, l.head, l.inc, map[int]bool{pc: true}, none) || a.reaches(fi, l.inc, l.inc, map[int]bool{l.head: true}, none) {
+		return false
+	}
 	if a.objs[o].size != (l.max+1)*size || l.max < 0 {
 		return false
 	}

@@ -41,7 +41,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		case len(v.p) > 0:
 			set(intVal(0, in.Imm), "")
 		case v.i.hi <= in.Imm:
-			set(v, "tr("+st.syms[in.A]+")")
+			set(v, wrap("tr(", st.syms[in.A], ")"))
 		default:
 			set(intVal(0, in.Imm), "")
 		}
@@ -54,7 +54,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		}
 		lo, hi := sview(v.i, in.W)
 		r, _ := fromSigned(lo, hi, dw)
-		set(r, "sx("+st.syms[in.A]+","+strconv.Itoa(int(in.W))+")")
+		set(r, wrap("sx(", st.syms[in.A], ","+strconv.Itoa(int(in.W))+")"))
 	case ir.OpPtrToInt, ir.OpIntToPtr:
 		v := st.regs[in.A]
 		if len(v.p) > 0 || in.Aux != 0 {
@@ -82,7 +82,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			set(val{p: map[int32]off{o: {0, 0, 0}}}, "a"+strconv.Itoa(int(o)))
 		}
 	case ir.OpGEPC:
-		set(a.gep(st.regs[in.A], []val{constVal(1)}, []int64{int64(in.Imm)}, []uint8{64}, at), "gc("+st.syms[in.A]+","+strconv.FormatUint(in.Imm, 10)+")")
+		set(a.gep(st.regs[in.A], []val{constVal(1)}, []int64{int64(in.Imm)}, []uint8{64}, at), wrap("gc(", st.syms[in.A], ","+strconv.FormatUint(in.Imm, 10)+")"))
 	case ir.OpGEP1:
 		sym := ""
 		if st.syms[in.A] != "" && st.syms[in.B] != "" {
@@ -263,10 +263,11 @@ func (a *analysis) gep(base val, idx []val, scale []int64, ws []uint8, at func()
 			l, h = sview(v.i, ws[k])
 		}
 		const big = 1 << 40
-		if l < -big || h > big || scale[k] > big || scale[k] < -big {
+		x, ok1 := mulChecked(l, scale[k])
+		y, ok2 := mulChecked(h, scale[k])
+		if !ok1 || !ok2 || min(x, y) < -big || max(x, y) > big {
 			return intVal(0, math.MaxUint64) // an offset the analysis does not follow: no pointer
 		}
-		x, y := l*scale[k], h*scale[k]
 		lo += min(x, y)
 		hi += max(x, y)
 		if l != h {
@@ -508,4 +509,12 @@ func (a *analysis) tidSize() int64 {
 		return 4
 	}
 	return 8
+}
+
+// wrap builds a symbol around an operand's: none when the operand has none.
+func wrap(pre, inner, post string) string {
+	if inner == "" {
+		return ""
+	}
+	return pre + inner + post
 }
