@@ -442,7 +442,9 @@ func (a *analysis) final() {
 		}
 	}
 	a.threads = int(procs - 1)
-	if procs > 1000 || bytes*procs > 512<<20 {
+	// (margins below the vm's defaults, MaxProcs 1000 and MaxMemory 512
+	// MiB, which the portfolio's machines keep)
+	if procs > 900 || bytes*procs > 256<<20 {
 		refuse("the threads' stacks may pass the machine's limits")
 	}
 	if a.prog.DataModel == ir.ILP32 && int64(a.prog.FirstDynBlock)+blocks*procs > ir.Ptr32MaxBlock-64 {
