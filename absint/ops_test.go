@@ -98,8 +98,17 @@ func concrete(op ir.Op, flags uint8, w uint8, x, y uint64) (r uint64, err bool) 
 }
 
 // randItv draws a content interval of width w, short enough to enumerate.
+// Half of the draws start near a boundary: 0, the sign bit, the mask.
 func randItv(r *rand.Rand, w uint8) itv {
 	lo := r.Uint64N(mask(w) + 1)
+	switch r.IntN(6) {
+	case 0:
+		lo = r.Uint64N(20)
+	case 1:
+		lo = uint64(1)<<(w-1) - r.Uint64N(20)
+	case 2:
+		lo = mask(w) - r.Uint64N(20)
+	}
 	hi := min(mask(w), lo+r.Uint64N(40))
 	return itv{lo, hi}
 }
@@ -124,7 +133,7 @@ func TestArithSound(t *testing.T) {
 	for _, op := range []ir.Op{ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpLShr, ir.OpAShr, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax} {
 		ops = append(ops, opf{op, 0})
 	}
-	for _, w := range []uint8{8, 16} {
+	for _, w := range []uint8{8, 16, 32} {
 		for _, o := range ops {
 			t.Run(fmt.Sprintf("%s-%d-w%d", o.op, o.flags, w), func(t *testing.T) {
 				for range 150 {
