@@ -13,6 +13,7 @@
 package absint
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -82,6 +83,7 @@ func (s *state) clone() *state {
 }
 
 type analysis struct {
+	ctx      context.Context
 	prog     *ir.Program
 	errFuncs map[int]bool
 	fns      []*fninfo
@@ -116,9 +118,9 @@ type analysis struct {
 
 // Prove analyses prog: Proved when no call of a function in errFuncs (the
 // property's error functions the program defines) and no vm error other
-// than abort() can be reached.
-func Prove(prog *ir.Program, errFuncs []string) (res Result) {
-	a := &analysis{prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
+// than abort() can be reached. It stops, refusing, when ctx ends.
+func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result) {
+	a := &analysis{ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -501,6 +503,9 @@ func (a *analysis) run() {
 	}
 	for {
 		a.round++
+		if err := a.ctx.Err(); err != nil {
+			refuse("stopped: %v", err)
+		}
 		if a.round > maxRounds {
 			refuse("no fixpoint after %d rounds", maxRounds)
 		}
@@ -611,12 +616,16 @@ func (a *analysis) analyse(fidx int) {
 	work := []int{0}
 	queued := make([]bool, len(f.Code)+1)
 	queued[0] = true
+	steps := 0
 	if fidx == a.prog.Entry {
 		defer func() { a.mainIn = in }()
 	}
 	for len(work) > 0 {
 		// lowest pc first: loops settle before their exits
 		slices.Sort(work)
+		if steps++; steps%4096 == 0 && a.ctx.Err() != nil {
+			refuse("stopped: %v", a.ctx.Err())
+		}
 		pc := work[0]
 		work = work[1:]
 		queued[pc] = false

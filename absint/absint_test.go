@@ -42,7 +42,7 @@ func TestPrograms(t *testing.T) {
 				t.Fatalf("%s: first line must be // expect: proved|refused|unsafe", path)
 			}
 			prog := testutil.Program(t, path)
-			res := Prove(prog, []string{"reach_error"})
+			res := Prove(context.Background(), prog, []string{"reach_error"})
 			got := "refused"
 			if res.Proved {
 				got = "proved"
@@ -75,5 +75,20 @@ func TestPrograms(t *testing.T) {
 				t.Errorf("%s: a program meant to be unsafe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
 			}
 		})
+	}
+}
+
+// TestStopped: an ended context stops the analysis with a refusal, never
+// a proof (verify's time limit).
+func TestStopped(t *testing.T) {
+	prog := testutil.Program(t, "../testdata/absint/loop_safe.c")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := Prove(ctx, prog, []string{"reach_error"})
+	if res.Proved || !strings.Contains(res.Reason, "stopped") {
+		t.Errorf("cancelled: %+v", res)
+	}
+	if res := Prove(context.Background(), prog, []string{"reach_error"}); !res.Proved {
+		t.Errorf("not cancelled: %+v", res)
 	}
 }

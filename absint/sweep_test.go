@@ -27,7 +27,7 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		res := Prove(prog, []string{"reach_error", "__VERIFIER_error"})
+		res := Prove(context.Background(), prog, []string{"reach_error", "__VERIFIER_error"})
 		if !res.Proved {
 			continue
 		}

@@ -234,7 +234,7 @@ func (r *runner) run(ctx context.Context, engine string) engineResult {
 	case EngineBMC:
 		return r.bmc(ctx)
 	case EngineAbsint:
-		return r.absint()
+		return r.absint(ctx)
 	}
 	return engineResult{EngineOutcome: EngineOutcome{Outcome: OutError, Detail: "unknown engine " + engine}}
 }
@@ -570,7 +570,7 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 // that no error state but abort()'s and no call of an error function is
 // reachable, which is a TRUE of the properties whose primary query asks
 // exactly that (unreach-call, no-overflow). It never finds a violation.
-func (r *runner) absint() engineResult {
+func (r *runner) absint(ctx context.Context) engineResult {
 	var res engineResult
 	var funcs []string
 	switch r.g.Prop.Kind {
@@ -581,7 +581,7 @@ func (r *runner) absint() engineResult {
 		res.Outcome, res.Detail = OutRefused, r.g.Prop.Kind.String()+" is not checked by abstract interpretation"
 		return res
 	}
-	a := absint.Prove(r.p.Prog, funcs)
+	a := absint.Prove(ctx, r.p.Prog, funcs)
 	res.Outcome, res.Detail = OutNone, a.Reason
 	if a.Proved {
 		res.Outcome = OutProof
