@@ -65,6 +65,7 @@ type fninfo struct {
 	args      []val         // joined over call sites (per parameter)
 	ret       val
 	reached   bool
+	called    bool // some call instruction calls it
 	callees   []int
 }
 
@@ -230,6 +231,11 @@ func (a *analysis) setup() {
 		a.th = append(a.th, t)
 	}
 	sort.Slice(a.th, func(i, j int) bool { return a.th[i] < a.th[j] })
+	for _, fi := range a.fns {
+		for _, c := range fi.callees {
+			a.fns[c].called = true
+		}
+	}
 	a.checkCallGraph()
 	if len(p.Funcs) >= 10000 {
 		refuse("too many functions for the vm's stack depth bound")

@@ -322,7 +322,9 @@ func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 		if isMain {
 			refuse("%s: main calls pthread_exit (its locals die while threads run)", at())
 		}
-		if len(st.may) > 0 {
+		if len(st.may) > 0 || fi.called {
+			// (a function that others call may exit its thread while
+			// its callers hold mutexes)
 			a.leaksLock = true
 		}
 		return nil

@@ -278,6 +278,17 @@ func (a *analysis) fills(l *countedLoop, pc int, addr int32, o int32, size int64
 	if a.objs[o].size != (l.max+1)*size || l.max < 0 {
 		return false
 	}
+	// the loop is entered at its head only: pc runs in its iterations only
+	for q := range f.Code {
+		if l.body[q] {
+			continue
+		}
+		for _, s := range a.succs(f, q) {
+			if l.body[s] && s != l.head {
+				return false
+			}
+		}
+	}
 	// entries into the head from outside the loop carry the counter 0
 	for q := range f.Code {
 		if l.body[q] || a.mainIn[q] == nil {
