@@ -250,8 +250,8 @@ func (a *analysis) executions(pc int) (int64, bool) {
 		return 0, false
 	}
 	lo, ok := a.headLow(l)
-	if !ok {
-		return 0, false
+	if !ok || lo < -1<<40 || l.max > 1<<40 {
+		return 0, false // (no bound worth the name, and no overflow below)
 	}
 	// stay visits see distinct values in [lo, max]; one more run of pc
 	// for an entry into the loop's body that avoids the head
