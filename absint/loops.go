@@ -275,7 +275,7 @@ func (a *analysis) fills(l *countedLoop, pc int, addr int32, o int32, size int64
 	if a.reaches(fi, l.head, l.inc, map[int]bool{pc: true}, none) || a.reaches(fi, l.inc, l.inc, map[int]bool{l.head: true}, none) {
 		return false
 	}
-	if a.objs[o].size != (l.max+1)*size || l.max < 0 {
+	if l.max < 0 || l.max > 1<<40 || a.objs[o].size != (l.max+1)*size {
 		return false
 	}
 	// the loop is entered at its head only: pc runs in its iterations only
