@@ -9,6 +9,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -41,40 +42,52 @@ func TestPrograms(t *testing.T) {
 			if !ok || (want != "proved" && want != "refused" && want != "unsafe") {
 				t.Fatalf("%s: first line must be // expect: proved|refused|unsafe", path)
 			}
-			prog := testutil.Program(t, path)
-			res := Prove(context.Background(), prog, []string{"reach_error"})
-			got := "refused"
-			if res.Proved {
-				got = "proved"
-			}
-			if got != want && (want != "unsafe" || got != "refused") {
-				t.Errorf("%s: %s (%s), want %s\nreproduce: go test ./absint -run 'TestPrograms/%s$' -v", path, got, res.Reason, want, name)
-			}
-			t.Logf("%s: %s", got, res.Reason)
-			// the differential check: explicit search of the same program
-			m := vm.NewMachine(prog)
-			q, err := query.Parse(errorQuery)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := query.Compile(q, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, POR: true, MaxStates: 2_000_000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Proved && ex.Verdict == explicit.Satisfied {
-				t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
-			}
-			if want == "proved" && ex.Verdict != explicit.NotSatisfied {
-				t.Errorf("%s: a program meant to be safe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
-			}
-			if want == "unsafe" && ex.Verdict != explicit.Satisfied {
-				t.Errorf("%s: a program meant to be unsafe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
+			for _, dm := range []ir.DataModel{ir.LP64, ir.ILP32} {
+				t.Run(dm.String(), func(t *testing.T) { checkProgram(t, path, name, want, dm) })
 			}
 		})
+	}
+}
+
+func checkProgram(t *testing.T, path, name, want string, dm ir.DataModel) {
+	prog := testutil.Program(t, path)
+	if dm != ir.LP64 {
+		var err error
+		if prog, err = ir.Load(path, ir.Options{DataModel: dm}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := Prove(context.Background(), prog, []string{"reach_error"})
+	got := "refused"
+	if res.Proved {
+		got = "proved"
+	}
+	if got != want && (want != "unsafe" || got != "refused") {
+		t.Errorf("%s: %s (%s), want %s\nreproduce: go test ./absint -run 'TestPrograms/%s$/%s' -v", path, got, res.Reason, want, name, dm)
+	}
+	t.Logf("%s: %s", got, res.Reason)
+	// the differential check: explicit search of the same program
+	m := vm.NewMachine(prog)
+	q, err := query.Parse(errorQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := query.Compile(q, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, POR: true, MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Proved && ex.Verdict == explicit.Satisfied {
+		t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
+	}
+	if want == "proved" && ex.Verdict != explicit.NotSatisfied {
+		t.Errorf("%s: a program meant to be safe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
+	}
+	if want == "unsafe" && ex.Verdict != explicit.Satisfied {
+		t.Errorf("%s: a program meant to be unsafe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
 	}
 }
 
