@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/wyvernmc/wyvern/absint"
 	"github.com/wyvernmc/wyvern/coordinator"
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/ir"
@@ -26,10 +27,11 @@ const (
 	EngineSimulation = "simulation"
 	EngineExplicit   = "explicit"
 	EngineBMC        = "bmc"
+	EngineAbsint     = "absint"
 )
 
 // Engines lists the portfolio's engines in the order they are reported.
-var Engines = []string{EngineSimulation, EngineExplicit, EngineBMC}
+var Engines = []string{EngineSimulation, EngineExplicit, EngineBMC, EngineAbsint}
 
 // Engine outcomes.
 const (
@@ -231,6 +233,8 @@ func (r *runner) run(ctx context.Context, engine string) engineResult {
 		return r.search(ctx)
 	case EngineBMC:
 		return r.bmc(ctx)
+	case EngineAbsint:
+		return r.absint(ctx)
 	}
 	return engineResult{EngineOutcome: EngineOutcome{Outcome: OutError, Detail: "unknown engine " + engine}}
 }
@@ -559,5 +563,28 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 		}
 	}
 	res.Outcome = OutNone
+	return res
+}
+
+// absint runs the abstract-interpretation prover (docs/absint.md): a proof
+// that no error state but abort()'s and no call of an error function is
+// reachable, which is a TRUE of the properties whose primary query asks
+// exactly that (unreach-call, no-overflow). It never finds a violation.
+func (r *runner) absint(ctx context.Context) engineResult {
+	var res engineResult
+	var funcs []string
+	switch r.g.Prop.Kind {
+	case UnreachCall:
+		funcs = errorFuncs(r.g.Prop, r.p.Prog)
+	case NoOverflow:
+	default:
+		res.Outcome, res.Detail = OutRefused, r.g.Prop.Kind.String()+" is not checked by abstract interpretation"
+		return res
+	}
+	a := absint.Prove(ctx, r.p.Prog, funcs)
+	res.Outcome, res.Detail = OutNone, a.Reason
+	if a.Proved {
+		res.Outcome = OutProof
+	}
 	return res
 }

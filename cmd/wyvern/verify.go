@@ -85,7 +85,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			e = svcomp.EngineSimulation
 		}
 		switch e {
-		case svcomp.EngineSimulation, svcomp.EngineExplicit, svcomp.EngineBMC:
+		case svcomp.EngineSimulation, svcomp.EngineExplicit, svcomp.EngineBMC, svcomp.EngineAbsint:
 			engs = append(engs, e)
 		default:
 			return fail(fmt.Errorf("--engines: unknown engine %q (want %s)", e, strings.Join(svcomp.Engines, ", ")))

@@ -1,0 +1,107 @@
+package absint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/explicit"
+	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
+	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
+)
+
+// errorQuery is what a TRUE of unreach-call rules out: any error state but
+// abort()'s (the programs' reach_error is undefined: the vm's ReachError).
+const errorQuery = "E<> (Error && !Error(Abort))"
+
+// TestPrograms runs the prover on the programs of testdata/absint, whose
+// first line says what it must answer: "proved", "refused" (a safe
+// program beyond the analysis) or "unsafe" (an error is reachable: no
+// proof). Each answer is checked against explicit search of the same
+// program (the differential check): a proof for a program whose error
+// state the search reaches is a bug, and so is a test program whose
+// "proved" or "unsafe" the search does not confirm.
+func TestPrograms(t *testing.T) {
+	files, err := filepath.Glob("../testdata/absint/*.c")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test programs: %v", err)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".c")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(src), "\n")
+			want, ok := strings.CutPrefix(first, "// expect: ")
+			if !ok || (want != "proved" && want != "refused" && want != "unsafe") {
+				t.Fatalf("%s: first line must be // expect: proved|refused|unsafe", path)
+			}
+			for _, dm := range []ir.DataModel{ir.LP64, ir.ILP32} {
+				t.Run(dm.String(), func(t *testing.T) { checkProgram(t, path, name, want, dm) })
+			}
+		})
+	}
+}
+
+func checkProgram(t *testing.T, path, name, want string, dm ir.DataModel) {
+	prog := testutil.Program(t, path)
+	if dm != ir.LP64 {
+		var err error
+		if prog, err = ir.Load(path, ir.Options{DataModel: dm}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := Prove(context.Background(), prog, []string{"reach_error"})
+	got := "refused"
+	if res.Proved {
+		got = "proved"
+	}
+	if got != want && (want != "unsafe" || got != "refused") {
+		t.Errorf("%s: %s (%s), want %s\nreproduce: go test ./absint -run 'TestPrograms/%s$/%s' -v", path, got, res.Reason, want, name, dm)
+	}
+	t.Logf("%s: %s", got, res.Reason)
+	// the differential check: explicit search of the same program
+	m := vm.NewMachine(prog)
+	q, err := query.Parse(errorQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := query.Compile(q, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, POR: true, MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Proved && ex.Verdict == explicit.Satisfied {
+		t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
+	}
+	if want == "proved" && ex.Verdict != explicit.NotSatisfied {
+		t.Errorf("%s: a program meant to be safe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
+	}
+	if want == "unsafe" && ex.Verdict != explicit.Satisfied {
+		t.Errorf("%s: a program meant to be unsafe, but explicit search says %s: %s", path, ex.Verdict, ex.Reason)
+	}
+}
+
+// TestStopped: an ended context stops the analysis with a refusal, never
+// a proof (verify's time limit).
+func TestStopped(t *testing.T) {
+	prog := testutil.Program(t, "../testdata/absint/loop_safe.c")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := Prove(ctx, prog, []string{"reach_error"})
+	if res.Proved || !strings.Contains(res.Reason, "stopped") {
+		t.Errorf("cancelled: %+v", res)
+	}
+	if res := Prove(context.Background(), prog, []string{"reach_error"}); !res.Proved {
+		t.Errorf("not cancelled: %+v", res)
+	}
+}

@@ -1,0 +1,210 @@
+package absint
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wyvernmc/wyvern/ir"
+)
+
+// concrete is the vm's semantics of an integer operation at width w on
+// zero-extended contents: the result, or an error.
+func concrete(op ir.Op, flags uint8, w uint8, x, y uint64) (r uint64, err bool) {
+	m := mask(w)
+	sx := func(v uint64) int64 { return int64(v<<(64-w)) >> (64 - w) }
+	fits := func(v int64) bool { return v >= smin(w) && v <= smax(w) }
+	nsw, nuw := flags&ir.FlagNSW != 0, flags&ir.FlagNUW != 0
+	switch op {
+	case ir.OpAdd:
+		return (x + y) & m, (nsw && !fits(sx(x)+sx(y))) || (nuw && x+y > m)
+	case ir.OpSub:
+		return (x - y) & m, (nsw && !fits(sx(x)-sx(y))) || (nuw && x < y)
+	case ir.OpMul:
+		return (x * y) & m, (nsw && !fits(sx(x)*sx(y))) || (nuw && x*y > m)
+	case ir.OpUDiv, ir.OpURem:
+		if y == 0 {
+			return 0, true
+		}
+		if op == ir.OpUDiv {
+			return x / y, false
+		}
+		return x % y, false
+	case ir.OpSDiv, ir.OpSRem:
+		if y == 0 || (sx(x) == smin(w) && sx(y) == -1) {
+			return 0, true
+		}
+		if op == ir.OpSDiv {
+			return uint64(sx(x)/sx(y)) & m, false
+		}
+		return uint64(sx(x)%sx(y)) & m, false
+	case ir.OpShl:
+		if y >= uint64(w) {
+			return 0, true
+		}
+		return (x << y) & m, (nsw && !fits(sx(x)*(1<<y))) || (nuw && x<<y > m)
+	case ir.OpLShr:
+		if y >= uint64(w) {
+			return 0, true
+		}
+		return x >> y, false
+	case ir.OpAShr:
+		if y >= uint64(w) {
+			return 0, true
+		}
+		return uint64(sx(x)>>y) & m, false
+	case ir.OpAnd:
+		return x & y, false
+	case ir.OpOr:
+		return x | y, false
+	case ir.OpXor:
+		return x ^ y, false
+	case ir.OpSMin:
+		return uint64(min(sx(x), sx(y))) & m, false
+	case ir.OpSMax:
+		return uint64(max(sx(x), sx(y))) & m, false
+	case ir.OpUMin:
+		return min(x, y), false
+	case ir.OpUMax:
+		return max(x, y), false
+	}
+	sv := map[ir.Op]bool{}
+	switch op {
+	case ir.OpEq:
+		sv[op] = x == y
+	case ir.OpNe:
+		sv[op] = x != y
+	case ir.OpUlt:
+		sv[op] = x < y
+	case ir.OpUle:
+		sv[op] = x <= y
+	case ir.OpUgt:
+		sv[op] = x > y
+	case ir.OpUge:
+		sv[op] = x >= y
+	case ir.OpSlt:
+		sv[op] = sx(x) < sx(y)
+	case ir.OpSle:
+		sv[op] = sx(x) <= sx(y)
+	case ir.OpSgt:
+		sv[op] = sx(x) > sx(y)
+	case ir.OpSge:
+		sv[op] = sx(x) >= sx(y)
+	}
+	if sv[op] {
+		return 1, false
+	}
+	return 0, false
+}
+
+// randItv draws a content interval of width w, short enough to enumerate.
+// Half of the draws start near a boundary: 0, the sign bit, the mask.
+func randItv(r *rand.Rand, w uint8) itv {
+	lo := r.Uint64N(mask(w) + 1)
+	switch r.IntN(6) {
+	case 0:
+		lo = r.Uint64N(20)
+	case 1:
+		lo = uint64(1)<<(w-1) - r.Uint64N(20)
+	case 2:
+		lo = mask(w) - r.Uint64N(20)
+	}
+	hi := min(mask(w), lo+r.Uint64N(40))
+	return itv{lo, hi}
+}
+
+// TestArithSound checks every integer transfer function against the vm's
+// semantics on all pairs of two random intervals: when the analysis
+// passes an operation (no refusal), no pair may raise an error and every
+// result must lie in the abstract result; comparisons and the refinement
+// of their operands likewise.
+func TestArithSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	type opf struct {
+		op    ir.Op
+		flags uint8
+	}
+	var ops []opf
+	for _, op := range []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpShl} {
+		for _, f := range []uint8{0, ir.FlagNSW, ir.FlagNUW, ir.FlagNSW | ir.FlagNUW} {
+			ops = append(ops, opf{op, f})
+		}
+	}
+	for _, op := range []ir.Op{ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpLShr, ir.OpAShr, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax} {
+		ops = append(ops, opf{op, 0})
+	}
+	for _, w := range []uint8{8, 16, 32} {
+		for _, o := range ops {
+			t.Run(fmt.Sprintf("%s-%d-w%d", o.op, o.flags, w), func(t *testing.T) {
+				for range 150 {
+					x, y := randItv(r, w), randItv(r, w)
+					if o.op == ir.OpShl || o.op == ir.OpLShr || o.op == ir.OpAShr {
+						y = itv{r.Uint64N(uint64(w) + 2), 0}
+						y.hi = y.lo + r.Uint64N(3)
+					}
+					a := &analysis{checking: true}
+					in := ir.Inst{Op: o.op, W: w, Flags: o.flags}
+					var res val
+					refused := func() (ref bool) {
+						defer func() {
+							if p := recover(); p != nil {
+								if _, ok := p.(refusal); !ok {
+									panic(p)
+								}
+								ref = true
+							}
+						}()
+						res = a.arith(in, val{hasInt: true, i: x}, val{hasInt: true, i: y}, func() string { return "" })
+						return false
+					}()
+					if refused {
+						continue
+					}
+					for cx := x.lo; cx <= x.hi; cx++ {
+						for cy := y.lo; cy <= y.hi; cy++ {
+							v, err := concrete(o.op, o.flags, w, cx, cy)
+							if err {
+								t.Fatalf("%s %v %v: passed, but %d, %d is an error", o.op, x, y, cx, cy)
+							}
+							if v < res.i.lo || v > res.i.hi {
+								t.Fatalf("%s %v %v = %v: %d, %d gives %d", o.op, x, y, res.i, cx, cy, v)
+							}
+						}
+					}
+				}
+			})
+		}
+		for _, op := range []ir.Op{ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle, ir.OpUgt, ir.OpUge, ir.OpSlt, ir.OpSle, ir.OpSgt, ir.OpSge} {
+			t.Run(fmt.Sprintf("%s-w%d", op, w), func(t *testing.T) {
+				for range 300 {
+					x, y := randItv(r, w), randItv(r, w)
+					if r.IntN(4) == 0 {
+						y = itv{x.lo + r.Uint64N(x.hi-x.lo+1), 0}
+						y.hi = y.lo
+					}
+					in := ir.Inst{Op: op, W: w}
+					xv, yv := val{hasInt: true, i: x}, val{hasInt: true, i: y}
+					c := compare(in, xv, yv)
+					for _, taken := range []bool{true, false} {
+						rx, okx := refine(op, w, xv, yv, taken)
+						ry, oky := refine(swap(op), w, yv, xv, taken)
+						for cx := x.lo; cx <= x.hi; cx++ {
+							for cy := y.lo; cy <= y.hi; cy++ {
+								v, _ := concrete(op, 0, w, cx, cy)
+								if v < c.i.lo || v > c.i.hi {
+									t.Fatalf("%s %v %v = %v, but %d, %d gives %d", op, x, y, c.i, cx, cy, v)
+								}
+								if (v == 1) != taken {
+									continue
+								}
+								if !okx || !oky || cx < rx.i.lo || cx > rx.i.hi || cy < ry.i.lo || cy > ry.i.hi {
+									t.Fatalf("%s taken=%v %v %v: refined to %v (%v) %v (%v), but %d, %d satisfies it", op, taken, x, y, rx.i, okx, ry.i, oky, cx, cy)
+								}
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// expect: unsafe
+// As assume_kr.c, but the assumption admits x = 9: y = -3.
+extern unsigned char __VERIFIER_nondet_uchar();
+extern void __VERIFIER_assume();
+extern void reach_error(void);
+int main(int argc, char **argv) {
+  int x = __VERIFIER_nondet_uchar();
+  __VERIFIER_assume(x >= 9);
+  __VERIFIER_assume(x < 20);
+  int y = x * 3 - 30;
+  if (y < 0 || y > 27)
+    reach_error();
+  return 0;
+}
