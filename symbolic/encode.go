@@ -91,6 +91,9 @@ type EncodeOptions struct {
 	// PartialOrder encodes a threaded program as a partial order of its
 	// events (encode_po.go): every interleaving, no round bound.
 	PartialOrder bool
+	// NoLockReduction keeps every switch point of the round-robin
+	// encoding, the protected accesses' too (lockset.go; for comparisons).
+	NoLockReduction bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -319,6 +322,7 @@ type encoder struct {
 	stutter  map[int]map[int]bool
 	curCallB bool
 	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
+	drf      *drfInfo     // the lockset analysis (lockset.go), once threaded
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
