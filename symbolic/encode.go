@@ -214,6 +214,11 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		if err := e.scanThreads(); err != nil {
 			return nil, fmt.Errorf("symbolic: encode: %w", err)
 		}
+		if opts.Complete && !opts.PartialOrder && opts.Errors != nil {
+			// a thread whose context cannot end before a failing step would
+			// end the run before another thread's violation (docs/bmc.md)
+			e.refuseProof("the violation is not every error (E<> Error): the round-robin rounds cannot stop a thread just before a step that fails otherwise")
+		}
 	}
 	s, err := e.initial()
 	if err != nil {
