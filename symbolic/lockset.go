@@ -121,6 +121,7 @@ type drfInfo struct {
 	p       *ir.Program
 	pts     [][]ptsVal                 // per function, per slot
 	states  [][]lockState              // per function, per pc: before the instruction
+	alone   []bool                     // per pc of main: no other thread runs (joinedAll)
 	lockset map[uint32]map[uint64]bool // per global block accessed outside single contexts
 	bad     map[uint32]bool            // blocks accessed outside single contexts (their mutexes protect nothing)
 	reason  string                     // why nothing is reduced ("" when the analysis applies)
@@ -139,6 +140,7 @@ func analyseDRF(p *ir.Program) *drfInfo {
 	}
 	d.points()
 	d.locks()
+	d.alone = d.joinedAll()
 	d.objects()
 	return d
 }
@@ -664,7 +666,7 @@ func (d *drfInfo) objects() {
 		}
 		for pc := range f.Code {
 			st := d.states[fi][pc]
-			if !st.reached || st.single {
+			if !st.reached || st.single || d.isAlone(fi, pc) {
 				continue
 			}
 			in := &f.Code[pc]
@@ -750,7 +752,7 @@ func (d *drfInfo) mover(f *ir.Func, pc int) bool {
 				return false
 			}
 			load := in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg
-			if (g.Const && load) || st.single {
+			if (g.Const && load) || st.single || d.isAlone(f.Index, pc) {
 				continue
 			}
 			ls := d.lockset[b]
@@ -803,4 +805,151 @@ func (e *encoder) lockMover(fn *ir.Func, pc int32) bool {
 		e.drf = analyseDRF(e.p)
 	}
 	return e.drf.mover(fn, int(pc))
+}
+
+// joinedAll computes, per pc of main, whether every thread is known to
+// have been joined there (main alone again, like before its first
+// create). It applies only when main alone creates threads, each create
+// stores its id in a private alloca of main that nothing else stores to,
+// and each join's thread is loaded from such an alloca: the dataflow
+// tracks the create sites whose thread may still run (union at joins of
+// paths); a create whose site may still run gives up (its id would be
+// overwritten).
+func (d *drfInfo) joinedAll() []bool {
+	p := d.p
+	main := p.Funcs[p.Entry]
+	for fi, f := range p.Funcs {
+		for pc := range f.Code {
+			in := &f.Code[pc]
+			if fi != p.Entry && in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate {
+				return nil
+			}
+			if in.Op == ir.OpCall && in.Imm < uint64(len(f.Calls)) && int(f.Calls[in.Imm].Callee) == p.Entry {
+				return nil // main called again
+			}
+		}
+	}
+	priv := localAllocas(main) // reachable by main and the platform's create and join only
+	for pc := range main.Code {
+		if in := &main.Code[pc]; in.Op == ir.OpStore && priv[in.A] {
+			delete(priv, in.A) // the id could be replaced
+		}
+	}
+	loadedFrom := map[int32]int32{} // register → the private alloca it is loaded from
+	defs := map[int32]int{}
+	loadPC := map[int32]int{}
+	for pc := range main.Code {
+		in := &main.Code[pc]
+		if in.Dst >= 0 {
+			defs[in.Dst]++
+		}
+		if in.Op == ir.OpLoad && priv[in.A] {
+			loadedFrom[in.Dst] = in.A
+			loadPC[in.Dst] = pc
+		}
+	}
+	site := func(pc int) (int32, bool) { // the alloca a create or join refers to
+		in := &main.Code[pc]
+		if in.Op != ir.OpCallB || in.Imm >= uint64(len(main.Calls)) {
+			return 0, false
+		}
+		cs := &main.Calls[in.Imm]
+		if len(cs.Args) == 0 {
+			return 0, false
+		}
+		switch ir.Builtin(in.B) {
+		case ir.BPthreadCreate:
+			a := cs.Args[0]
+			return a, priv[a]
+		case ir.BPthreadJoin:
+			a, ok := loadedFrom[cs.Args[0]]
+			if !ok || defs[cs.Args[0]] != 1 || loadPC[cs.Args[0]] >= pc {
+				return 0, false
+			}
+			for k := loadPC[cs.Args[0]] + 1; k < pc; k++ { // loaded just before: no create in between
+				if op := main.Code[k].Op; op == ir.OpCall || op == ir.OpCallInd || op == ir.OpCallB || isTerminator(op) {
+					return 0, false
+				}
+			}
+			return a, true
+		}
+		return 0, false
+	}
+	type state struct {
+		reached, fail bool
+		live          map[int32]bool
+	}
+	meet := func(a, b state) state {
+		if !b.reached {
+			return a
+		}
+		if !a.reached {
+			return b
+		}
+		out := state{reached: true, fail: a.fail || b.fail, live: map[int32]bool{}}
+		for k := range a.live {
+			out.live[k] = true
+		}
+		for k := range b.live {
+			out.live[k] = true
+		}
+		return out
+	}
+	eq := func(a, b state) bool {
+		if a.reached != b.reached || a.fail != b.fail || len(a.live) != len(b.live) {
+			return false
+		}
+		for k := range a.live {
+			if !b.live[k] {
+				return false
+			}
+		}
+		return true
+	}
+	st := make([]state, len(main.Code))
+	if len(st) == 0 {
+		return nil
+	}
+	st[0] = state{reached: true, live: map[int32]bool{}}
+	work := []int{0}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		out := state{reached: true, fail: st[pc].fail, live: map[int32]bool{}}
+		for k := range st[pc].live {
+			out.live[k] = true
+		}
+		if in := &main.Code[pc]; in.Op == ir.OpCallB {
+			switch ir.Builtin(in.B) {
+			case ir.BPthreadCreate:
+				if a, ok := site(pc); ok && !out.live[a] {
+					out.live[a] = true
+				} else {
+					out.fail = true
+				}
+			case ir.BPthreadJoin:
+				if a, ok := site(pc); ok {
+					delete(out.live, a)
+				}
+			}
+		}
+		for _, n := range succs(main, pc) {
+			m := meet(st[n], out)
+			if !eq(m, st[n]) {
+				st[n] = m
+				work = append(work, n)
+			}
+		}
+	}
+	res := make([]bool, len(st))
+	for pc, s := range st {
+		res[pc] = s.reached && !s.fail && len(s.live) == 0
+	}
+	return res
+}
+
+// isAlone reports whether pc of function fi runs with no other thread:
+// main before its first create or after joining every thread.
+func (d *drfInfo) isAlone(fi, pc int) bool {
+	return fi == d.p.Entry && pc < len(d.alone) && d.alone[pc]
 }

@@ -82,6 +82,22 @@ int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_mutex_lock(&m
 		{"mutex re-initialised", `int x;
 void *t(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
 int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_mutex_init(&m, 0); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }`, nil},
+		{"after joins", `int x;
+void *t(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0); pthread_join(a, 0); pthread_join(b, 0); return x; }`, []string{"x"}},
+		{"one thread joined", `int x;
+void *t(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0); pthread_join(a, 0); return x; }`, nil},
+		{"id reused", `int x;
+void *t(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_create(&a, 0, t, 0); pthread_join(a, 0); return x; }`, nil},
+		{"joins in a loop", `int x;
+void *t(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a[2]; for (int i = 0; i < 2; i++) pthread_create(&a[i], 0, t, 0); for (int i = 0; i < 2; i++) pthread_join(a[i], 0); return x; }`, nil},
+		{"created by a thread", `int x;
+void *u(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+void *t(void *a) { pthread_t c; pthread_create(&c, 0, u, 0); return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_join(a, 0); return x; }`, nil},
 		{"one path without the lock", `int x;
 void *t(void *a) { if (__VERIFIER_nondet_int()) pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
 int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0); return 0; }`, nil},
@@ -186,7 +202,7 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, t1, 0); pthread_create(&b
 // testdata/mt's and the threaded testdata/bmc programs (tens of minutes).
 func TestLockReductionDifferential(t *testing.T) {
 	if testing.Short() {
-		t.Skip("complete round-robin checks: about a minute")
+		t.Skip("complete round-robin checks: about 25 s")
 	}
 	type prog struct {
 		name string
@@ -220,11 +236,15 @@ void *t1(void *a) { pthread_mutex_lock(&m); q[n] = __VERIFIER_nondet_int(); n++;
 void *t2(void *a) { pthread_mutex_lock(&m); if (n > 1) reach_error(); pthread_mutex_unlock(&m); return 0; }
 int main(void) { pthread_t a, b, c; pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t1, 0); pthread_create(&c, 0, t2, 0); return 0; }`},
 	}
+	all := os.Getenv("WYVERN_BMC_COMPLETE") != ""
 	var progs []prog
 	for _, s := range small {
+		if s.name == "locked_counter" && !all {
+			continue // 9 rounds: no answer within 20 s on a loaded 2-core machine
+		}
 		progs = append(progs, prog{s.name, lockProgram(t, s.name, lockHeader+s.src)})
 	}
-	if os.Getenv("WYVERN_BMC_COMPLETE") != "" {
+	if all {
 		m, _ := filepath.Glob("../testdata/bmc/mt_*.c")
 		m2, _ := filepath.Glob("../testdata/mt/*.c")
 		for _, f := range append(m, m2...) {
