@@ -305,7 +305,9 @@ func (d *drfInfo) points() {
 					if in.Op == ir.OpCall && cs.Callee >= 0 && int(cs.Callee) < len(p.Funcs) {
 						ci := int(cs.Callee)
 						callee := p.Funcs[ci]
-						ret = rets[ci]
+						if len(callee.Code) > 0 {
+							ret = rets[ci]
+						}
 						for k, a := range cs.Args {
 							if k >= len(callee.Params) {
 								break
@@ -673,7 +675,12 @@ func (d *drfInfo) objects() {
 			switch in.Op {
 			case ir.OpLoad, ir.OpStore, ir.OpLoadAgg, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg:
 				touch(get(in.A), st.held)
-			case ir.OpCallB, ir.OpCallInd:
+			case ir.OpCallB, ir.OpCallInd, ir.OpCall:
+				if in.Op == ir.OpCall && in.Imm < uint64(len(f.Calls)) {
+					if c := f.Calls[in.Imm].Callee; c >= 0 && int(c) < len(p.Funcs) && len(p.Funcs[c].Code) > 0 {
+						continue // the callee's own accesses count
+					}
+				}
 				for _, a := range accessedArgs(f, in) {
 					touch(get(a), st.held)
 				}
