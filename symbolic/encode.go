@@ -91,6 +91,9 @@ type EncodeOptions struct {
 	// PartialOrder encodes a threaded program as a partial order of its
 	// events (encode_po.go): every interleaving, no round bound.
 	PartialOrder bool
+	// NoLockReduction keeps every switch point of the round-robin
+	// encoding, the protected accesses' too (lockset.go; for comparisons).
+	NoLockReduction bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -211,6 +214,11 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		if err := e.scanThreads(); err != nil {
 			return nil, fmt.Errorf("symbolic: encode: %w", err)
 		}
+		if opts.Complete && !opts.PartialOrder && opts.Errors != nil {
+			// a thread whose context cannot end before a failing step would
+			// end the run before another thread's violation (docs/bmc.md)
+			e.refuseProof("the violation is not every error (E<> Error): the round-robin rounds cannot stop a thread just before a step that fails otherwise")
+		}
 	}
 	s, err := e.initial()
 	if err != nil {
@@ -319,6 +327,7 @@ type encoder struct {
 	stutter  map[int]map[int]bool
 	curCallB bool
 	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
+	drf      *drfInfo     // the lockset analysis (lockset.go), once threaded
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
