@@ -149,7 +149,11 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 			v, _ := fromSigned(lo, hi, w)
 			return v
 		}
-		m := max(absI(yl), absI(yh)) - 1
+		// |y| - 1 bounds |x % y|; |INT64_MIN| does not fit an int64
+		m := int64(math.MaxInt64)
+		if yl != math.MinInt64 {
+			m = max(absI(yl), absI(yh)) - 1
+		}
 		var lo, hi int64
 		switch {
 		case xl >= 0:
