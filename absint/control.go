@@ -401,6 +401,12 @@ func (a *analysis) mutexAccess(p val, at func() string) {
 			a.fail("%s: the mutex may be out of bounds", at())
 			continue
 		}
+		// (words at multiples of 4 are equal or disjoint: a lock of one
+		// never changes another's, which the must-hold sets rest on)
+		if x.lo%4 != 0 || x.stride%4 != 0 || (x.lo != x.hi && x.stride == 0) {
+			a.fail("%s: a mutex word not at a multiple of 4 bytes", at())
+			continue
+		}
 		ob.mutex = true
 	}
 }
