@@ -319,8 +319,8 @@ func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 		}
 		ret(constVal(0))
 	case ir.BPthreadExit:
-		if isMain {
-			refuse("%s: main calls pthread_exit (its locals die while threads run)", at())
+		if isMain || fi.fromMain {
+			refuse("%s: main's thread may call pthread_exit (its locals die while threads run)", at())
 		}
 		if len(st.may) > 0 || fi.called {
 			// (a function that others call may exit its thread while
