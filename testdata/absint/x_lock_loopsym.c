@@ -1,0 +1,12 @@
+// expect: unsafe
+// The lock's index cell changes between lock and unlock within one loop body.
+#include <pthread.h>
+pthread_mutex_t m[3];
+int main(void) {
+  int i = 0;
+  int *p = &i;
+  pthread_mutex_lock(&m[i]);
+  *p = 1;
+  pthread_mutex_unlock(&m[i]);
+  return 0;
+}
