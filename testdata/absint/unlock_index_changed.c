@@ -1,5 +1,6 @@
 // expect: unsafe
-// The lock's index cell changes between lock and unlock within one loop body.
+// The lock's index changes through a pointer between the lock and the
+// unlock, which names m[1], not held (PthreadMisuse).
 #include <pthread.h>
 pthread_mutex_t m[3];
 int main(void) {

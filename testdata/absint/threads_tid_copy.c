@@ -1,5 +1,6 @@
 // expect: unsafe
-// main copies a tid into a second variable before the create has run on one path.
+// main copies t1 into t2 whether or not the create ran: it may join the
+// id 0, itself (PthreadMisuse).
 #include <pthread.h>
 extern unsigned char __VERIFIER_nondet_uchar(void);
 pthread_t t1, t2;

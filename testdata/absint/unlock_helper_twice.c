@@ -1,6 +1,6 @@
 // expect: unsafe
-// A helper locks m for its caller; the thread then unlocks a mutex it holds
-// only through the helper... and unlocks twice.
+// Helpers lock and unlock m for main, which unlocks it twice: the second
+// unlock finds m free (PthreadMisuse).
 #include <pthread.h>
 pthread_mutex_t m;
 void acq(void) { pthread_mutex_lock(&m); }
