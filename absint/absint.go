@@ -66,6 +66,7 @@ type fninfo struct {
 	ret       val
 	reached   bool
 	called    bool // some call instruction calls it
+	fromMain  bool // main's thread may run it (main calls it, perhaps through others)
 	callees   []int
 }
 
@@ -237,6 +238,17 @@ func (a *analysis) setup() {
 		}
 	}
 	a.checkCallGraph()
+	stack := []int{p.Entry}
+	for len(stack) > 0 {
+		fi := a.fns[stack[len(stack)-1]]
+		stack = stack[:len(stack)-1]
+		for _, c := range fi.callees {
+			if !a.fns[c].fromMain {
+				a.fns[c].fromMain = true
+				stack = append(stack, c)
+			}
+		}
+	}
 	if len(p.Funcs) >= 10000 {
 		refuse("too many functions for the vm's stack depth bound")
 	}

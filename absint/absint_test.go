@@ -76,7 +76,7 @@ func checkProgram(t *testing.T, path, name, want string, dm ir.DataModel) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, POR: true, MaxStates: 2_000_000})
+	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 2_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -319,8 +319,8 @@ func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 		}
 		ret(constVal(0))
 	case ir.BPthreadExit:
-		if isMain {
-			refuse("%s: main calls pthread_exit (its locals die while threads run)", at())
+		if isMain || fi.fromMain {
+			refuse("%s: main's thread may call pthread_exit (its locals die while threads run)", at())
 		}
 		if len(st.may) > 0 || fi.called {
 			// (a function that others call may exit its thread while
@@ -399,6 +399,12 @@ func (a *analysis) mutexAccess(p val, at func() string) {
 		ob := a.objs[o]
 		if ob == nil || ob.isFn || x.lo < 0 || x.hi+4 > ob.size {
 			a.fail("%s: the mutex may be out of bounds", at())
+			continue
+		}
+		// (words at multiples of 4 are equal or disjoint: a lock of one
+		// never changes another's, which the must-hold sets rest on)
+		if x.lo%4 != 0 || x.stride%4 != 0 || (x.lo != x.hi && x.stride == 0) {
+			a.fail("%s: a mutex word not at a multiple of 4 bytes", at())
 			continue
 		}
 		ob.mutex = true

@@ -149,7 +149,11 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 			v, _ := fromSigned(lo, hi, w)
 			return v
 		}
-		m := max(absI(yl), absI(yh)) - 1
+		// |y| - 1 bounds |x % y|; |INT64_MIN| does not fit an int64
+		m := int64(math.MaxInt64)
+		if yl != math.MinInt64 {
+			m = max(absI(yl), absI(yh)) - 1
+		}
 		var lo, hi int64
 		switch {
 		case xl >= 0:
@@ -224,6 +228,21 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 
 var boolTop = intVal(0, 1)
 
+// nonNull reports whether v is only pointers that cannot be null: block b
+// >= 1 puts a pointer at b << 32 + base(b) + offset, 0 only for an offset
+// at or below -(1 << 32) (gep keeps offsets within ±2^40).
+func nonNull(v val) bool {
+	if v.hasInt || len(v.p) == 0 {
+		return false
+	}
+	for _, o := range v.p {
+		if o.lo <= -1<<32 {
+			return false
+		}
+	}
+	return true
+}
+
 // compare is the transfer function of an integer comparison (a 0/1 result).
 func compare(in ir.Inst, x, y val) val {
 	if x.bot() || y.bot() {
@@ -234,8 +253,8 @@ func compare(in ir.Inst, x, y val) val {
 		if in.Op == ir.OpEq || in.Op == ir.OpNe {
 			xnull := !x.hasInt || (x.i.lo == 0 && x.i.hi == 0)
 			ynull := !y.hasInt || (y.i.lo == 0 && y.i.hi == 0)
-			if (len(x.p) > 0 && !x.hasInt && y.hasInt && len(y.p) == 0 && y.i == itv{} && ynull) ||
-				(len(y.p) > 0 && !y.hasInt && x.hasInt && len(x.p) == 0 && x.i == itv{} && xnull) {
+			if (nonNull(x) && y.hasInt && len(y.p) == 0 && y.i == itv{} && ynull) ||
+				(nonNull(y) && x.hasInt && len(x.p) == 0 && x.i == itv{} && xnull) {
 				if in.Op == ir.OpEq {
 					return constVal(0)
 				}
@@ -298,7 +317,7 @@ func refine(op ir.Op, w uint8, x, y val, taken bool) (val, bool) {
 		if op == ir.OpNe && y.i == (itv{}) && x.hasInt && x.i == (itv{}) {
 			x = val{p: x.p}
 		}
-		if op == ir.OpEq && y.i == (itv{}) && !x.hasInt {
+		if op == ir.OpEq && y.i == (itv{}) && nonNull(x) {
 			return val{}, false
 		}
 		return x, true

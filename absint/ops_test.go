@@ -2,6 +2,7 @@ package absint
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -13,15 +14,21 @@ import (
 func concrete(op ir.Op, flags uint8, w uint8, x, y uint64) (r uint64, err bool) {
 	m := mask(w)
 	sx := func(v uint64) int64 { return int64(v<<(64-w)) >> (64 - w) }
-	fits := func(v int64) bool { return v >= smin(w) && v <= smax(w) }
+	// (exact arithmetic in big integers: w may be 64)
+	fits := func(v *big.Int) bool {
+		return v.Cmp(big.NewInt(smin(w))) >= 0 && v.Cmp(big.NewInt(smax(w))) <= 0
+	}
+	bs := func(v uint64) *big.Int { return big.NewInt(sx(v)) }
+	bu := func(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+	fitsU := func(v *big.Int) bool { return v.Sign() >= 0 && v.Cmp(bu(m)) <= 0 }
 	nsw, nuw := flags&ir.FlagNSW != 0, flags&ir.FlagNUW != 0
 	switch op {
 	case ir.OpAdd:
-		return (x + y) & m, (nsw && !fits(sx(x)+sx(y))) || (nuw && x+y > m)
+		return (x + y) & m, (nsw && !fits(new(big.Int).Add(bs(x), bs(y)))) || (nuw && !fitsU(new(big.Int).Add(bu(x), bu(y))))
 	case ir.OpSub:
-		return (x - y) & m, (nsw && !fits(sx(x)-sx(y))) || (nuw && x < y)
+		return (x - y) & m, (nsw && !fits(new(big.Int).Sub(bs(x), bs(y)))) || (nuw && x < y)
 	case ir.OpMul:
-		return (x * y) & m, (nsw && !fits(sx(x)*sx(y))) || (nuw && x*y > m)
+		return (x * y) & m, (nsw && !fits(new(big.Int).Mul(bs(x), bs(y)))) || (nuw && !fitsU(new(big.Int).Mul(bu(x), bu(y))))
 	case ir.OpUDiv, ir.OpURem:
 		if y == 0 {
 			return 0, true
@@ -42,7 +49,7 @@ func concrete(op ir.Op, flags uint8, w uint8, x, y uint64) (r uint64, err bool) 
 		if y >= uint64(w) {
 			return 0, true
 		}
-		return (x << y) & m, (nsw && !fits(sx(x)*(1<<y))) || (nuw && x<<y > m)
+		return (x << y) & m, (nsw && !fits(new(big.Int).Lsh(bs(x), uint(y)))) || (nuw && !fitsU(new(big.Int).Lsh(bu(x), uint(y))))
 	case ir.OpLShr:
 		if y >= uint64(w) {
 			return 0, true
@@ -100,7 +107,10 @@ func concrete(op ir.Op, flags uint8, w uint8, x, y uint64) (r uint64, err bool) 
 // randItv draws a content interval of width w, short enough to enumerate.
 // Half of the draws start near a boundary: 0, the sign bit, the mask.
 func randItv(r *rand.Rand, w uint8) itv {
-	lo := r.Uint64N(mask(w) + 1)
+	lo := r.Uint64()
+	if w < 64 {
+		lo = r.Uint64N(mask(w) + 1)
+	}
 	switch r.IntN(6) {
 	case 0:
 		lo = r.Uint64N(20)
@@ -110,6 +120,9 @@ func randItv(r *rand.Rand, w uint8) itv {
 		lo = mask(w) - r.Uint64N(20)
 	}
 	hi := min(mask(w), lo+r.Uint64N(40))
+	if hi < lo { // (wrapped at 64 bits)
+		hi = mask(w)
+	}
 	return itv{lo, hi}
 }
 
@@ -133,7 +146,7 @@ func TestArithSound(t *testing.T) {
 	for _, op := range []ir.Op{ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpLShr, ir.OpAShr, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax} {
 		ops = append(ops, opf{op, 0})
 	}
-	for _, w := range []uint8{8, 16, 32} {
+	for _, w := range []uint8{8, 16, 32, 64} {
 		for _, o := range ops {
 			t.Run(fmt.Sprintf("%s-%d-w%d", o.op, o.flags, w), func(t *testing.T) {
 				for range 150 {
@@ -160,8 +173,9 @@ func TestArithSound(t *testing.T) {
 					if refused {
 						continue
 					}
-					for cx := x.lo; cx <= x.hi; cx++ {
-						for cy := y.lo; cy <= y.hi; cy++ {
+					for dx := range x.hi - x.lo + 1 {
+						for dy := range y.hi - y.lo + 1 {
+							cx, cy := x.lo+dx, y.lo+dy
 							v, err := concrete(o.op, o.flags, w, cx, cy)
 							if err {
 								t.Fatalf("%s %v %v: passed, but %d, %d is an error", o.op, x, y, cx, cy)
@@ -188,8 +202,9 @@ func TestArithSound(t *testing.T) {
 					for _, taken := range []bool{true, false} {
 						rx, okx := refine(op, w, xv, yv, taken)
 						ry, oky := refine(swap(op), w, yv, xv, taken)
-						for cx := x.lo; cx <= x.hi; cx++ {
-							for cy := y.lo; cy <= y.hi; cy++ {
+						for dx := range x.hi - x.lo + 1 {
+							for dy := range y.hi - y.lo + 1 {
+								cx, cy := x.lo+dx, y.lo+dy
 								v, _ := concrete(op, 0, w, cx, cy)
 								if v < c.i.lo || v > c.i.hi {
 									t.Fatalf("%s %v %v = %v, but %d, %d gives %d", op, x, y, c.i, cx, cy, v)
@@ -205,6 +220,78 @@ func TestArithSound(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// samples are the points of a wide interval that the transfer functions'
+// corner cases turn on: its ends, their neighbours, 0, ±1 and the signed
+// extremes of width w.
+func samples(i itv, w uint8) []uint64 {
+	h := uint64(1) << (w - 1)
+	var out []uint64
+	for _, v := range []uint64{i.lo, i.lo + 1, i.hi - 1, i.hi, 0, 1, 2, h - 1, h, h + 1, mask(w), mask(w) - 1} {
+		if v >= i.lo && v <= i.hi {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestArithSoundWide checks the transfer functions on wide intervals (up
+// to the whole width, 64 bits included) at their sample points: a bound
+// computed from |INT64_MIN| or an end's neighbour shows there.
+func TestArithSoundWide(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ops := []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpUDiv, ir.OpSDiv, ir.OpURem, ir.OpSRem, ir.OpAnd, ir.OpOr, ir.OpXor, ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax, ir.OpShl, ir.OpLShr, ir.OpAShr}
+	wide := func(w uint8) itv {
+		pick := func() uint64 {
+			h := uint64(1) << (w - 1)
+			c := []uint64{0, 1, 3, 5, h - 1, h, h + 1, mask(w) - 2, mask(w), r.Uint64() & mask(w)}
+			return c[r.IntN(len(c))]
+		}
+		a, b := pick(), pick()
+		return itv{min(a, b), max(a, b)}
+	}
+	for _, w := range []uint8{8, 16, 32, 64} {
+		for _, op := range ops {
+			for _, flags := range []uint8{0, ir.FlagNSW, ir.FlagNUW} {
+				for range 400 {
+					x, y := wide(w), wide(w)
+					if op == ir.OpShl || op == ir.OpLShr || op == ir.OpAShr {
+						y.lo = r.Uint64N(uint64(w))
+						y.hi = y.lo + r.Uint64N(uint64(w)-y.lo)
+					}
+					var res val
+					refused := func() (ref bool) {
+						defer func() {
+							if p := recover(); p != nil {
+								if _, ok := p.(refusal); !ok {
+									panic(p)
+								}
+								ref = true
+							}
+						}()
+						a := &analysis{checking: true}
+						res = a.arith(ir.Inst{Op: op, W: w, Flags: flags}, val{hasInt: true, i: x}, val{hasInt: true, i: y}, func() string { return "" })
+						return false
+					}()
+					if refused {
+						continue
+					}
+					for _, cx := range samples(x, w) {
+						for _, cy := range samples(y, w) {
+							v, err := concrete(op, flags, w, cx, cy)
+							if err {
+								t.Fatalf("w%d %s/%d %v %v: passed, but %#x, %#x is an error", w, op, flags, x, y, cx, cy)
+							}
+							if v < res.i.lo || v > res.i.hi {
+								t.Fatalf("w%d %s/%d %v %v = %v: %#x, %#x gives %#x", w, op, flags, x, y, res.i, cx, cy, v)
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

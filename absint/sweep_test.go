@@ -42,7 +42,7 @@ func TestSweep(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, POR: true, MaxStates: 500_000})
+		ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 500_000})
 		if err != nil {
 			t.Logf("%s: proved; explicit: %v", path, err)
 			continue

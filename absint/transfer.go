@@ -57,6 +57,9 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		set(r, wrap("sx(", st.syms[in.A], ","+strconv.Itoa(int(in.W))+")"))
 	case ir.OpPtrToInt, ir.OpIntToPtr:
 		v := st.regs[in.A]
+		if in.Op == ir.OpPtrToInt && in.Aux == ir.AuxPtr32 {
+			a.ptr32Check(v, true, at)
+		}
 		if len(v.p) > 0 || in.Aux != 0 {
 			set(intVal(0, math.MaxUint64), "")
 			break
@@ -129,11 +132,11 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			v = val{hasInt: true, i: itv{0, mask(uint8(size * 8))}, p: v.p}
 		}
 		if in.Op == ir.OpStoreAgg && a.prog.DataModel == ir.ILP32 {
-			for _, o := range v.p {
-				if o.lo < -ir.Ptr32Bias || o.hi >= 1<<ir.Ptr32BlockShift-ir.Ptr32Bias {
-					a.fail("%s: a pointer offset may not fit ILP32's pointer form", at())
-				}
-			}
+			// (main's argv, a pointer the analysis does not follow, has a
+			// 32-bit form)
+			ag := f.Aggs[in.Imm]
+			argv := fidx == a.prog.Entry && slices.Contains(f.Params, in.B)
+			a.ptr32Check(v, len(ag.Ptr32) > 0 && ag.Ptr32[0] && !argv, at)
 		}
 		if c, ok := fi.cellOf[in.A]; ok {
 			a.escapeCheck(fidx, v, -1, at)
@@ -517,4 +520,18 @@ func wrap(pre, inner, post string) string {
 		return ""
 	}
 	return pre + inner + post
+}
+
+// ptr32Check fails where the vm may find no ILP32 pointer form for v (a
+// ResourceLimit error): a pointer offset outside the form's range, or,
+// for a pointer leaf (asPtr), an integer at or above 1 MiB (block 0's).
+func (a *analysis) ptr32Check(v val, asPtr bool, at func() string) {
+	for _, o := range v.p {
+		if o.lo < -ir.Ptr32Bias || o.hi >= 1<<ir.Ptr32BlockShift-ir.Ptr32Bias {
+			a.fail("%s: a pointer offset may not fit ILP32's pointer form", at())
+		}
+	}
+	if asPtr && v.hasInt && v.i.hi >= 1<<ir.Ptr32BlockShift {
+		a.fail("%s: an integer stored or converted as a pointer may not fit ILP32's pointer form", at())
+	}
 }

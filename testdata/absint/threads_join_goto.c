@@ -1,0 +1,26 @@
+// expect: unsafe
+// The join loop is entered in its body by a goto: i starts at 1.
+#include <pthread.h>
+extern unsigned char __VERIFIER_nondet_uchar(void);
+#define N 2
+pthread_mutex_t m;
+pthread_t tids[N];
+int g;
+void *worker(void *arg) { pthread_mutex_lock(&m); g = 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  int i;
+  pthread_mutex_init(&m, 0);
+  for (i = 0; i < N; i++)
+    pthread_create(&tids[i], 0, worker, 0);
+  i = 0;
+  if (__VERIFIER_nondet_uchar() == 1) {
+    i = 1;
+    goto body;
+  }
+  for (; i < N; i++) {
+  body:
+    pthread_join(tids[i], 0);
+  }
+  pthread_mutex_destroy(&m);
+  return 0;
+}

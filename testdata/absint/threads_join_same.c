@@ -1,0 +1,19 @@
+// expect: unsafe
+// The join loop joins tids[0] twice and never tids[1], which may still hold
+// the mutex main destroys (PthreadMisuse).
+#include <pthread.h>
+#define N 2
+pthread_mutex_t m;
+pthread_t tids[N];
+int g;
+void *worker(void *arg) { pthread_mutex_lock(&m); g = 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  int i;
+  pthread_mutex_init(&m, 0);
+  for (i = 0; i < N; i++)
+    pthread_create(&tids[i], 0, worker, 0);
+  for (i = 0; i < N; i++)
+    pthread_join(tids[0], 0);
+  pthread_mutex_destroy(&m);
+  return 0;
+}
