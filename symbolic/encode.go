@@ -316,7 +316,9 @@ type encoder struct {
 	// curCallB: the instruction under way is a platform call
 	po *poInfo
 	// stutter caches stutterLoop's answers: function index → header position → stutter loop
-	stutter  map[int]map[int]bool
+	stutter map[int]map[int]bool
+	// waits caches waitSites: function index → w's block position → header position (encode_wait.go)
+	waits    map[int]map[int]int
 	curCallB bool
 	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
 }

@@ -92,6 +92,7 @@ import (
 type poLoc struct {
 	virt bool
 	k    uint64
+	n    int // a word of n bytes from k (poWords); 0: the byte at k
 }
 
 // poAcc is one access of an access group.
@@ -122,6 +123,9 @@ type poGrp struct {
 	sec           Term // the clock of the start of the atomic section it lies in ("": none)
 	kind          int
 	reads, writes bool
+	b             ir.Builtin // the platform call it is (BNone: a plain access, or a mark)
+	wait          bool       // a pthread_cond_wait of a wait loop (encode_wait.go)
+	sync          int        // poAcquire or poRelease: a mutex lock, unlock or wait's step (encode_mutex.go); 0: neither
 }
 
 // poInfo is the partial-order state of an encoding.
@@ -137,6 +141,8 @@ type poInfo struct {
 	frozen bool
 	nclk   int
 	ends   map[int][]poEnd // per slot: its ends
+	// waitUsed: the wait-loop reduction dropped a path (encode_wait.go)
+	waitUsed bool
 }
 
 // poEnd is a thread's end: its mark and its result.
@@ -335,12 +341,20 @@ func (e *encoder) poWrite(s *pstate, l poLoc, w int, x val) {
 	e.po.wrote[l] = len(e.po.accs) - 1
 }
 
-// poInit is location l's initial value.
+// poInit is location l's initial value (w bits: one byte, or the word of
+// w/8 bytes from l.k, little endian, poWords).
 func (e *encoder) poInit(l poLoc, w int) Term {
 	if l.virt {
 		return BV(0, w)
 	}
-	return e.bv(e.po.root.get(l.k), w)
+	if w == 8 {
+		return e.bv(e.po.root.get(l.k), 8)
+	}
+	bs := make([]Term, w/8)
+	for i := range bs {
+		bs[len(bs)-1-i] = e.bv(e.po.root.get(l.k+uint64(i)), 8)
+	}
+	return concatAll(bs)
 }
 
 // poShape refuses a change of block kinds or sizes once a thread exists.
@@ -373,6 +387,25 @@ func (e *encoder) poThreadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin
 		setRet(s, cs, cst(0, retBits(cs)))
 		return s, nil
 	}
+	first := len(e.po.grps)
+	defer func() {
+		wait := b == ir.BCondWait && e.waitSite(fn, pc)
+		acc := 0 // the call's access groups so far
+		for i := first; i < len(e.po.grps); i++ {
+			g := &e.po.grps[i]
+			g.b, g.wait = b, wait
+			if g.kind != poAccess {
+				continue
+			}
+			switch {
+			case b == ir.BMutexLock, b == ir.BCondWait && acc == 1:
+				g.sync = poAcquire
+			case b == ir.BMutexUnlock, b == ir.BCondWait && acc == 0:
+				g.sync = poRelease
+			}
+			acc++
+		}
+	}()
 	if b == ir.BCondWait {
 		e.usesCond = true
 		return e.poCondWait(s, cs)
@@ -515,13 +548,15 @@ func (e *encoder) encodePO(s *pstate) error {
 // poConstraints asserts reads-from, coherence, the end of the run and
 // atomic sections over the events.
 func (e *encoder) poConstraints() {
+	e.poWaitCheck()
 	po := e.po
 	C := po.C
+	accs := poWords(po)
 	thOf := func(a poAcc) int { return po.grps[a.grp].th }
 	clk := func(a poAcc) Term { return po.grps[a.grp].clk }
 	byLoc := map[poLoc][]int{}
 	var locs []poLoc
-	for i, a := range po.accs {
+	for i, a := range accs {
 		if _, ok := byLoc[a.loc]; !ok {
 			locs = append(locs, a.loc)
 		}
@@ -531,8 +566,8 @@ func (e *encoder) poConstraints() {
 	for _, l := range locs {
 		var ws []poAcc
 		for _, i := range byLoc[l] {
-			if po.accs[i].write {
-				ws = append(ws, po.accs[i])
+			if accs[i].write {
+				ws = append(ws, accs[i])
 			}
 		}
 		seen := map[[2]int]bool{}
@@ -568,7 +603,7 @@ func (e *encoder) poConstraints() {
 	for _, l := range locs {
 		idx := byLoc[l]
 		for _, ri := range idx {
-			r := po.accs[ri]
+			r := accs[ri]
 			if r.write {
 				continue
 			}
@@ -576,7 +611,7 @@ func (e *encoder) poConstraints() {
 			// thread's own in earlier groups
 			var ws []poAcc
 			for _, wi := range idx {
-				w := po.accs[wi]
+				w := accs[wi]
 				if !w.write || (thOf(w) == thOf(r) && w.grp >= r.grp) {
 					continue
 				}
@@ -611,6 +646,7 @@ func (e *encoder) poConstraints() {
 			e.implies(e.poExec(r.g, clk(r)), or(choices...))
 		}
 	}
+	e.poMutexOrder(accs)
 	// the run does not end before the violation (nor before a cut)
 	for _, g := range po.grps {
 		if g.kind == poHalt {
