@@ -76,9 +76,11 @@ import (
 // wait releases the mutex, then takes it again at a later clock, signalled
 // or not; signals change nothing): POSIX's semantics, which include
 // LODIN's, so a proof holds on both platforms; a violation that needs a
-// spurious wakeup does not replay, and Check says incomplete. Spin loops
-// are unwound like any loop (a busy wait can spin as long as the other
-// thread lets it: its proof needs a spin-loop reduction, not done yet).
+// spurious wakeup does not replay, and Check says incomplete. Busy waits
+// and condition waits in loops are reduced (encode_spin.go,
+// encode_wait.go): otherwise every bound would cut them. Shared bytes always
+// accessed together are one location (encode_poword.go), and mutual
+// exclusion is stated as a lemma (encode_mutex.go).
 //
 // Not supported (the encoding fails with an error naming it, and Check
 // keeps the round-robin verdict): thread creation or joins outside the
@@ -788,7 +790,7 @@ func poContexts(enc *Encoding, model Model) ([]WitnessContext, error) {
 }
 
 // provePO is the partial-order check of a threaded program at unwind
-// opts.Unwind, after the round-robin encoding found no violation: a
+// opts.Unwind, before the round-robin rounds (Check): a
 // violation in any interleaving (replayed before it is reported), else
 // whether the bound cuts an execution. done is false when it does (Check
 // deepens); refusal says why the encoding refused the program (Check
@@ -828,13 +830,13 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 	switch ans.Status {
 	case Unknown:
 		record()
-		return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; the partial-order check (every interleaving) got no answer from solver %s: %s", res.Contexts, k, name, ans), true, "", nil
+		return VerdictIncomplete, fmt.Sprintf("the partial-order check (every interleaving) at unwind %d got no answer from solver %s: %s", k, name, ans), true, "", nil
 	case Sat:
 		record()
 		if err := witness(p, q, target, enc, ans.Model, res); err != nil {
 			if enc.Spurious {
 				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
-				return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; the partial-order encoding (condition variables with spurious wakeups) has a violation that does not replay: %v", res.Contexts, k, err), true, "", nil
+				return VerdictIncomplete, fmt.Sprintf("the partial-order encoding (condition variables with spurious wakeups) has a violation at unwind %d that does not replay: %v", k, err), true, "", nil
 			}
 			return "", "", true, "", fmt.Errorf("internal error: the partial-order model of a violation at unwind %d does not replay: %w", k, err)
 		}
