@@ -11,8 +11,8 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 )
 
-// TestPartialOrder checks the partial-order encoding on its own (not
-// after the round-robin check, which finds these bugs first): each
+// TestPartialOrder checks the partial-order encoding on its own (provePO,
+// without Check's round-robin rounds): each
 // violation's schedule, derived from the clocks, replays in the vm (the
 // check fails otherwise), and a safe program is proved.
 func TestPartialOrder(t *testing.T) {
