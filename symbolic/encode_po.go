@@ -611,10 +611,20 @@ func (e *encoder) poConstraints() {
 			}
 			// the writes that may precede r: other threads', and the
 			// thread's own in earlier groups
+			// An own earlier write whose guard is true or r's own lies
+			// between r and every own write before it whenever r is
+			// executed (its clock is below r's): those cannot be read.
+			last := -1
+			for _, wi := range idx {
+				w := accs[wi]
+				if w.write && thOf(w) == thOf(r) && w.grp < r.grp && (w.g == "true" || w.g == r.g) {
+					last = max(last, w.grp)
+				}
+			}
 			var ws []poAcc
 			for _, wi := range idx {
 				w := accs[wi]
-				if !w.write || (thOf(w) == thOf(r) && w.grp >= r.grp) {
+				if !w.write || (thOf(w) == thOf(r) && (w.grp >= r.grp || w.grp < last)) {
 					continue
 				}
 				ws = append(ws, w)
