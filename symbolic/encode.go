@@ -76,6 +76,11 @@ type EncodeOptions struct {
 	induct *induct
 	// poBits: the partial-order encoding's clock width (0: poClockBits)
 	poBits int
+	// poSignalled: a partial-order encoding in which a wait's reacquire
+	// follows a signal or broadcast of its condition variable by another
+	// thread after its release (no spurious wakeups): for violations that
+	// replay under LODIN's platform only, never for a proof (poSignalOrder)
+	poSignalled bool
 	// Spurious lets every pthread_cond_wait return once its mutex is
 	// free, signalled or not: POSIX's spurious wakeups, which include a
 	// signal waking any waiter (encode_complete.go).

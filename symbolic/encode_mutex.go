@@ -92,3 +92,31 @@ func (e *encoder) poMutexOrder(accs []poAcc) {
 		}
 	}
 }
+
+// poSignalOrder asserts, in a signalled encoding, that each executed
+// reacquire of a wait on a constant condition variable has a signal or
+// broadcast of it by another thread executed between the wait's release and
+// the reacquire. This removes the spurious wakeups that LODIN's platform,
+// on which witnesses replay, does not have (a signal waking several
+// waiters is still allowed: such a violation does not replay). It removes
+// executions POSIX allows, so provePO uses the encoding only to look for a
+// violation that replays, never for a proof.
+func (e *encoder) poSignalOrder() {
+	po := e.po
+	for _, w := range po.waits {
+		if !w.cv.isConst() || w.rel < 0 {
+			continue
+		}
+		gw, gr := po.grps[w.grp], po.grps[w.rel]
+		var by []Term
+		for _, sg := range po.signals {
+			gs := po.grps[sg.grp]
+			if gs.th == gw.th || !sg.cv.isConst() || sg.cv.c != w.cv.c {
+				continue
+			}
+			by = append(by, And(e.poExec(gs.g, gs.clk), BVULT(gr.clk, gs.clk), BVULT(gs.clk, gw.clk)))
+		}
+		e.implies(e.poExec(gw.g, gw.clk), or(by...))
+		e.terms++
+	}
+}
