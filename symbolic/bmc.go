@@ -194,6 +194,35 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		bc := BoundCheck{Unwind: k, Terms: enc.Terms, EncodeSeconds: time.Since(t0).Seconds()}
 		res.EncodeSeconds += bc.EncodeSeconds
 		res.Bound = k
+		// A threaded program's partial-order check (every interleaving at
+		// this bound, encode_po.go) comes first: a proof or a replayed
+		// violation it finds is the answer; some interleaving cut by the
+		// bound deepens (no interleaving has a violation within this bound,
+		// so the rounds would find none either). When it refuses the program
+		// or gives no answer or no proof, the round-robin rounds go on alone,
+		// as they did before it existed. (It came after the rounds until
+		// issue 29's wait-loop reduction: the rounds' formula, with many
+		// rounds, often took longer than the whole limit — 20 s without an
+		// answer on mt_condvar_ok at 6 rounds, where the partial-order
+		// check proves it in a few seconds — and the partial-order check
+		// finds the corpus's threaded bugs in under a second.)
+		if threaded && !o.RoundsOnly && poRefused == "" && poGaveUp == "" {
+			v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case refusal != "":
+				poRefused = refusal
+			case !done:
+				poUsed = true
+				continue // some interleaving needs a deeper bound
+			case v != VerdictIncomplete:
+				return finish(v, why)
+			default:
+				poGaveUp = why // the rounds go on alone
+			}
+		}
 		bs, err := openBound(s, enc) // the formula once for both checks (incremental.go)
 		if err != nil {
 			return nil, fmt.Errorf("solver %s at unwind %d: %w", name, k, err)
@@ -216,17 +245,6 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		case Unknown:
 			res.Checks = append(res.Checks, bc)
 			res.SolverSeconds += bc.SolverSeconds
-			if threaded && !o.RoundsOnly && poRefused == "" && poGaveUp == "" {
-				// the rounds' formula can be the harder one (many rounds):
-				// the partial-order check may still decide this bound
-				v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
-				if err != nil {
-					return nil, err
-				}
-				if refusal == "" && done && v != VerdictIncomplete {
-					return finish(v, why)
-				}
-			}
 			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer at unwind %d: %s", name, k, ans))
 		case Sat:
 			res.Checks = append(res.Checks, bc)
@@ -239,34 +257,6 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 				v = VerdictNotSatisfied
 			}
 			return finish(v, fmt.Sprintf("a violation is reachable (unwind %d): %s", k, res.Description))
-		}
-		// A threaded program's complete check (--complete): every
-		// interleaving at this bound, as a partial order (encode_po.go),
-		// unless the encoding refuses it (then the round-robin rounds that
-		// hold every schedule, proveThreads).
-		//
-		// Without --complete the partial-order check runs too, as the
-		// proof after the rounds' bug finding; when it gives no answer (or
-		// no proof) the rounds go on deepening as before, without it.
-		if threaded && !o.RoundsOnly && poRefused == "" && poGaveUp == "" {
-			v, why, done, refusal, err := provePO(ctx, p, q, target, s, name, opts, res, progress)
-			if err != nil {
-				bs.close()
-				return nil, err
-			}
-			switch {
-			case refusal != "":
-				poRefused = refusal
-			case !done:
-				poUsed = true
-				bs.close()
-				continue // some interleaving needs a deeper bound
-			case v != VerdictIncomplete || o.Complete:
-				bs.close()
-				return finish(v, why)
-			default:
-				poGaveUp = why // the rounds go on alone
-			}
 		}
 		// No violation within the bound: did the bound cut an execution?
 		stop = solving(progress, Progress{Unwind: k, Terms: enc.Terms, SolverSeconds: res.SolverSeconds + bc.SolverSeconds, Phase: "unwinding"})
@@ -290,6 +280,10 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		case Unknown:
 			return finish(VerdictUnknown, fmt.Sprintf("solver %s gave no answer on the unwinding assertion at unwind %d: %s", name, k, ans))
 		case Unsat:
+			if threaded && o.Complete && poGaveUp != "" {
+				// --complete stops at the partial-order check's answer
+				return finish(VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; %s", res.Contexts, k, poGaveUp))
+			}
 			if threaded && o.Complete {
 				v, why, done, err := proveThreads(ctx, p, q, target, s, name, opts, enc, res)
 				if err != nil {

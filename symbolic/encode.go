@@ -76,6 +76,11 @@ type EncodeOptions struct {
 	induct *induct
 	// poBits: the partial-order encoding's clock width (0: poClockBits)
 	poBits int
+	// poSignalled: a partial-order encoding in which a wait's reacquire
+	// follows a signal or broadcast of its condition variable by another
+	// thread after its release (no spurious wakeups): for violations that
+	// replay under LODIN's platform only, never for a proof (poSignalOrder)
+	poSignalled bool
 	// Spurious lets every pthread_cond_wait return once its mutex is
 	// free, signalled or not: POSIX's spurious wakeups, which include a
 	// signal waking any waiter (encode_complete.go).
@@ -324,7 +329,9 @@ type encoder struct {
 	// curCallB: the instruction under way is a platform call
 	po *poInfo
 	// stutter caches stutterLoop's answers: function index → header position → stutter loop
-	stutter  map[int]map[int]bool
+	stutter map[int]map[int]bool
+	// waits caches waitSites: function index → w's block position → header position (encode_wait.go)
+	waits    map[int]map[int]int
 	curCallB bool
 	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
 	drf      *drfInfo     // the lockset analysis (lockset.go), once threaded

@@ -321,6 +321,9 @@ func (e *encoder) runFrom(fn *ir.Func, ss []*pstate) ([]*pstate, error) {
 				}
 				for _, o := range outs {
 					tp := g.pos[o.block]
+					if e.po != nil && e.waitDrop(fn, g, pos, tp, count) {
+						continue // a second wait in a wait loop's entry: dropped (encode_wait.go)
+					}
 					if lastPass && tp > pos && tp <= end && !(inCond && g.condOf[tp] == hp && tp != hp) {
 						e.cutLoop(fn, hp, o.s)
 						continue

@@ -76,9 +76,11 @@ import (
 // wait releases the mutex, then takes it again at a later clock, signalled
 // or not; signals change nothing): POSIX's semantics, which include
 // LODIN's, so a proof holds on both platforms; a violation that needs a
-// spurious wakeup does not replay, and Check says incomplete. Spin loops
-// are unwound like any loop (a busy wait can spin as long as the other
-// thread lets it: its proof needs a spin-loop reduction, not done yet).
+// spurious wakeup does not replay, and Check says incomplete. Busy waits
+// and condition waits in loops are reduced (encode_spin.go,
+// encode_wait.go): otherwise every bound would cut them. Shared bytes always
+// accessed together are one location (encode_poword.go), and mutual
+// exclusion is stated as a lemma (encode_mutex.go).
 //
 // Not supported (the encoding fails with an error naming it, and Check
 // keeps the round-robin verdict): thread creation or joins outside the
@@ -92,6 +94,7 @@ import (
 type poLoc struct {
 	virt bool
 	k    uint64
+	n    int // a word of n bytes from k (poWords); 0: the byte at k
 }
 
 // poAcc is one access of an access group.
@@ -122,6 +125,9 @@ type poGrp struct {
 	sec           Term // the clock of the start of the atomic section it lies in ("": none)
 	kind          int
 	reads, writes bool
+	b             ir.Builtin // the platform call it is (BNone: a plain access, or a mark)
+	wait          bool       // a pthread_cond_wait of a wait loop (encode_wait.go)
+	sync          int        // poAcquire or poRelease: a mutex lock, unlock or wait's step (encode_mutex.go); 0: neither
 }
 
 // poInfo is the partial-order state of an encoding.
@@ -137,6 +143,18 @@ type poInfo struct {
 	frozen bool
 	nclk   int
 	ends   map[int][]poEnd // per slot: its ends
+	// waitUsed: the wait-loop reduction dropped a path (encode_wait.go)
+	waitUsed bool
+	// signals and waits: condition-variable events of a signalled
+	// encoding (EncodeOptions.poSignalled)
+	signals, waits []poSignal
+}
+
+// poSignal is a signal or broadcast mark (grp), or a wait (grp: its
+// reacquire, rel: its release), on condition variable cv.
+type poSignal struct {
+	grp, rel int
+	cv       val
 }
 
 // poEnd is a thread's end: its mark and its result.
@@ -335,12 +353,20 @@ func (e *encoder) poWrite(s *pstate, l poLoc, w int, x val) {
 	e.po.wrote[l] = len(e.po.accs) - 1
 }
 
-// poInit is location l's initial value.
+// poInit is location l's initial value (w bits: one byte, or the word of
+// w/8 bytes from l.k, little endian, poWords).
 func (e *encoder) poInit(l poLoc, w int) Term {
 	if l.virt {
 		return BV(0, w)
 	}
-	return e.bv(e.po.root.get(l.k), w)
+	if w == 8 {
+		return e.bv(e.po.root.get(l.k), 8)
+	}
+	bs := make([]Term, w/8)
+	for i := range bs {
+		bs[len(bs)-1-i] = e.bv(e.po.root.get(l.k+uint64(i)), 8)
+	}
+	return concatAll(bs)
 }
 
 // poShape refuses a change of block kinds or sizes once a thread exists.
@@ -371,8 +397,31 @@ func (e *encoder) poThreadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin
 		// with spurious wakeups a signal changes nothing
 		e.usesCond = true
 		setRet(s, cs, cst(0, retBits(cs)))
+		if e.opts.poSignalled && s.g != "false" {
+			i := e.poMarkAt(s, s.g, poMark)
+			e.po.signals = append(e.po.signals, poSignal{grp: i, cv: arg(s, cs, 0)})
+		}
 		return s, nil
 	}
+	first := len(e.po.grps)
+	defer func() {
+		wait := b == ir.BCondWait && e.waitSite(fn, pc)
+		acc := 0 // the call's access groups so far
+		for i := first; i < len(e.po.grps); i++ {
+			g := &e.po.grps[i]
+			g.b, g.wait = b, wait
+			if g.kind != poAccess {
+				continue
+			}
+			switch {
+			case b == ir.BMutexLock, b == ir.BCondWait && acc == 1:
+				g.sync = poAcquire
+			case b == ir.BMutexUnlock, b == ir.BCondWait && acc == 0:
+				g.sync = poRelease
+			}
+			acc++
+		}
+	}()
 	if b == ir.BCondWait {
 		e.usesCond = true
 		return e.poCondWait(s, cs)
@@ -415,7 +464,14 @@ func (e *encoder) poCondWait(s *pstate, cs *ir.CallSite) (*pstate, error) {
 		return s, nil
 	}
 	s.soff++ // the first step
+	rel := len(e.po.grps) - 1
+	for rel >= 0 && e.po.grps[rel].kind != poAccess {
+		rel--
+	}
 	e.poBegin(s)
+	if e.opts.poSignalled {
+		e.po.waits = append(e.po.waits, poSignal{grp: e.po.cur, rel: rel, cv: cv})
+	}
 	v = e.loadWord(s, m)
 	if s.g != "false" {
 		e.blockWhere(s, not(e.isW(v, 0)))
@@ -515,13 +571,15 @@ func (e *encoder) encodePO(s *pstate) error {
 // poConstraints asserts reads-from, coherence, the end of the run and
 // atomic sections over the events.
 func (e *encoder) poConstraints() {
+	e.poWaitCheck()
 	po := e.po
 	C := po.C
+	accs := poWords(po)
 	thOf := func(a poAcc) int { return po.grps[a.grp].th }
 	clk := func(a poAcc) Term { return po.grps[a.grp].clk }
 	byLoc := map[poLoc][]int{}
 	var locs []poLoc
-	for i, a := range po.accs {
+	for i, a := range accs {
 		if _, ok := byLoc[a.loc]; !ok {
 			locs = append(locs, a.loc)
 		}
@@ -531,8 +589,8 @@ func (e *encoder) poConstraints() {
 	for _, l := range locs {
 		var ws []poAcc
 		for _, i := range byLoc[l] {
-			if po.accs[i].write {
-				ws = append(ws, po.accs[i])
+			if accs[i].write {
+				ws = append(ws, accs[i])
 			}
 		}
 		seen := map[[2]int]bool{}
@@ -568,16 +626,26 @@ func (e *encoder) poConstraints() {
 	for _, l := range locs {
 		idx := byLoc[l]
 		for _, ri := range idx {
-			r := po.accs[ri]
+			r := accs[ri]
 			if r.write {
 				continue
 			}
 			// the writes that may precede r: other threads', and the
 			// thread's own in earlier groups
+			// An own earlier write whose guard is true or r's own lies
+			// between r and every own write before it whenever r is
+			// executed (its clock is below r's): those cannot be read.
+			last := -1
+			for _, wi := range idx {
+				w := accs[wi]
+				if w.write && thOf(w) == thOf(r) && w.grp < r.grp && (w.g == "true" || w.g == r.g) {
+					last = max(last, w.grp)
+				}
+			}
 			var ws []poAcc
 			for _, wi := range idx {
-				w := po.accs[wi]
-				if !w.write || (thOf(w) == thOf(r) && w.grp >= r.grp) {
+				w := accs[wi]
+				if !w.write || (thOf(w) == thOf(r) && (w.grp >= r.grp || w.grp < last)) {
 					continue
 				}
 				ws = append(ws, w)
@@ -611,6 +679,8 @@ func (e *encoder) poConstraints() {
 			e.implies(e.poExec(r.g, clk(r)), or(choices...))
 		}
 	}
+	e.poMutexOrder(accs)
+	e.poSignalOrder()
 	// the run does not end before the violation (nor before a cut)
 	for _, g := range po.grps {
 		if g.kind == poHalt {
@@ -752,7 +822,7 @@ func poContexts(enc *Encoding, model Model) ([]WitnessContext, error) {
 }
 
 // provePO is the partial-order check of a threaded program at unwind
-// opts.Unwind, after the round-robin encoding found no violation: a
+// opts.Unwind, before the round-robin rounds (Check): a
 // violation in any interleaving (replayed before it is reported), else
 // whether the bound cuts an execution. done is false when it does (Check
 // deepens); refusal says why the encoding refused the program (Check
@@ -792,13 +862,24 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 	switch ans.Status {
 	case Unknown:
 		record()
-		return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; the partial-order check (every interleaving) got no answer from solver %s: %s", res.Contexts, k, name, ans), true, "", nil
+		return VerdictIncomplete, fmt.Sprintf("the partial-order check (every interleaving) at unwind %d got no answer from solver %s: %s", k, name, ans), true, "", nil
 	case Sat:
 		record()
 		if err := witness(p, q, target, enc, ans.Model, res); err != nil {
 			if enc.Spurious {
 				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
-				return VerdictIncomplete, fmt.Sprintf("no violation within %d round-robin rounds and unwind %d; the partial-order encoding (condition variables with spurious wakeups) has a violation that does not replay: %v", res.Contexts, k, err), true, "", nil
+				found, err2 := poSignalledViolation(ctx, p, q, target, s, o, res)
+				if err2 != nil {
+					return "", "", true, "", fmt.Errorf("solver %s at unwind %d, partial order without spurious wakeups: %w", name, k, err2)
+				}
+				if found {
+					v := VerdictSatisfied
+					if target.Negated {
+						v = VerdictNotSatisfied
+					}
+					return v, fmt.Sprintf("a violation is reachable (unwind %d, partial order, every wait woken by a signal): %s", k, res.Description), true, "", nil
+				}
+				return VerdictIncomplete, fmt.Sprintf("the partial-order encoding (condition variables with spurious wakeups) has a violation at unwind %d that does not replay: %v", k, err), true, "", nil
 			}
 			return "", "", true, "", fmt.Errorf("internal error: the partial-order model of a violation at unwind %d does not replay: %w", k, err)
 		}
@@ -832,4 +913,38 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 		v = VerdictSatisfied
 	}
 	return v, fmt.Sprintf("no violation in any interleaving (partial-order encoding), and every execution is complete within unwind %d", k), true, "", nil
+}
+
+// poSignalledViolation looks for a violation that replays when the
+// partial-order encoding's violation needs a spurious wakeup: the encoding
+// again with every wait woken by a signal (poSignalOrder). Only a
+// violation it finds counts (replayed in the vm); its unsat proves
+// nothing, since POSIX allows the spurious wakeups it leaves out.
+func poSignalledViolation(ctx context.Context, p *ir.Program, q *query.Query, target query.Target, s Solver,
+	opts EncodeOptions, res *Result) (bool, error) {
+	o := opts
+	o.poSignalled, o.poBits = true, 0
+	enc, err := Encode(p, o)
+	if err != nil {
+		return false, nil // refused: the spurious answer stands
+	}
+	if w := bits.Len(uint(enc.PO.Clocks + 2)); w < poClockBits {
+		o.poBits = max(w, 2)
+		if enc, err = Encode(p, o); err != nil {
+			return false, nil
+		}
+	}
+	ans, err := s.Check(ctx, withGoal(enc, enc.Violation, true))
+	if err != nil {
+		return false, err
+	}
+	res.SolverSeconds += ans.Elapsed.Seconds()
+	if ans.Status != Sat {
+		return false, nil
+	}
+	if err := witness(p, q, target, enc, ans.Model, res); err != nil {
+		res.Inputs, res.Schedule, res.Trace = nil, nil, nil
+		return false, nil
+	}
+	return true, nil
 }

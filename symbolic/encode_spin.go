@@ -65,40 +65,11 @@ func (e *encoder) stutterLoop(fn *ir.Func, g *graph, hp int) bool {
 // header (the blocks that reach one of its back edges without passing it)
 // has no instruction with an effect, and its back edges move nothing.
 func isStutterLoop(fn *ir.Func, g *graph, hp int) bool {
-	if hp < 0 || hp >= len(g.order) {
+	loop := naturalLoop(g, hp)
+	if loop == nil {
 		return false
 	}
 	h := g.order[hp]
-	preds := make([][]int, len(g.succ))
-	for b, ss := range g.succ {
-		if g.pos[b] < 0 {
-			continue
-		}
-		for _, s := range ss {
-			preds[s] = append(preds[s], b)
-		}
-	}
-	loop := map[int]bool{h: true}
-	var work []int
-	for _, p := range preds[h] {
-		if g.pos[p] >= hp && !loop[p] { // a back edge p → h
-			loop[p] = true
-			work = append(work, p)
-		}
-	}
-	if len(work) == 0 {
-		return false
-	}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[b] {
-			if g.pos[p] >= 0 && !loop[p] {
-				loop[p] = true
-				work = append(work, p)
-			}
-		}
-	}
 	hpc := g.start[h]
 	for b := range loop {
 		for pc := g.start[b]; pc < g.end[b]; pc++ {
@@ -121,6 +92,47 @@ func isStutterLoop(fn *ir.Func, g *graph, hp int) bool {
 		}
 	}
 	return true
+}
+
+// naturalLoop is the natural loop of the header at position hp of the
+// scan order: the header and the blocks that reach one of its back edges
+// without passing it (nil: no back edge reaches it).
+func naturalLoop(g *graph, hp int) map[int]bool {
+	if hp < 0 || hp >= len(g.order) {
+		return nil
+	}
+	h := g.order[hp]
+	preds := make([][]int, len(g.succ))
+	for b, ss := range g.succ {
+		if g.pos[b] < 0 {
+			continue
+		}
+		for _, s := range ss {
+			preds[s] = append(preds[s], b)
+		}
+	}
+	loop := map[int]bool{h: true}
+	var work []int
+	for _, p := range preds[h] {
+		if g.pos[p] >= hp && !loop[p] { // a back edge p → h
+			loop[p] = true
+			work = append(work, p)
+		}
+	}
+	if len(work) == 0 {
+		return nil
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range preds[b] {
+			if g.pos[p] >= 0 && !loop[p] {
+				loop[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	return loop
 }
 
 // stutterOp reports whether an instruction may be part of a stutter loop:

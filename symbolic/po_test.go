@@ -11,8 +11,8 @@ import (
 	"github.com/wyvernmc/wyvern/query"
 )
 
-// TestPartialOrder checks the partial-order encoding on its own (not
-// after the round-robin check, which finds these bugs first): each
+// TestPartialOrder checks the partial-order encoding on its own (provePO,
+// without Check's round-robin rounds): each
 // violation's schedule, derived from the clocks, replays in the vm (the
 // check fails otherwise), and a safe program is proved.
 func TestPartialOrder(t *testing.T) {
@@ -29,10 +29,15 @@ func TestPartialOrder(t *testing.T) {
 		{"mt_lost_update.c", "E<> Error(AssertFail)", 1, VerdictSatisfied, false},
 		{"mt_join_wrong.c", "E<> Error(AssertFail)", 1, VerdictSatisfied, false},
 		{"encoder/mt_locked.c", "E<> Error", 1, VerdictNotSatisfied, false},
-		{"encoder/mt_spin_ok.c", "E<> Error", 1, VerdictNotSatisfied, false},   // a busy wait: the spin-loop reduction
-		{"encoder/mt_spin_bug.c", "E<> Error", 1, VerdictSatisfied, false},     // the same wait, the stores swapped
-		{"mt_mutex_counter_safe.c", "E<> Error", 2, VerdictNotSatisfied, true}, // a corpus line round-robin rounds leave incomplete
-		{"mt_atomic_safe.c", "E<> Error", 1, VerdictNotSatisfied, true},        // another (__VERIFIER_atomic_ sections); needs narrowing
+		{"encoder/mt_spin_ok.c", "E<> Error", 1, VerdictNotSatisfied, false},     // a busy wait: the spin-loop reduction
+		{"encoder/mt_spin_bug.c", "E<> Error", 1, VerdictSatisfied, false},       // the same wait, the stores swapped
+		{"mt_mutex_counter_safe.c", "E<> Error", 2, VerdictNotSatisfied, true},   // a corpus line round-robin rounds leave incomplete
+		{"mt_atomic_safe.c", "E<> Error", 1, VerdictNotSatisfied, true},          // another (__VERIFIER_atomic_ sections); needs narrowing
+		{"encoder/mt_wait_ok.c", "E<> Error", 1, VerdictNotSatisfied, false},     // a wait loop: the wait-loop reduction
+		{"encoder/mt_wait_bug.c", "E<> Error", 1, VerdictSatisfied, false},       // a violation after a reduced wait loop
+		{"encoder/mt_wait_trylock.c", "E<> Error", 1, VerdictIncomplete, false},  // a trylock of the waited mutex: the reduction gives no proof
+		{"mt_condvar_ok.c", "E<> Error", 2, VerdictNotSatisfied, true},           // two waiting consumers: wait loops, word locations, the mutex lemma
+		{"mt_condvar_if.c", "E<> Error(AssertFail)", 1, VerdictSatisfied, false}, // found again with every wait signalled: the first model needs a spurious wakeup
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -63,6 +68,57 @@ func TestPartialOrder(t *testing.T) {
 				t.Errorf("a violation without a replayed trace and schedule")
 			}
 		})
+	}
+}
+
+// TestWaitLoop: which loops the wait-loop reduction takes
+// (encode_wait.go), and a loop it does not take stays cut by the bound.
+func TestWaitLoop(t *testing.T) {
+	tests := []struct {
+		file string
+		wait bool
+	}{
+		{"mt_condvar_ok.c", true},          // while (count == 0) wait
+		{"encoder/mt_wait_ok.c", true},     // while (!ready) wait
+		{"encoder/mt_cond.c", true},        // the same in main
+		{"encoder/mt_wait_count.c", false}, // the loop also stores
+		{"encoder/mt_spin_ok.c", false},    // a busy wait: no wait call
+		{"mt_mutex_counter_safe.c", false}, // loops that lock and unlock
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", tc.file))
+			e := &encoder{p: p, graphs: map[int]*graph{}}
+			loops, wait := 0, false
+			for _, fn := range p.Funcs {
+				if len(fn.Code) == 0 {
+					continue
+				}
+				g, err := e.graphOf(fn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				loops += len(g.endOf)
+				wait = wait || len(e.waitSites(fn, g)) > 0
+			}
+			if loops == 0 {
+				t.Fatal("no loop found")
+			}
+			if wait != tc.wait {
+				t.Fatalf("a wait loop: %v, want %v", wait, tc.wait)
+			}
+		})
+	}
+	p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", "encoder", "mt_wait_count.c"))
+	q, target, s := poSetup(t, "E<> Error")
+	defer s.Close()
+	res := &Result{}
+	v, why, done, refusal, err := provePO(context.Background(), p, q, target, s, "z3", EncodeOptions{Unwind: 1}, res, nil)
+	if err != nil || refusal != "" {
+		t.Fatalf("%v %s", err, refusal)
+	}
+	if done {
+		t.Fatalf("mt_wait_count.c at unwind 1: %s (%s), want the bound to cut the wait", v, why)
 	}
 }
 

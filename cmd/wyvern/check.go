@@ -318,7 +318,7 @@ func (e *experimentFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.solver, "solver", symbolic.DefaultSolver, "bmc: SMT solver, z3, cvc5 or boolector, or portfolio (all three in parallel, the first answer wins)")
 	fs.DurationVar(&e.solverTimeout, "solver-timeout", 0, "bmc: time limit of each solver check (0: none); reaching it gives the verdict unknown")
 	fs.IntVar(&e.contexts, "contexts", 0, "bmc: threaded programs: round-robin rounds, covering every schedule of at most that many context switches (0: 3)")
-	fs.BoolVar(&e.roundsOnly, "rounds-only", false, "bmc: threaded programs: the round-robin rounds alone, without the partial-order check of every interleaving that follows them by default (bug finding under the context bound)")
+	fs.BoolVar(&e.roundsOnly, "rounds-only", false, "bmc: threaded programs: the round-robin rounds alone, without the partial-order check of every interleaving that precedes them by default (bug finding under the context bound)")
 	fs.BoolVar(&e.complete, "complete", false, "bmc: threaded programs: when nothing is found within --contexts rounds, check again with the rounds that hold every schedule of the bounded program: a proof when nothing is found (slow: the formula grows with the square of the rounds)")
 }
 
