@@ -479,7 +479,9 @@ func (o *por) instFP(f *ir.Func, pc int32, fp *footprint, withCallees bool) {
 				fp.anyW = true // the thread's result, stored through the pointer
 			}
 		case b == ir.BPthreadExit:
-			// (the end of a thread: its stack blocks, which AllocMark guards)
+			// (the end of a thread: its stack blocks are freed, which
+			// AllocMark guards for the exiting thread and threadMeets
+			// for a step of another thread into them)
 		default:
 			fp.all = true
 		}
@@ -537,6 +539,18 @@ func (o *por) future(f *ir.Func, pc int32) *footprint {
 func (o *por) threadMeets(s *footprint, t *vm.Thread) bool {
 	if t.Done {
 		return false
+	}
+	// A step that touches one of t's live stack blocks depends on t: t's
+	// returns and pthread_exit free those blocks (a use after return in
+	// one order, none in the other), and the static footprints below do
+	// not count a free as a write.
+	for _, b := range t.Allocas {
+		if _, ok := s.r[b]; ok {
+			return true
+		}
+		if _, ok := s.w[b]; ok {
+			return true
+		}
 	}
 	for k := len(t.Frames) - 1; k >= 0; k-- {
 		fr := &t.Frames[k]
