@@ -21,6 +21,7 @@ type gen struct {
 	m         *vm.Machine
 	red       Reduction
 	vis       *visibility
+	dead      *deadRegs // dead registers to clear (nil: none; dead.go)
 	maxBranch uint64
 	scr       *vm.State // the successor being built
 	spare     []*vm.State
@@ -125,6 +126,9 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 			}
 			if settle {
 				g.m.SettleEnd(g.scr, tid)
+			}
+			if g.dead != nil {
+				g.dead.clear(g.scr, s)
 			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err
@@ -277,6 +281,9 @@ func (g *gen) replayStep(st *vm.State, tid int32, choices []uint64, settle bool,
 	g.cont(st, tid, &out)
 	if settle {
 		g.en = g.m.Settle(st, g.en)
+	}
+	if g.dead != nil {
+		g.dead.clear(st, nil)
 	}
 	return out, nil
 }
