@@ -21,6 +21,7 @@ type gen struct {
 	m         *vm.Machine
 	red       Reduction
 	vis       *visibility
+	dead      *deadRegs // dead registers to clear (nil: none; dead.go)
 	maxBranch uint64
 	scr       *vm.State // the successor being built
 	spare     []*vm.State
@@ -126,6 +127,9 @@ func (g *gen) expand(s *vm.State, en []int32, settle bool, emit emitFn) error {
 			if settle {
 				g.m.SettleEnd(g.scr, tid)
 			}
+			if g.dead != nil {
+				g.dead.clear(g.scr, s)
+			}
 			if err := emit(g.scr, tid, choices, p); err != nil {
 				return err
 			}
@@ -217,15 +221,32 @@ func (g *gen) loneStep(st *vm.State, t *vm.Thread) bool {
 	}
 	switch in.Op {
 	case ir.OpCallInd:
-		return false
-	case ir.OpCallB:
-		switch ir.Builtin(in.B) {
-		case ir.BAtomicBegin, ir.BAtomicEnd, ir.BMutexLock, ir.BMutexUnlock, ir.BPthreadJoin, ir.BPthreadExit:
-			return true
+		// clang calls a function declared without a prototype, as
+		// SV-COMP declares __VERIFIER_atomic_begin(), through a constant
+		// pointer: the callee is known from the register, and the call is
+		// the direct call's step
+		fi := g.m.NextCalleeIndex(t)
+		if fi < 0 {
+			return false
 		}
-		return false
+		if f := g.m.Prog.Funcs[fi]; f.External {
+			return neverDraws(f.Builtin)
+		}
+		return true
+	case ir.OpCallB:
+		return neverDraws(ir.Builtin(in.B))
 	}
 	return true
+}
+
+// neverDraws reports whether a call of platform function b may join a
+// lone process's run (gen.loneStep): it never draws a value or behaviour.
+func neverDraws(b ir.Builtin) bool {
+	switch b {
+	case ir.BAtomicBegin, ir.BAtomicEnd, ir.BMutexLock, ir.BMutexUnlock, ir.BPthreadJoin, ir.BPthreadExit:
+		return true
+	}
+	return false
 }
 
 // runInvisible runs process tid while its next instruction is invisible.
@@ -260,6 +281,9 @@ func (g *gen) replayStep(st *vm.State, tid int32, choices []uint64, settle bool,
 	g.cont(st, tid, &out)
 	if settle {
 		g.en = g.m.Settle(st, g.en)
+	}
+	if g.dead != nil {
+		g.dead.clear(st, nil)
 	}
 	return out, nil
 }

@@ -118,7 +118,7 @@ func newPar(sr *searcher) *par {
 	for i := 0; i <= sr.workers; i++ {
 		w := &pworker{p: p, g: sr.g, parts: sr.parts}
 		if i > 0 {
-			w.g = &gen{m: sr.m, red: sr.g.red, vis: sr.g.vis, maxBranch: sr.g.maxBranch, scr: sr.m.NewState(), sc: scripted{b: sr.g.sc.b, bounds: sr.g.sc.bounds, classes: sr.g.sc.classes}}
+			w.g = &gen{m: sr.m, red: sr.g.red, vis: sr.g.vis, dead: sr.g.dead, maxBranch: sr.g.maxBranch, scr: sr.m.NewState(), sc: scripted{b: sr.g.sc.b, bounds: sr.g.sc.bounds, classes: sr.g.sc.classes}}
 			w.parts = sr.parts.Fork()
 			p.wg.Add(1)
 			go func() {

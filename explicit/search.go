@@ -221,6 +221,11 @@ func Search(ctx context.Context, c *query.Compiled, opts Options) (*Result, erro
 		s: newStore(opts.Compact, opts.Order == BFS), res: res, start: time.Now(), maxBytes: opts.maxBytes(),
 		parts: vm.NewPartsHasher(), verify: verifyPartsHash,
 		found: noRec, firstDeadlock: noRec, firstError: noRec, mem: newMemGuard(opts.maxBytes()), workers: workers}
+	if red != None && c.M.Leaks == 0 && clearDeadRegs {
+		// (the reductions are off where the proposition reads registers;
+		// the leak checks read them all)
+		sr.g.dead = newDeadRegs(c.M.Prog)
+	}
 	if red != None && c.Reads.Has(query.ReadDataRace) {
 		sr.g.vis.constLoadsVisible(c.M.Prog)
 	}
@@ -283,6 +288,9 @@ func (sr *searcher) run() error {
 	s0 := m.NewState()
 	s0.AllocateInBulk() // (its successors inherit it: their buffers are recycled)
 	m.Settle(s0, nil)
+	if sr.g.dead != nil {
+		sr.g.dead.clear(s0, nil)
+	}
 	// With compaction the encoding of the initial state is only made for
 	// stateBytes's estimate of the states queued.
 	sr.key, sr.ends = m.AppendKeyParts(sr.key[:0], sr.ends[:0], s0)
@@ -779,6 +787,9 @@ func (sr *searcher) witness(idx uint32) (*Witness, error) {
 	m := sr.m
 	st := m.NewState()
 	m.Settle(st, nil)
+	if sr.g.dead != nil {
+		sr.g.dead.clear(st, nil)
+	}
 	var steps []trace.Step
 	for i, e := range path {
 		var err error

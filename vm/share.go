@@ -114,6 +114,12 @@ func (st *State) own(i int32) *Thread {
 	return nt
 }
 
+// OwnThread is own for a caller that changes process i of st outside a
+// step: explicit search clears the registers a process will not read again
+// (explicit/dead.go). The record returned is st's alone, its cached parts
+// hash dropped.
+func (st *State) OwnThread(i int32) *Thread { return st.own(i) }
+
 // ownAll owns every process of st (before a step that may change others
 // than the one that moves: platform calls).
 func (st *State) ownAll() {
