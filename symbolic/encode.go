@@ -191,13 +191,13 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		}
 		e.calls[c] = append(e.calls[c], proc)
 	}
-	if main := p.Funcs[p.Entry]; len(main.Params) >= 2 {
-		return nil, fmt.Errorf("symbolic: encode: %s(argc, argv): argv is not supported by the BMC encoder yet", main.Name)
-	}
 	e.sizeAt = map[uint64]uint64{}
 	for _, g := range p.Globals {
 		e.maxBlock = max(e.maxBlock, uint64(g.Size))
 		e.sizeAt[uint64(g.Block)] = max(e.sizeAt[uint64(g.Block)], uint64(g.Size))
+	}
+	if err := e.platformImage(); err != nil {
+		return nil, err
 	}
 	e.threaded = Threaded(p)
 	if e.threaded {
@@ -210,6 +210,11 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		}
 		if err := e.scanThreads(); err != nil {
 			return nil, fmt.Errorf("symbolic: encode: %w", err)
+		}
+		// allocations follow the platform's blocks, which are shared
+		e.blk = e.dyn0
+		for _, b := range e.img {
+			e.tsize[b.ID] = uint64(len(b.Data))
 		}
 	}
 	s, err := e.initial()
@@ -297,19 +302,24 @@ type encoder struct {
 	slots    []*slot // every thread met so far, in round-robin order
 	threads  []ThreadInfo
 	extra    []*pstate // more states an instruction produced (one per round), for block
-	blk      uint32    // the next block id (threaded programs: one per allocation in the unrolled program)
-	priv     map[uint32]bool
-	psize    map[uint32]uint64
-	tsize    map[uint32]uint64      // threaded: the largest size of each shared allocation's block (^0: not constant)
-	privOf   map[int]map[int32]bool // per function: its private allocas
-	guesses  []guess
-	usesCond bool                // condition variables (thread ids bounded by condThreads)
-	visits   int                 // blocks executions so far (one per position visit, for all rounds)
-	visit    int                 // the block execution under way
-	instance int                 // the instruction execution block is at (per pc, for all its states)
-	created  map[int]*slot       // threads by the instruction execution that creates them
-	ids      map[int]uint32      // block ids by the instruction execution that allocates them
-	deferred []func(threads int) // constraints that range over every thread id
+	// the platform's part of the initial image (encode_image.go): main's
+	// arguments, the blocks, the first id allocations get
+	argc, argv uint64
+	img        []vm.ImageBlock
+	dyn0       uint32
+	blk        uint32 // the next block id (threaded programs: one per allocation in the unrolled program)
+	priv       map[uint32]bool
+	psize      map[uint32]uint64
+	tsize      map[uint32]uint64      // threaded: the largest size of each shared allocation's block (^0: not constant)
+	privOf     map[int]map[int32]bool // per function: its private allocas
+	guesses    []guess
+	usesCond   bool                // condition variables (thread ids bounded by condThreads)
+	visits     int                 // blocks executions so far (one per position visit, for all rounds)
+	visit      int                 // the block execution under way
+	instance   int                 // the instruction execution block is at (per pc, for all its states)
+	created    map[int]*slot       // threads by the instruction execution that creates them
+	ids        map[int]uint32      // block ids by the instruction execution that allocates them
+	deferred   []func(threads int) // constraints that range over every thread id
 
 	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 	// po: the partial-order encoding (encode_po.go), nil otherwise;
@@ -648,7 +658,7 @@ func (e *encoder) initial() (*pstate, error) {
 	p := e.p
 	if e.threaded || e.obj {
 		mem, kind, size, wcv, wseq := e.rootMaps()
-		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.dyn0), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
 				wcv: newLayer(wcv), wseq: newLayer(wseq), pmem: newLayer(nil), pkind: newLayer(nil)}}
 		s.regs = e.mainRegs()
@@ -662,7 +672,7 @@ func (e *encoder) initial() (*pstate, error) {
 	mem := e.q.Memory("mem0")
 	kind := e.q.Declare("kind0", ArraySort(32, 8))
 	size := e.q.Declare("size0", ArraySort(32, 32))
-	kinds := make([]uint64, p.FirstDynBlock)
+	kinds := make([]uint64, e.dyn0)
 	for _, f := range p.Funcs {
 		if f.Block < p.FirstDynBlock {
 			kinds[f.Block] = kFunc
@@ -689,13 +699,24 @@ func (e *encoder) initial() (*pstate, error) {
 		}
 		mem = e.def(mem, Memory(), "m")
 	}
+	for _, b := range e.img { // the platform's blocks (encode_image.go)
+		kinds[b.ID] = imageKind(b)
+		size = e.def(Store(size, BV(uint64(b.ID), 32), BV(uint64(len(b.Data)), 32)), ArraySort(32, 32), "z")
+		for i, c := range b.Data {
+			mem = Store(mem, BV(ir.MakePtr(b.ID, uint32(i)), 64), BV(uint64(c), 8))
+			if i%64 == 63 {
+				mem = e.def(mem, Memory(), "m")
+			}
+		}
+		mem = e.def(mem, Memory(), "m")
+	}
 	for id := 1; id < len(kinds); id++ {
 		kind = Store(kind, BV(uint64(id), 32), BV(kinds[id], 8))
 		if id%64 == 63 {
 			kind = e.def(kind, ArraySort(32, 8), "k")
 		}
 	}
-	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.dyn0), 32), flen: cst(0, 32),
 		mem:  e.def(mem, Memory(), "m"),
 		kind: e.def(kind, ArraySort(32, 8), "k"),
 		size: e.def(size, ArraySort(32, 32), "z")}
@@ -703,13 +724,16 @@ func (e *encoder) initial() (*pstate, error) {
 	return s, nil
 }
 
-// mainRegs is main's first frame: argc is 1, as the vm passes it to a run
-// without arguments (argv is refused by Encode).
+// mainRegs is main's first frame: argc and argv as the vm passes them to
+// a run without arguments (platformImage).
 func (e *encoder) mainRegs() []val {
 	main := e.p.Funcs[e.p.Entry]
 	regs := e.frameRegs(main)
 	if len(main.Params) >= 1 && int(main.Params[0]) < len(regs) {
-		regs[main.Params[0]] = cst(1, 32)
+		regs[main.Params[0]] = cst(e.argc, 32)
+	}
+	if len(main.Params) >= 2 && int(main.Params[1]) < len(regs) {
+		regs[main.Params[1]] = cst(e.argv, 64)
 	}
 	return regs
 }

@@ -105,6 +105,13 @@ func (e *encoder) rootMaps() (mem, kind, size, wcv, wseq *lmap) {
 			init[uint64(g.Block)<<32|uint64(i)] = cst(uint64(b), 8) // keys: block << 32 | offset
 		}
 	}
+	for _, b := range e.img { // the platform's blocks (encode_image.go)
+		kinds[uint64(b.ID)] = cst(imageKind(b), 8)
+		sizes[uint64(b.ID)] = cst(uint64(len(b.Data)), 32)
+		for i, c := range b.Data {
+			init[uint64(b.ID)<<32|uint64(i)] = cst(uint64(c), 8)
+		}
+	}
 	mem = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
 		if v, ok := init[k]; ok {
 			return v
