@@ -212,7 +212,7 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 			return nil, fmt.Errorf("symbolic: encode: %w", err)
 		}
 		// allocations follow the platform's blocks, which are shared
-		e.blk = e.dyn0
+		e.blk = e.firstDyn()
 		for _, b := range e.img {
 			e.tsize[b.ID] = uint64(len(b.Data))
 		}
@@ -291,6 +291,12 @@ type encoder struct {
 	err    error       // first error of a helper without an error result
 	depth  int         // inlined calls active in the current thread
 
+	// the platform's part of the initial image (encode_image.go): main's
+	// arguments, the blocks, the first id allocations get
+	argc, argv uint64
+	img        []vm.ImageBlock
+	dyn0       uint32
+
 	// obj: memory of a single-threaded program as values per block
 	// (encode_obj.go), not one array
 	obj bool
@@ -302,24 +308,19 @@ type encoder struct {
 	slots    []*slot // every thread met so far, in round-robin order
 	threads  []ThreadInfo
 	extra    []*pstate // more states an instruction produced (one per round), for block
-	// the platform's part of the initial image (encode_image.go): main's
-	// arguments, the blocks, the first id allocations get
-	argc, argv uint64
-	img        []vm.ImageBlock
-	dyn0       uint32
-	blk        uint32 // the next block id (threaded programs: one per allocation in the unrolled program)
-	priv       map[uint32]bool
-	psize      map[uint32]uint64
-	tsize      map[uint32]uint64      // threaded: the largest size of each shared allocation's block (^0: not constant)
-	privOf     map[int]map[int32]bool // per function: its private allocas
-	guesses    []guess
-	usesCond   bool                // condition variables (thread ids bounded by condThreads)
-	visits     int                 // blocks executions so far (one per position visit, for all rounds)
-	visit      int                 // the block execution under way
-	instance   int                 // the instruction execution block is at (per pc, for all its states)
-	created    map[int]*slot       // threads by the instruction execution that creates them
-	ids        map[int]uint32      // block ids by the instruction execution that allocates them
-	deferred   []func(threads int) // constraints that range over every thread id
+	blk      uint32    // the next block id (threaded programs: one per allocation in the unrolled program)
+	priv     map[uint32]bool
+	psize    map[uint32]uint64
+	tsize    map[uint32]uint64      // threaded: the largest size of each shared allocation's block (^0: not constant)
+	privOf   map[int]map[int32]bool // per function: its private allocas
+	guesses  []guess
+	usesCond bool                // condition variables (thread ids bounded by condThreads)
+	visits   int                 // blocks executions so far (one per position visit, for all rounds)
+	visit    int                 // the block execution under way
+	instance int                 // the instruction execution block is at (per pc, for all its states)
+	created  map[int]*slot       // threads by the instruction execution that creates them
+	ids      map[int]uint32      // block ids by the instruction execution that allocates them
+	deferred []func(threads int) // constraints that range over every thread id
 
 	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 	// po: the partial-order encoding (encode_po.go), nil otherwise;
@@ -658,7 +659,7 @@ func (e *encoder) initial() (*pstate, error) {
 	p := e.p
 	if e.threaded || e.obj {
 		mem, kind, size, wcv, wseq := e.rootMaps()
-		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.dyn0), 32), flen: cst(0, 32),
+		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.firstDyn()), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
 				wcv: newLayer(wcv), wseq: newLayer(wseq), pmem: newLayer(nil), pkind: newLayer(nil)}}
 		s.regs = e.mainRegs()
@@ -672,7 +673,7 @@ func (e *encoder) initial() (*pstate, error) {
 	mem := e.q.Memory("mem0")
 	kind := e.q.Declare("kind0", ArraySort(32, 8))
 	size := e.q.Declare("size0", ArraySort(32, 32))
-	kinds := make([]uint64, e.dyn0)
+	kinds := make([]uint64, e.firstDyn())
 	for _, f := range p.Funcs {
 		if f.Block < p.FirstDynBlock {
 			kinds[f.Block] = kFunc
@@ -716,7 +717,7 @@ func (e *encoder) initial() (*pstate, error) {
 			kind = e.def(kind, ArraySort(32, 8), "k")
 		}
 	}
-	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.dyn0), 32), flen: cst(0, 32),
+	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.firstDyn()), 32), flen: cst(0, 32),
 		mem:  e.def(mem, Memory(), "m"),
 		kind: e.def(kind, ArraySort(32, 8), "k"),
 		size: e.def(size, ArraySort(32, 32), "z")}
@@ -730,7 +731,7 @@ func (e *encoder) mainRegs() []val {
 	main := e.p.Funcs[e.p.Entry]
 	regs := e.frameRegs(main)
 	if len(main.Params) >= 1 && int(main.Params[0]) < len(regs) {
-		regs[main.Params[0]] = cst(e.argc, 32)
+		regs[main.Params[0]] = cst(max(e.argc, 1), 32) // (1: argv[0] alone; argc is set by platformImage)
 	}
 	if len(main.Params) >= 2 && int(main.Params[1]) < len(regs) {
 		regs[main.Params[1]] = cst(e.argv, 64)

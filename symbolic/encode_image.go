@@ -21,8 +21,6 @@ import (
 // the encoder refuses).
 func (e *encoder) platformImage() error {
 	main := e.p.Funcs[e.p.Entry]
-	e.dyn0 = e.p.FirstDynBlock
-	e.argc = 1
 	if len(main.Params) < 2 {
 		return nil
 	}
@@ -43,6 +41,10 @@ func (e *encoder) platformImage() error {
 	}
 	return nil
 }
+
+// firstDyn is the id of the first block allocated (after the program's
+// globals and functions and the platform's blocks).
+func (e *encoder) firstDyn() uint32 { return max(e.p.FirstDynBlock, e.dyn0) }
 
 // imageKind is the encoder's kind of a platform block.
 func imageKind(b vm.ImageBlock) uint64 {
