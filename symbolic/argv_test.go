@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
@@ -136,4 +137,35 @@ func fmtOne(s, arg string) string {
 		}
 	}
 	return s
+}
+
+// TestThreadLocalRefused: a thread-local global of a threaded program is
+// refused (each thread has its own copy in the vm: encoded as one shared
+// block it made this violation unreachable, a wrong proof); in a program
+// without threads it is main's copy, an ordinary global.
+func TestThreadLocalRefused(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, tc := range []struct {
+		name, src string
+		refused   bool
+	}{
+		{"threaded", `__thread int x;
+void *thr(void *a) { if (x != 5) reach_error(); return 0; }
+int main(void) { unsigned long t; x = 5; pthread_create(&t, 0, thr, 0); pthread_join(t, 0); return 0; }`, true},
+		{"single", `__thread int x;
+int main(void) { x = 5; if (x != 5) reach_error(); return 0; }`, false},
+	} {
+		path := filepath.Join(t.TempDir(), "tls.c")
+		if err := os.WriteFile(path, []byte(argvPrelude+tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ir.Load(path, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Encode(p, EncodeOptions{Unwind: 1})
+		if got := err != nil && strings.Contains(err.Error(), "thread-local variable x"); got != tc.refused || !tc.refused && err != nil {
+			t.Errorf("%s: %v; want refused %v", tc.name, err, tc.refused)
+		}
+	}
 }

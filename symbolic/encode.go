@@ -201,6 +201,13 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	}
 	e.threaded = Threaded(p)
 	if e.threaded {
+		for _, g := range p.Globals {
+			if g.ThreadLocal {
+				// the vm gives each thread its own copy (vm/libc_tls.go);
+				// one shared block would be a wrong proof
+				return nil, fmt.Errorf("symbolic: encode: thread-local variable %s in a threaded program: not supported by the BMC encoder yet", g.Name)
+			}
+		}
 		e.rounds = opts.Contexts
 		if e.rounds <= 0 {
 			e.rounds = DefaultContexts
