@@ -602,8 +602,17 @@ func privateAllocas(fn *ir.Func) map[int32]bool {
 			mark(in.B) // stored as a value
 			continue
 		case ir.OpLoadAgg, ir.OpStoreAgg:
-			markRange(in.Dst, 64)
-			markRange(in.B, 64)
+			// A is the address; the leaves' slots are the value (under
+			// ILP32 every pointer load and store is one: Ptr32)
+			k := int32(64)
+			if in.Imm < uint64(len(fn.Aggs)) {
+				k = int32(len(fn.Aggs[in.Imm].Offs))
+			}
+			if in.Op == ir.OpLoadAgg {
+				markRange(in.Dst, k) // written by a load
+			} else {
+				markRange(in.B, k) // stored as values
+			}
 			continue
 		case ir.OpJmp, ir.OpJmpE, ir.OpUnreachable, ir.OpTrap, ir.OpNop, ir.OpFence:
 			continue
