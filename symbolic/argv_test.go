@@ -172,3 +172,51 @@ int main(void) { x = 5; if (x != 5) reach_error(); return 0; }`, false},
 		}
 	}
 }
+
+// TestILP32PointerArgPO: under ILP32 a pointer is stored in memory as its
+// 32-bit form by an aggregate store (Ptr32). Threaded encodings stored
+// that form as a bare term, so a helper's pointer parameter loaded back
+// from its stack slot had no known block and the partial-order check
+// refused the program (stack-2, queue_ok); now it keeps its value, and the
+// check proves the safe property and finds the lost update.
+func TestILP32PointerArgPO(t *testing.T) {
+	testutil.NeedClang(t)
+	src := argvPrelude + `int arr[4];
+int top;
+void push(int *st, int x) { st[top] = x; top = top + 1; }
+void *thr(void *a) { push(arr, 5); return 0; }
+int main(void) {
+  unsigned long t;
+  pthread_create(&t, 0, thr, 0);
+  push(arr, 7);
+  pthread_join(t, 0);
+  if (%s) reach_error();
+  return 0;
+}`
+	for _, tc := range []struct {
+		cond, want string
+	}{
+		{"top == 0 || top > 2 || arr[2] != 0", VerdictNotSatisfied},
+		{"top == 1", VerdictSatisfied},
+	} {
+		path := filepath.Join(t.TempDir(), "a.c")
+		if err := os.WriteFile(path, []byte(fmtOne(src, tc.cond)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ir.Load(path, ir.Options{DataModel: ir.ILP32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := query.Parse("E<> [0.reach_error] || Error(OutOfBounds)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Check(context.Background(), p, q, jobs.BMCOptions{Unwind: 1, Contexts: 1, Complete: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != tc.want {
+			t.Errorf("%s: %s (%s), want %s", tc.cond, r.Verdict, r.Reason, tc.want)
+		}
+	}
+}
