@@ -298,6 +298,31 @@ func (r *runner) check(steps []trace.Step) (sub string, ok bool, err error) {
 	return r.g.Classify(r.m, final)
 }
 
+// maxPrefixSteps bounds the witnesses firstViolation searches (it replays
+// every prefix).
+const maxPrefixSteps = 4000
+
+// firstViolation replays steps and returns its shortest prefix whose last
+// state is the property's violation (Classify), if one is.
+func (r *runner) firstViolation(steps []trace.Step) ([]trace.Step, string, bool, error) {
+	if len(steps) > maxPrefixSteps {
+		return steps, "", false, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for n := 0; n <= len(steps); n++ {
+		_, final, err := replaySteps(r.m, steps[:n])
+		if err != nil {
+			return steps, "", false, err
+		}
+		sub, ok, err := r.g.Classify(r.m, final)
+		if err != nil || ok {
+			return steps[:n], sub, ok, err
+		}
+	}
+	return steps, "", false, nil
+}
+
 // simulation rounds: (runs, step bound), the last repeated with new seeds.
 var simRounds = []struct {
 	runs  int
@@ -626,17 +651,26 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 			b := d.BMC
 			switch {
 			case b.Trace != nil:
-				sub, ok, err := r.check(b.Trace.Steps)
+				steps := b.Trace.Steps
+				sub, ok, err := r.check(steps)
+				if err == nil && !ok {
+					// BMC's target is the error state: a reach_error
+					// defined as assert(0) ends its witness after the
+					// call, where "about to call reach_error" no longer
+					// holds; the state before may be the violation
+					steps, sub, ok, err = r.firstViolation(steps)
+				}
 				if err != nil {
 					res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of the BMC witness: %v", err)
 					return res
 				}
 				if ok {
-					res.Outcome, res.steps, res.sub = OutViolation, b.Trace.Steps, sub
-					res.Detail = fmt.Sprintf("witness of %d steps (%s): %s", len(b.Trace.Steps), st.name, b.Reason)
+					res.Outcome, res.steps, res.sub = OutViolation, steps, sub
+					res.Detail = fmt.Sprintf("witness of %d steps (%s): %s", len(steps), st.name, b.Reason)
 					return res
 				}
 				res.Detail = b.Reason
+				notes = append(notes, fmt.Sprintf("%s: %s (not the property's violation)", st.name, b.Reason))
 				break stageLoop // a violation of another kind: its search next
 			case b.Verdict == symbolic.VerdictNotSatisfied && i == 0:
 				// E<> V not satisfied: no violation and no error at all,
