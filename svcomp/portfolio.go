@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -128,7 +129,8 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 			want[e] = true
 		}
 	}
-	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: g.Machine(p.Prog)}
+	r := &runner{nc: nc, p: p, g: g, opts: opts, deadline: start.Add(limit), m: g.Machine(p.Prog),
+		simUntil: start.Add(time.Duration(float64(limit) * simShare))}
 	if g.Prop.Kind == Termination {
 		return verifyTermination(ctx, r, out, start, limit)
 	}
@@ -151,6 +153,10 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 				case <-time.After(searchHeadStart):
 				case <-ctx.Done():
 				}
+			}
+			if e != EngineSimulation {
+				r.searching.Add(1)
+				defer r.searching.Add(-1)
 			}
 			t0 := time.Now()
 			res := r.run(ctx, e)
@@ -198,6 +204,13 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 // to reach the queue.
 const searchHeadStart = 500 * time.Millisecond
 
+// simShare is the part of the time limit the simulation runs beside the
+// searches: on SV-COMP's concurrency tasks it finds what it finds within
+// a second or two (7 of 104 tasks at 60 s, none after 1.2 s), and the
+// searches need the cores more. While no search runs (they refused the
+// program or ended without a verdict) it runs to the time limit.
+const simShare = 1.0 / 6
+
 // engineMargin is the time a search's own limit leaves before the
 // portfolio's, for its result to come back.
 const engineMargin = 2 * time.Second
@@ -217,6 +230,37 @@ type runner struct {
 	deadline time.Time
 	m        *vm.Machine
 	mu       sync.Mutex // m is not safe for concurrent replays
+	// searching counts the searches (explicit, bmc) still running; the
+	// simulation pauses past simUntil while one does (simShare)
+	searching atomic.Int32
+	simUntil  time.Time
+}
+
+// simPaused reports whether the simulation should wait: its share of the
+// time is over and a search still runs.
+func (r *runner) simPaused() bool {
+	return time.Now().After(r.simUntil) && r.searching.Load() > 0
+}
+
+// simContext is ctx, ended also when the simulation pauses.
+func (r *runner) simContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	sctx, cancel := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-sctx.Done():
+				return
+			case <-t.C:
+				if r.simPaused() {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return sctx, cancel
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -258,6 +302,31 @@ func (r *runner) check(steps []trace.Step) (sub string, ok bool, err error) {
 	return r.g.Classify(r.m, final)
 }
 
+// maxPrefixSteps bounds the witnesses firstViolation searches (it replays
+// every prefix).
+const maxPrefixSteps = 4000
+
+// firstViolation replays steps and returns its shortest prefix whose last
+// state is the property's violation (Classify), if one is.
+func (r *runner) firstViolation(steps []trace.Step) ([]trace.Step, string, bool, error) {
+	if len(steps) > maxPrefixSteps {
+		return steps, "", false, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for n := 0; n <= len(steps); n++ {
+		_, final, err := replaySteps(r.m, steps[:n])
+		if err != nil {
+			return steps, "", false, err
+		}
+		sub, ok, err := r.g.Classify(r.m, final)
+		if err != nil || ok {
+			return steps[:n], sub, ok, err
+		}
+	}
+	return steps, "", false, nil
+}
+
 // simulation rounds: (runs, step bound), the last repeated with new seeds.
 var simRounds = []struct {
 	runs  int
@@ -270,15 +339,34 @@ var simRounds = []struct {
 func (r *runner) simulate(ctx context.Context) engineResult {
 	var res engineResult
 	runs, failures := 0, 0
+	paused := false
 	for round := 0; ctx.Err() == nil; round++ {
+		for r.simPaused() && ctx.Err() == nil {
+			// the searches have the cores; go on once none runs
+			paused = true
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
 		sr := simRounds[min(round, len(simRounds)-1)]
 		q := fmt.Sprintf("Pr[<=%d](<> %s) {Rule=fixed, Epsilon=0.0001, MaxRuns=%d}", sr.bound, r.g.Focus, sr.runs)
 		res.Query = q
 		seed := r.opts.Seed + uint64(round)
-		x, err := r.submit(ctx, coordinator.Submission{Query: q, Seed: seed, JobSize: 64})
+		rctx, cancel := r.simContext(ctx)
+		x, err := r.submit(rctx, coordinator.Submission{Query: q, Seed: seed, JobSize: 64})
+		stopped := rctx.Err() != nil
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				break
+			}
+			if stopped {
+				round-- // paused: the same round again later
+				continue
 			}
 			// A round that fails (a worker lost) is tried again with the
 			// next round's seed, three times at most.
@@ -312,6 +400,9 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 		}
 	}
 	res.Outcome, res.Detail = OutNone, fmt.Sprintf("no violation in %d runs", runs)
+	if paused {
+		res.Detail += " (paused past its share of the time while a search ran)"
+	}
 	return res
 }
 
@@ -514,55 +605,99 @@ func (r *runner) bmc(ctx context.Context) engineResult {
 	if solver == "" {
 		solver = "z3"
 	}
+	stages := bmcStages(createsThreads(r.p.Prog))
+	var notes []string // what the stages that gave no verdict said
 	for i, prop := range []string{r.g.BMCPrimary, r.g.BMCFocus} {
 		if prop == "" {
 			break
 		}
 		q := "E<> " + prop
 		res.Query = q
-		rem := r.remaining() - engineMargin
-		if rem <= 0 {
+		if i > 0 {
+			// a violation of another kind was found: its kind's search
+			// takes what is left, as one job
+			stages = []bmcStage{{name: "deepening", share: 1}}
+		}
+	stageLoop:
+		for si, st := range stages {
+			rem := r.remaining() - engineMargin
+			if rem <= 0 {
+				break
+			}
+			slice := rem
+			if si < len(stages)-1 {
+				slice = time.Duration(float64(rem) * st.share)
+			}
+			o := st.opts
+			o.Solver, o.SolverTimeoutS = solver, slice.Seconds()
+			sctx, cancel := context.WithTimeout(ctx, slice+engineMargin/2)
+			x, err := r.submit(sctx, coordinator.Submission{Query: q, BMC: &o})
+			stopped := sctx.Err() != nil
+			cancel()
+			switch {
+			case err != nil && ctx.Err() != nil:
+				res.Outcome, res.Detail = OutNone, err.Error()
+				return res
+			case err != nil && stopped:
+				// the stage's share of the time ended it: the next stage
+				notes = append(notes, fmt.Sprintf("%s: no answer within its %.0f s", st.name, slice.Seconds()))
+				continue
+			case err != nil:
+				// the encoder refuses the program (any stage would)
+				res.Outcome, res.Detail = OutRefused, err.Error()
+				return res
+			}
+			d, ok := x.Detail.(*symbolic.Detail)
+			if !ok || d.BMC == nil {
+				res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not a BMC result", q)
+				return res
+			}
+			b := d.BMC
+			switch {
+			case b.Trace != nil:
+				steps := b.Trace.Steps
+				sub, ok, err := r.check(steps)
+				if err == nil && !ok {
+					// BMC's target is the error state: a reach_error
+					// defined as assert(0) ends its witness after the
+					// call, where "about to call reach_error" no longer
+					// holds; the state before may be the violation
+					steps, sub, ok, err = r.firstViolation(steps)
+				}
+				if err != nil {
+					res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of the BMC witness: %v", err)
+					return res
+				}
+				if ok {
+					res.Outcome, res.steps, res.sub = OutViolation, steps, sub
+					res.Detail = fmt.Sprintf("witness of %d steps (%s): %s", len(steps), st.name, b.Reason)
+					return res
+				}
+				res.Detail = b.Reason
+				notes = append(notes, fmt.Sprintf("%s: %s (not the property's violation)", st.name, b.Reason))
+				break stageLoop // a violation of another kind: its search next
+			case b.Verdict == symbolic.VerdictNotSatisfied && i == 0:
+				// E<> V not satisfied: no violation and no error at all,
+				// with no execution cut by the bound (for a threaded
+				// program only the partial-order check, which covers
+				// every interleaving, says so).
+				res.Outcome, res.Detail = OutProof, b.Reason
+				if r.g.BMCNoProof != "" {
+					res.Outcome, res.Detail = OutNone, b.Reason+" (no TRUE: "+r.g.BMCNoProof+")"
+				}
+				return res
+			default:
+				notes = append(notes, fmt.Sprintf("%s: %s: %s", st.name, b.Verdict, b.Reason))
+			}
+		}
+		if res.Detail == "" || i > 0 {
 			break
-		}
-		x, err := r.submit(ctx, coordinator.Submission{Query: q,
-			BMC: &jobs.BMCOptions{Solver: solver, SolverTimeoutS: rem.Seconds()}})
-		if err != nil {
-			res.Outcome, res.Detail = OutRefused, err.Error()
-			return res
-		}
-		d, ok := x.Detail.(*symbolic.Detail)
-		if !ok || d.BMC == nil {
-			res.Outcome, res.Detail = OutError, fmt.Sprintf("%s: not a BMC result", q)
-			return res
-		}
-		b := d.BMC
-		switch {
-		case b.Trace != nil:
-			sub, ok, err := r.check(b.Trace.Steps)
-			if err != nil {
-				res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of the BMC witness: %v", err)
-				return res
-			}
-			if ok {
-				res.Outcome, res.steps, res.sub = OutViolation, b.Trace.Steps, sub
-				res.Detail = fmt.Sprintf("witness of %d steps: %s", len(b.Trace.Steps), b.Reason)
-				return res
-			}
-			res.Detail = b.Reason
-		case b.Verdict == symbolic.VerdictNotSatisfied && i == 0:
-			// E<> V not satisfied: no violation and no error at all, with
-			// no execution cut by the bound.
-			res.Outcome, res.Detail = OutProof, b.Reason
-			if r.g.BMCNoProof != "" {
-				res.Outcome, res.Detail = OutNone, b.Reason+" (no TRUE: "+r.g.BMCNoProof+")"
-			}
-			return res
-		default:
-			res.Outcome, res.Detail = OutNone, fmt.Sprintf("%s: %s", b.Verdict, b.Reason)
-			return res
 		}
 	}
 	res.Outcome = OutNone
+	if len(notes) > 0 {
+		res.Detail = strings.Join(notes, "; ")
+	}
 	return res
 }
 
@@ -587,4 +722,38 @@ func (r *runner) absint(ctx context.Context) engineResult {
 		res.Outcome = OutProof
 	}
 	return res
+}
+
+// bmcStage is one BMC job of the portfolio's bmc engine: its options
+// (the solver and its time limit are the run's) and its share of the time
+// left when it starts (the last stage takes all of it).
+type bmcStage struct {
+	name  string
+	opts  jobs.BMCOptions
+	share float64
+}
+
+// bmcStages are the BMC jobs verify runs, in order. A program without
+// threads: one job, deepening the unwinding bound (with k-induction) for
+// the whole time. A threaded program: the small bounds first, each job
+// with its share of the time, so that no single hard check takes it all
+// (stack-2 has its bug at unwind 2 and 2 rounds, which took minutes inside
+// the deepening with 3 rounds):
+//
+//  1. one round-robin round, deepening, then at each bound the
+//     partial-order check of every interleaving (Complete: its verdict is
+//     final), the only proof for a threaded program, and a bug finder
+//     without a context bound;
+//  2. round-robin rounds alone at unwind 2 and 2 rounds;
+//  3. the default deepening with 3 rounds, the partial-order check after
+//     each bound, for the time left.
+func bmcStages(threaded bool) []bmcStage {
+	if !threaded {
+		return []bmcStage{{name: "deepening", share: 1}}
+	}
+	return []bmcStage{
+		{name: "partial order", opts: jobs.BMCOptions{Contexts: 1, Complete: true}, share: 0.5},
+		{name: "2 rounds at unwind 2", opts: jobs.BMCOptions{Unwind: 2, Contexts: 2, RoundsOnly: true}, share: 0.5},
+		{name: "deepening with 3 rounds", opts: jobs.BMCOptions{Contexts: 3}, share: 1},
+	}
 }

@@ -199,16 +199,23 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		}
 		e.calls[c] = append(e.calls[c], proc)
 	}
-	if main := p.Funcs[p.Entry]; len(main.Params) >= 2 {
-		return nil, fmt.Errorf("symbolic: encode: %s(argc, argv): argv is not supported by the BMC encoder yet", main.Name)
-	}
 	e.sizeAt = map[uint64]uint64{}
 	for _, g := range p.Globals {
 		e.maxBlock = max(e.maxBlock, uint64(g.Size))
 		e.sizeAt[uint64(g.Block)] = max(e.sizeAt[uint64(g.Block)], uint64(g.Size))
 	}
+	if err := e.platformImage(); err != nil {
+		return nil, err
+	}
 	e.threaded = Threaded(p)
 	if e.threaded {
+		for _, g := range p.Globals {
+			if g.ThreadLocal {
+				// the vm gives each thread its own copy (vm/libc_tls.go);
+				// one shared block would be a wrong proof
+				return nil, fmt.Errorf("symbolic: encode: thread-local variable %s in a threaded program: not supported by the BMC encoder yet", g.Name)
+			}
+		}
 		e.rounds = opts.Contexts
 		if e.rounds <= 0 {
 			e.rounds = DefaultContexts
@@ -223,6 +230,11 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 			// a thread whose context cannot end before a failing step would
 			// end the run before another thread's violation (docs/bmc.md)
 			e.refuseProof("the violation is not every error (E<> Error): the round-robin rounds cannot stop a thread just before a step that fails otherwise")
+		}
+		// allocations follow the platform's blocks, which are shared
+		e.blk = e.firstDyn()
+		for _, b := range e.img {
+			e.tsize[b.ID] = uint64(len(b.Data))
 		}
 	}
 	s, err := e.initial()
@@ -298,6 +310,12 @@ type encoder struct {
 	steps  int         // blocks executed
 	err    error       // first error of a helper without an error result
 	depth  int         // inlined calls active in the current thread
+
+	// the platform's part of the initial image (encode_image.go): main's
+	// arguments, the blocks, the first id allocations get
+	argc, argv uint64
+	img        []vm.ImageBlock
+	dyn0       uint32
 
 	// obj: memory of a single-threaded program as values per block
 	// (encode_obj.go), not one array
@@ -664,7 +682,7 @@ func (e *encoder) initial() (*pstate, error) {
 	p := e.p
 	if e.threaded || e.obj {
 		mem, kind, size, wcv, wseq := e.rootMaps()
-		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+		s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.firstDyn()), 32), flen: cst(0, 32),
 			tm: &tmaps{mem: newLayer(mem), kind: newLayer(kind), size: newLayer(size),
 				wcv: newLayer(wcv), wseq: newLayer(wseq), pmem: newLayer(nil), pkind: newLayer(nil)}}
 		s.regs = e.mainRegs()
@@ -678,7 +696,7 @@ func (e *encoder) initial() (*pstate, error) {
 	mem := e.q.Memory("mem0")
 	kind := e.q.Declare("kind0", ArraySort(32, 8))
 	size := e.q.Declare("size0", ArraySort(32, 32))
-	kinds := make([]uint64, p.FirstDynBlock)
+	kinds := make([]uint64, e.firstDyn())
 	for _, f := range p.Funcs {
 		if f.Block < p.FirstDynBlock {
 			kinds[f.Block] = kFunc
@@ -705,13 +723,24 @@ func (e *encoder) initial() (*pstate, error) {
 		}
 		mem = e.def(mem, Memory(), "m")
 	}
+	for _, b := range e.img { // the platform's blocks (encode_image.go)
+		kinds[b.ID] = imageKind(b)
+		size = e.def(Store(size, BV(uint64(b.ID), 32), BV(uint64(len(b.Data)), 32)), ArraySort(32, 32), "z")
+		for i, c := range b.Data {
+			mem = Store(mem, BV(ir.MakePtr(b.ID, uint32(i)), 64), BV(uint64(c), 8))
+			if i%64 == 63 {
+				mem = e.def(mem, Memory(), "m")
+			}
+		}
+		mem = e.def(mem, Memory(), "m")
+	}
 	for id := 1; id < len(kinds); id++ {
 		kind = Store(kind, BV(uint64(id), 32), BV(kinds[id], 8))
 		if id%64 == 63 {
 			kind = e.def(kind, ArraySort(32, 8), "k")
 		}
 	}
-	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(p.FirstDynBlock), 32), flen: cst(0, 32),
+	s := &pstate{g: "true", cnt: map[int]val{}, next: cst(uint64(e.firstDyn()), 32), flen: cst(0, 32),
 		mem:  e.def(mem, Memory(), "m"),
 		kind: e.def(kind, ArraySort(32, 8), "k"),
 		size: e.def(size, ArraySort(32, 32), "z")}
@@ -719,13 +748,16 @@ func (e *encoder) initial() (*pstate, error) {
 	return s, nil
 }
 
-// mainRegs is main's first frame: argc is 1, as the vm passes it to a run
-// without arguments (argv is refused by Encode).
+// mainRegs is main's first frame: argc and argv as the vm passes them to
+// a run without arguments (platformImage).
 func (e *encoder) mainRegs() []val {
 	main := e.p.Funcs[e.p.Entry]
 	regs := e.frameRegs(main)
 	if len(main.Params) >= 1 && int(main.Params[0]) < len(regs) {
-		regs[main.Params[0]] = cst(1, 32)
+		regs[main.Params[0]] = cst(max(e.argc, 1), 32) // (1: argv[0] alone; argc is set by platformImage)
+	}
+	if len(main.Params) >= 2 && int(main.Params[1]) < len(regs) {
+		regs[main.Params[1]] = cst(e.argv, 64)
 	}
 	return regs
 }

@@ -221,7 +221,9 @@ func (e *encoder) agg(fn *ir.Func, s *pstate, in *ir.Inst) error {
 			if s.g == "false" {
 				return nil
 			}
-			if e.obj {
+			if e.threaded || e.obj {
+				// the value with what is known of it (as store does): a
+				// pointer loaded back keeps its block
 				if !x.isConst() {
 					x = withSets(val{t: v, w: 8 * n}, x)
 				}

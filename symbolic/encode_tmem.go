@@ -105,6 +105,13 @@ func (e *encoder) rootMaps() (mem, kind, size, wcv, wseq *lmap) {
 			init[uint64(g.Block)<<32|uint64(i)] = cst(uint64(b), 8) // keys: block << 32 | offset
 		}
 	}
+	for _, b := range e.img { // the platform's blocks (encode_image.go)
+		kinds[uint64(b.ID)] = cst(imageKind(b), 8)
+		sizes[uint64(b.ID)] = cst(uint64(len(b.Data)), 32)
+		for i, c := range b.Data {
+			init[uint64(b.ID)<<32|uint64(i)] = cst(uint64(c), 8)
+		}
+	}
 	mem = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
 		if v, ok := init[k]; ok {
 			return v
@@ -595,8 +602,17 @@ func privateAllocas(fn *ir.Func) map[int32]bool {
 			mark(in.B) // stored as a value
 			continue
 		case ir.OpLoadAgg, ir.OpStoreAgg:
-			markRange(in.Dst, 64)
-			markRange(in.B, 64)
+			// A is the address; the leaves' slots are the value (under
+			// ILP32 every pointer load and store is one: Ptr32)
+			k := int32(64)
+			if in.Imm < uint64(len(fn.Aggs)) {
+				k = int32(len(fn.Aggs[in.Imm].Offs))
+			}
+			if in.Op == ir.OpLoadAgg {
+				markRange(in.Dst, k) // written by a load
+			} else {
+				markRange(in.B, k) // stored as values
+			}
 			continue
 		case ir.OpJmp, ir.OpJmpE, ir.OpUnreachable, ir.OpTrap, ir.OpNop, ir.OpFence:
 			continue

@@ -37,6 +37,12 @@ func (Handler) Handle(ctx context.Context, j *worker.Job) error {
 	if err != nil {
 		return j.Fail(ctx, err)
 	}
+	if main := m.Prog.Funcs[m.Prog.Entry]; len(j.Args) > 0 && len(main.Params) > 0 {
+		// the encoder gives main what a run without arguments gets
+		// (encode_image.go)
+		return j.Fail(ctx, &worker.Refusal{Err: fmt.Errorf("%s: %w", j.ProgramName,
+			unsupported{fmt.Errorf("symbolic: encode: %s(argc, ...) with command-line arguments (--arg): not supported by the BMC encoder yet", main.Name)})})
+	}
 	res, err := Check(ctx, m.Prog, q, job.Options, func(p Progress) {
 		j.Progress(jobs.Progress{Unwind: p.Unwind, Terms: p.Terms, SolverS: p.SolverSeconds, Workers: 1, Phase: p.Phase})
 	})

@@ -247,3 +247,37 @@ func (m *Machine) setMainArgs(t *Thread) {
 		r[main.Params[1]] = m.libc.argv
 	}
 }
+
+// ImageBlock is a block of a machine's initial image that the platform
+// added after the program's globals and functions (the blocks listed
+// above, in id order).
+type ImageBlock struct {
+	ID    uint32
+	Const bool // stores are errors
+	Data  []byte
+}
+
+// PlatformImage lists the blocks the platform added to the initial image,
+// with their bytes, so that an engine that models memory itself (BMC)
+// starts from the same image as the vm.
+func (m *Machine) PlatformImage() []ImageBlock {
+	var out []ImageBlock
+	for id := m.Prog.FirstDynBlock; id < m.init.n; id++ {
+		b := m.init.blk(id)
+		if b.kind != blkGlobal && b.kind != blkConst {
+			continue
+		}
+		data := make([]byte, b.size)
+		m.init.readBlock(b, 0, data)
+		out = append(out, ImageBlock{ID: id, Const: b.kind == blkConst, Data: data})
+	}
+	return out
+}
+
+// MainArgs are the values main's parameters get at the start of a run
+// (setMainArgs): argc (32 bits) and argv, a pointer into the platform's
+// image (0 where main does not take it). Err is why the first state fails
+// instead (an argv with no 32-bit address under ILP32), "" if it does not.
+func (m *Machine) MainArgs() (argc, argv uint64, err string) {
+	return m.libc.argc & 0xffffffff, m.libc.argv, m.libc.argvErr
+}

@@ -67,14 +67,14 @@ func TestCheckBMC(t *testing.T) {
 }
 
 // TestCheckBMCRefusal: a program the BMC encoder does not support (here
-// main's argv) is a refusal, bad input for the engine — exit status 2
+// a call of rand, whose hidden state it does not model) is a refusal, bad input for the engine — exit status 2
 // with the construct named and a hint to use another engine — never 1 (a
 // failure of the cluster); with -q --json its entry says so.
 func TestCheckBMCRefusal(t *testing.T) {
 	requireClang(t)
 	dir := t.TempDir()
-	prog := filepath.Join(dir, "argv.c")
-	src := "extern void reach_error(void);\nint main(int argc, char **argv) { if (argc > 5) reach_error(); return 0; }\n"
+	prog := filepath.Join(dir, "rand.c")
+	src := "extern void reach_error(void);\nextern int rand(void);\nint main(void) { if (rand() > 5) reach_error(); return 0; }\n"
 	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +83,20 @@ func TestCheckBMCRefusal(t *testing.T) {
 	if rc != exitUsage {
 		t.Fatalf("exit %d, want %d (a refusal is bad input)\n%s", rc, exitUsage, errb.String())
 	}
-	for _, want := range []string{"refused", "argv", "not supported by the BMC encoder", "leave out --engine bmc"} {
+	for _, want := range []string{"refused", "call of rand", "not supported by the BMC encoder", "leave out --engine bmc"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("the message does not say %q:\n%s", want, errb.String())
 		}
+	}
+	// main(argc, argv) gets what a run without arguments gets: --arg is
+	// refused
+	argv := filepath.Join(dir, "argv.c")
+	if err := os.WriteFile(argv, []byte("extern void reach_error(void);\nint main(int argc, char **argv) { if (argc > 1) reach_error(); return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if rc := dispatch([]string{"check", "--workers", "1", "--quiet", "--engine", "bmc", "--arg", "x", argv, "E<> [0.reach_error]"}, &out, &errb); rc != exitUsage || !strings.Contains(errb.String(), "--arg") {
+		t.Errorf("--arg: exit %d, %q; want %d and --arg refused", rc, errb.String(), exitUsage)
 	}
 	qf := filepath.Join(dir, "q.q")
 	if err := os.WriteFile(qf, []byte("E<> [0.reach_error]\n"), 0o644); err != nil {

@@ -33,6 +33,10 @@ func TestVerify(t *testing.T) {
 		{task: "null_deref.yml", verdict: "FALSE(valid-deref)", engine: "simulation|bmc"},
 		{task: "rare_input.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "unreach-call", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
+		// main(argc, argv), threads and a 32-bit input under ILP32: BMC
+		// finds the bug, and its partial-order check proves the safe one
+		{task: "argv_threads.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineBMC, long: true},
+		{task: "argv_threads_safe.yml", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "termination", verdict: "TRUE", engine: svcomp.EngineTermination},
 		{task: "reset_loop.yml", verdict: "FALSE(termination)", engine: svcomp.EngineTermination},
 		{task: "atomic_race.yml", verdict: "UNKNOWN", limit: "4s"},
