@@ -12,6 +12,7 @@ import (
 
 	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/testutil"
+	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
@@ -93,30 +94,7 @@ func TestCompleteDifferential(t *testing.T) {
 		}
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 			p := testutil.Program(t, f)
-			q, err := query.Parse("E<> Error")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := query.Compile(q, vm.NewMachine(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exv := "refused"
-			ex, err := explicit.Search(context.Background(), c, explicit.Options{MaxTime: 20 * time.Second})
-			if err == nil {
-				exv = string(ex.Verdict)
-			} else {
-				t.Logf("explicit search: %v", err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			r, err := Check(ctx, p, q, jobs.BMCOptions{MaxUnwind: 4, SolverTimeoutS: 10, Complete: true}, nil)
-			if err != nil {
-				if errors.Is(err, ErrUnsupported) {
-					t.Skipf("refused: %v", err)
-				}
-				t.Fatal(err)
-			}
+			exv, r := diffVerdicts(t, p, jobs.BMCOptions{MaxUnwind: 4, SolverTimeoutS: 10, Complete: true})
 			t.Logf("explicit %s; bmc %s (%s)", exv, r.Verdict, r.Reason)
 			definite := func(v string) bool { return v == VerdictSatisfied || v == VerdictNotSatisfied }
 			if definite(r.Verdict) && definite(exv) {
@@ -128,6 +106,38 @@ func TestCompleteDifferential(t *testing.T) {
 		})
 	}
 	t.Logf("%d programs decided by both", decided)
+}
+
+// diffVerdicts answers E<> Error on p by explicit search ("refused" when it
+// cannot: wide inputs, limits) and by BMC with opts; a program BMC refuses
+// skips the test.
+func diffVerdicts(t *testing.T, p *ir.Program, opts jobs.BMCOptions) (string, *Result) {
+	t.Helper()
+	q, err := query.Parse("E<> Error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := query.Compile(q, vm.NewMachine(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exv := "refused"
+	ex, err := explicit.Search(context.Background(), c, explicit.Options{MaxTime: 20 * time.Second})
+	if err == nil {
+		exv = string(ex.Verdict)
+	} else {
+		t.Logf("explicit search: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r, err := Check(ctx, p, q, opts, nil)
+	if err != nil {
+		if errors.Is(err, ErrUnsupported) {
+			t.Skipf("refused: %v", err)
+		}
+		t.Fatal(err)
+	}
+	return exv, r
 }
 
 // poChecked reports whether r's answer came from a partial-order check.

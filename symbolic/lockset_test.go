@@ -2,7 +2,6 @@ package symbolic
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,12 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wyvernmc/wyvern/explicit"
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
-	"github.com/wyvernmc/wyvern/vm"
 )
 
 // lockProgram compiles a C program given as text.
@@ -255,30 +252,7 @@ int main(void) { pthread_t a, b, c; pthread_create(&a, 0, t1, 0); pthread_create
 	}
 	for _, pr := range progs {
 		t.Run(pr.name, func(t *testing.T) {
-			q, err := query.Parse("E<> Error")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := query.Compile(q, vm.NewMachine(pr.p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exv := "refused"
-			ex, err := explicit.Search(context.Background(), c, explicit.Options{MaxTime: 20 * time.Second})
-			if err == nil {
-				exv = string(ex.Verdict)
-			} else {
-				t.Logf("explicit search: %v", err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			r, err := Check(ctx, pr.p, q, jobs.BMCOptions{MaxUnwind: 4, SolverTimeoutS: 20, Complete: true, RoundsOnly: true}, nil)
-			if err != nil {
-				if errors.Is(err, ErrUnsupported) {
-					t.Skipf("refused: %v", err)
-				}
-				t.Fatal(err)
-			}
+			exv, r := diffVerdicts(t, pr.p, jobs.BMCOptions{MaxUnwind: 4, SolverTimeoutS: 20, Complete: true, RoundsOnly: true})
 			t.Logf("explicit %s; bmc %s (%s)", exv, r.Verdict, r.Reason)
 			definite := func(v string) bool { return v == VerdictSatisfied || v == VerdictNotSatisfied }
 			if definite(r.Verdict) && definite(exv) && r.Verdict != exv {
