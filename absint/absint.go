@@ -85,6 +85,7 @@ func (s *state) clone() *state {
 }
 
 type analysis struct {
+	opts     Options
 	ctx      context.Context
 	prog     *ir.Program
 	errFuncs map[int]bool
@@ -118,11 +119,27 @@ type analysis struct {
 	threads  int
 }
 
+// Options select what a proof covers.
+type Options struct {
+	// UnboundedThreads: the proof is about the C program, whose threads
+	// are not bounded in number (SV-COMP's semantics), not about the vm,
+	// whose run ends with ResourceLimit past its process, memory and
+	// ILP32 block limits: pthread_create may run any number of times (in
+	// any loop) and the machine's limits are not checked (docs/absint.md).
+	// A proof then rules out every error but abort() and ResourceLimit.
+	UnboundedThreads bool
+}
+
 // Prove analyses prog: Proved when no call of a function in errFuncs (the
 // property's error functions the program defines) and no vm error other
 // than abort() can be reached. It stops, refusing, when ctx ends.
 func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result) {
-	a := &analysis{ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
+	return ProveWith(ctx, prog, errFuncs, Options{})
+}
+
+// ProveWith is Prove with options.
+func ProveWith(ctx context.Context, prog *ir.Program, errFuncs []string, opts Options) (res Result) {
+	a := &analysis{opts: opts, ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -141,6 +158,10 @@ func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result
 	a.setup()
 	a.run()
 	a.final()
+	if a.threads < 0 {
+		return Result{Proved: true, Rounds: a.round,
+			Reason: fmt.Sprintf("interval analysis: no error reachable (any number of threads, %d rounds)", a.round)}
+	}
 	return Result{Proved: true, Rounds: a.round,
 		Reason: fmt.Sprintf("interval analysis: no error reachable (%d threads at most, %d rounds)", a.threads, a.round)}
 }

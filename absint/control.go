@@ -240,6 +240,10 @@ func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 	case ir.BAtomicBegin, ir.BAtomicEnd, ir.BYield, ir.BAttrInit:
 		ret(constVal(0))
 	case ir.BPthreadSelf:
+		if a.opts.UnboundedThreads {
+			ret(topW(8 * uint8(a.tidSize())))
+			break
+		}
 		ret(intVal(0, maxThreadID))
 	case ir.BMutexInit:
 		if !isMain {
@@ -430,6 +434,11 @@ func (a *analysis) final() {
 				refuse("%s: the thread of %s may not have been joined", a.where(a.fns[a.prog.Entry], d), a.where(a.fns[a.prog.Entry], p))
 			}
 		}
+	}
+	if a.opts.UnboundedThreads {
+		// (the C program's threads: no limit to check)
+		a.threads = -1
+		return
 	}
 	// threads and their stacks stay within the machine's limits
 	var bytes, blocks int64

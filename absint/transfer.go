@@ -52,7 +52,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			set(intVal(0, in.Imm), "")
 			break
 		}
-		lo, hi := sview(v.i, in.W)
+		lo, hi := v.sview(in.W)
 		r, _ := fromSigned(lo, hi, dw)
 		set(r, wrap("sx(", st.syms[in.A], ","+strconv.Itoa(int(in.W))+")"))
 	case ir.OpPtrToInt, ir.OpIntToPtr:
@@ -263,7 +263,7 @@ func (a *analysis) gep(base val, idx []val, scale []int64, ws []uint8, at func()
 		if ws[k] == 64 && v.i.lo == v.i.hi {
 			l, h = int64(v.i.lo), int64(v.i.lo)
 		} else {
-			l, h = sview(v.i, ws[k])
+			l, h = v.sview(ws[k])
 		}
 		const big = 1 << 40
 		x, ok1 := mulChecked(l, scale[k])
