@@ -435,11 +435,6 @@ func (a *analysis) final() {
 			}
 		}
 	}
-	if a.opts.UnboundedThreads {
-		// (the C program's threads: no limit to check)
-		a.threads = -1
-		return
-	}
 	// threads and their stacks stay within the machine's limits
 	var bytes, blocks int64
 	for _, ob := range a.objs {
@@ -452,6 +447,10 @@ func (a *analysis) final() {
 	for pc, in := range a.prog.Funcs[a.prog.Entry].Code {
 		if in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate && a.mainIn != nil && a.mainIn[pc] != nil {
 			n, ok := a.executions(pc)
+			if !ok && a.opts.UnboundedThreads {
+				a.threads = -1 // (the C program's threads: no bound to check)
+				return
+			}
 			if !ok {
 				refuse("%s: pthread_create in a loop without a bound on its iterations", a.where(a.fns[a.prog.Entry], pc))
 			}
@@ -459,6 +458,9 @@ func (a *analysis) final() {
 		}
 	}
 	a.threads = int(procs - 1)
+	if a.opts.UnboundedThreads {
+		return // (the vm's limits are no errors of the C program)
+	}
 	// (margins below the vm's defaults, MaxProcs 1000 and MaxMemory 512
 	// MiB, which the portfolio's machines keep)
 	if procs > 900 || bytes*procs > 256<<20 {
