@@ -4,6 +4,7 @@
 // global a thread reads too, and a sum of two such ranges stays in range.
 #include <pthread.h>
 extern signed char __VERIFIER_nondet_char(void);
+extern _Bool __VERIFIER_nondet_bool(void);
 extern void reach_error(void);
 int g;
 void *worker(void *arg) {
@@ -26,7 +27,7 @@ int main(void) {
   pthread_create(&t, 0, worker, 0);
   if (r > 10)
     reach_error();
-  int y = __VERIFIER_nondet_char();
+  int y = __VERIFIER_nondet_bool() * 12 - 5; // -5 or 7
   if (y < -5 || y > 7)
     return 0;
   int z = y + r; // [-133, 17]
