@@ -51,7 +51,9 @@ func porCorpus(t *testing.T) []porCase {
 		porCase{porShrunk(t, dir, "../testdata/mt/counter_mutex.c"), []string{"E<> counter == 4", "A[] counter < 4", "E<> counter == 1"}},
 		porCase{porShrunk(t, dir, "../testdata/mt/prodcons.c"), []string{"E<> total == 1", "A[] count <= 1"}},
 	)
-	cs = append(cs, porCase{"testdata/por_exit_stack.c", generic}, porCase{"testdata/por_ret_stack.c", generic})
+	cs = append(cs, porCase{"testdata/por_exit_stack.c", generic}, porCase{"testdata/por_ret_stack.c", generic},
+		porCase{"testdata/por_alloca_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
+		porCase{"testdata/por_ptr_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
 	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
 		cs = append(cs, porCase{filepath.Join("../testdata/errors", f), generic})
 	}
