@@ -259,3 +259,34 @@ func TestPORNotApplied(t *testing.T) {
 		}
 	}
 }
+
+// TestDataRaceBlindCalls: a race through a platform function whose
+// accesses DataRace does not see (memset) is never proved absent, under no
+// reduction, the reductions and POR: the race queries end incomplete, and a
+// program whose only calls are seen (printf of a constant format, free)
+// still gets its proof.
+func TestDataRaceBlindCalls(t *testing.T) {
+	testutil.NeedClang(t)
+	for _, tc := range []struct {
+		path, q string
+		want    Verdict
+		reduced bool // (the unreduced search is too large for a unit test)
+	}{
+		{"testdata/race_memset.c", "E<> DataRace", Incomplete, false},
+		{"testdata/race_memset.c", "A[] !DataRace", Incomplete, false},
+		{"testdata/race_memset.c", "E<> DataRace || Error", Incomplete, false},
+		{"testdata/race_memset.c", "E<> Error", NotSatisfied, false},
+		{"testdata/por_race_local.c", "E<> DataRace", NotSatisfied, true},
+		{"../testdata/mt/join_values.c", "E<> DataRace", NotSatisfied, false},
+	} {
+		for _, opts := range []Options{{}, {Reduction: Local}, {Reduction: Global}, {Reduction: Global, POR: true}, {Reduction: Global, POR: true, Order: DFS}} {
+			if tc.reduced && opts.Reduction == None {
+				continue
+			}
+			opts.MaxStates = 100_000
+			if res := search(t, tc.path, tc.q, opts); res.Verdict != tc.want {
+				t.Errorf("%s %q %+v: %s (%s), want %s", tc.path, tc.q, opts, res.Verdict, res.Reason, tc.want)
+			}
+		}
+	}
+}
