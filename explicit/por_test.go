@@ -53,7 +53,8 @@ func porCorpus(t *testing.T) []porCase {
 	)
 	cs = append(cs, porCase{"testdata/por_exit_stack.c", generic}, porCase{"testdata/por_ret_stack.c", generic},
 		porCase{"testdata/por_alloca_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
-		porCase{"testdata/por_ptr_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
+		porCase{"testdata/por_ptr_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
+		porCase{"testdata/por_memcpy_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
 	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
 		cs = append(cs, porCase{filepath.Join("../testdata/errors", f), generic})
 	}

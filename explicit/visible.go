@@ -46,8 +46,9 @@ type visibility struct {
 	class [][]uint8 // per function index, per pc
 	// escaped[f] is set when function f has a non-private alloca.
 	escaped []bool
-	// ids says that the program converts a pointer to an integer or
-	// orders pointers, so that it may see block ids (renumbers).
+	// ids says that the program converts a pointer to an integer, copies
+	// bytes with memcpy or memmove, or orders pointers, so that it may see
+	// block ids (renumbers).
 	ids bool
 }
 
@@ -90,8 +91,8 @@ func newVisibility(p *ir.Program) *visibility {
 			if in.Op == ir.OpAlloca && !private[in.Dst] {
 				v.escaped[f.Index] = true
 			}
-			if in.Op == ir.OpPtrToInt {
-				v.ids = true
+			if in.Op == ir.OpPtrToInt || in.Op == ir.OpCallB && (ir.Builtin(in.B) == ir.BMemcpy || ir.Builtin(in.B) == ir.BMemmove) {
+				v.ids = true // (memcpy may copy a pointer's bytes into an integer)
 			}
 		}
 		if f.OrdersPointers {
@@ -239,14 +240,15 @@ func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 // shared by all processes, so two such steps of different processes do not
 // commute: the order decides which block gets which id, and a program sees
 // ids in its addresses once it converts a pointer to an integer
-// ((uintptr_t)&local) or orders two pointers (p < q). In a program that
-// does (visibility.ids) they are visible while another process is alive
+// ((uintptr_t)&local, or memcpy of a pointer's bytes) or orders two
+// pointers (p < q). In a program that may (visibility.ids: ptrtoint,
+// memcpy, memmove, an ordering icmp) they are visible while another process is alive
 // (gen.runInvisible): before 2026-11-28 they never were, and the global
 // reduction ran a new thread's allocas before its creator's next step, so
 // it missed the orders in which a later thread's stack blocks get the lower
 // ids (explicit/testdata/por_alloca_order.c). Otherwise only comparing a
 // dangling pointer for equality (undefined behaviour) or reading a
-// pointer's bytes as an integer (memcpy, a union: not covered) sees ids.
+// pointer's bytes as an integer through a union (not covered) sees ids.
 func (v *visibility) renumbers(t *vm.Thread) bool {
 	if t.Done || len(t.Frames) == 0 {
 		return false
