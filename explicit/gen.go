@@ -256,7 +256,7 @@ func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]trace.Step) int {
 	k := 0
 	for ; k < maxInvisibleRun && st.Status == vm.Running; k++ {
 		t := st.Threads[tid]
-		if g.vis.nextVisible(t) || !g.m.Enabled(st, t) {
+		if g.vis.nextVisible(t) || !g.m.Enabled(st, t) || g.vis.ids && g.vis.renumbers(t) && othersAlive(st, tid) {
 			break
 		}
 		g.m.StepOnly(st, tid, &g.nc)
@@ -265,6 +265,17 @@ func (g *gen) runInvisible(st *vm.State, tid int32, rec *[]trace.Step) int {
 		}
 	}
 	return k
+}
+
+// othersAlive reports whether a process other than tid has not ended: one
+// that may still allocate or free a block id.
+func othersAlive(st *vm.State, tid int32) bool {
+	for i, u := range st.Threads {
+		if int32(i) != tid && !u.Done {
+			return true
+		}
+	}
+	return false
 }
 
 // replayStep executes one recorded transition (process, choices of its

@@ -749,6 +749,9 @@ func (sr *searcher) finish() error {
 	case sr.stopReason != "":
 		res.Verdict, res.Reason = Incomplete, sr.stopReason
 		res.Notes = append(res.Notes, sr.limitHints()...)
+	case (kind == query.Reach || kind == query.Invariant) && sr.c.Reads.Has(query.ReadDataRace) && raceBlind(sr.m.Prog) != "":
+		res.Verdict = Incomplete
+		res.Reason = fmt.Sprintf("no data race found in %d states, but the program calls %s, whose memory accesses DataRace does not see", res.States, raceBlind(sr.m.Prog))
 	case kind == query.Reach:
 		res.Verdict, res.Reason = NotSatisfied, fmt.Sprintf("no reachable state satisfies the proposition (%d states)", res.States)
 	case kind == query.Invariant:

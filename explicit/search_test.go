@@ -190,7 +190,12 @@ func TestReductionsKeepVerdicts(t *testing.T) {
 	}
 	// (por_race_const.c: its one race is a load from a constant global,
 	// invisible to the reductions unless the query reads DataRace)
-	programs = append(programs, shrunk(t, dir, "../examples/race.c"), "../testdata/mt/spin_local.c", "testdata/por_race_const.c")
+	// (por_alloca_order.c, por_ptr_order.c: their errors need a later
+	// thread's stack block to get the lower id, which the global reduction
+	// missed before 2026-11-28; por_memcpy_order.c, in porCorpus, calls
+	// memcpy, which the DataRace query here cannot rule out)
+	programs = append(programs, shrunk(t, dir, "../examples/race.c"), "../testdata/mt/spin_local.c", "testdata/por_race_const.c",
+		"testdata/por_alloca_order.c", "testdata/por_ptr_order.c")
 	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
 		programs = append(programs, filepath.Join("../testdata/errors", f))
 	}

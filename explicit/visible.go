@@ -46,6 +46,10 @@ type visibility struct {
 	class [][]uint8 // per function index, per pc
 	// escaped[f] is set when function f has a non-private alloca.
 	escaped []bool
+	// ids says that the program converts a pointer to an integer, copies
+	// bytes with memcpy or memmove, or orders pointers, so that it may see
+	// block ids (renumbers).
+	ids bool
 }
 
 func newVisibility(p *ir.Program) *visibility {
@@ -87,6 +91,12 @@ func newVisibility(p *ir.Program) *visibility {
 			if in.Op == ir.OpAlloca && !private[in.Dst] {
 				v.escaped[f.Index] = true
 			}
+			if in.Op == ir.OpPtrToInt || in.Op == ir.OpCallB && (ir.Builtin(in.B) == ir.BMemcpy || ir.Builtin(in.B) == ir.BMemmove) {
+				v.ids = true // (memcpy may copy a pointer's bytes into an integer)
+			}
+		}
+		if f.OrdersPointers {
+			v.ids = true
 		}
 		v.class[f.Index] = cls
 	}
@@ -222,6 +232,38 @@ func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 			escape(in.B)
 		}
 	}
+}
+
+// renumbers reports whether thread t's next instruction allocates or frees
+// a stack block id: an alloca, or a return from a frame that holds stack
+// blocks. Block ids come from one counter and one list of dead stack ids
+// shared by all processes, so two such steps of different processes do not
+// commute: the order decides which block gets which id, and a program sees
+// ids in its addresses once it converts a pointer to an integer
+// ((uintptr_t)&local, or memcpy of a pointer's bytes) or orders two
+// pointers (p < q). In a program that may (visibility.ids: ptrtoint,
+// memcpy, memmove, an ordering icmp) they are visible while another process is alive
+// (gen.runInvisible): before 2026-11-28 they never were, and the global
+// reduction ran a new thread's allocas before its creator's next step, so
+// it missed the orders in which a later thread's stack blocks get the lower
+// ids (explicit/testdata/por_alloca_order.c). Otherwise only comparing a
+// dangling pointer for equality (undefined behaviour) or reading a
+// pointer's bytes as an integer through a union (not covered) sees ids.
+func (v *visibility) renumbers(t *vm.Thread) bool {
+	if t.Done || len(t.Frames) == 0 {
+		return false
+	}
+	fr := &t.Frames[len(t.Frames)-1]
+	if int(fr.PC) >= len(fr.Fn.Code) || fr.PC < 0 {
+		return false
+	}
+	switch fr.Fn.Code[fr.PC].Op {
+	case ir.OpAlloca:
+		return true
+	case ir.OpRet:
+		return len(t.Allocas) > int(fr.AllocaMark)
+	}
+	return false
 }
 
 // nextVisible reports whether thread t's next instruction is visible.

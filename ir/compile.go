@@ -416,6 +416,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if _, vec := in.X.Type().(*types.VectorType); vec {
 			return c.errf("vector instructions are not supported")
 		}
+		if _, ptr := in.X.Type().(*types.PointerType); ptr && in.Pred != enum.IPredEQ && in.Pred != enum.IPredNE {
+			c.out.OrdersPointers = true
+		}
 		return c.binop(icmpOps[in.Pred], in, in.X, in.Y, 0, loc)
 	case *lir.InstFCmp:
 		w, err := floatWidth(in.X.Type())

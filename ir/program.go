@@ -146,7 +146,11 @@ type Func struct {
 	HasByval bool
 	// Optimised is set for functions without optnone (see FlagLax).
 	Optimised bool
-	SrcLoc    SrcLoc
+	// OrdersPointers is set when the function orders two pointers (an
+	// icmp ult, ugt, slt, ... of pointer operands): the result depends on
+	// the blocks' ids, not only on the objects (explicit.visibility).
+	OrdersPointers bool
+	SrcLoc         SrcLoc
 }
 
 // Var maps a C local variable to the slot holding its address (an alloca).
