@@ -191,6 +191,8 @@ type POInfo struct {
 	Clocks int
 	// Stats: the formula's parts, for measurements (TestBlockMeasure)
 	Stats string
+	// Blocks: the critical sections encoded as blocks (encode_block.go)
+	Blocks int
 }
 
 // poClockBits is the widest clock: the ranks of the events' times (with
@@ -757,7 +759,7 @@ func (e *encoder) poConstraints() {
 
 // poSchedule is the witness information of the encoding.
 func (e *encoder) poSchedule() *POInfo {
-	out := &POInfo{Cut: string(e.po.C), Clocks: e.po.nclk, Stats: e.po.stats}
+	out := &POInfo{Cut: string(e.po.C), Clocks: e.po.nclk, Stats: e.po.stats, Blocks: e.po.nblocks}
 	e.q.Want(string(e.po.C))
 	for _, g := range e.po.grps {
 		var ord int
