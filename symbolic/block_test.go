@@ -64,7 +64,8 @@ func TestBlockMeasure(t *testing.T) {
 // accesses, trylock, condition variables, two mutexes, an error inside a
 // section, inputs and calls in sections, a section held to the thread's
 // end), and uses blocks where the premise holds (blocks: the least number
-// of sections encoded as blocks; 0: none expected).
+// of sections encoded as blocks; 0: none expected). About 25 s on a loaded
+// 2-core machine, half of it without blocks (skipped under -short).
 func TestBlocks(t *testing.T) {
 	tests := []struct {
 		file    string
@@ -94,6 +95,9 @@ func TestBlocks(t *testing.T) {
 	for _, tc := range tests {
 		for _, nb := range []bool{false, true} {
 			t.Run(tc.file+"/noblocks="+strconv.FormatBool(nb), func(t *testing.T) {
+				if nb && testing.Short() {
+					t.Skip("the encoding without blocks: not under -short")
+				}
 				p := testutil.Program(t, filepath.Join("..", "testdata", "bmc", "encoder", tc.file))
 				q, target, s := poSetup(t, "E<> Error")
 				defer s.Close()
