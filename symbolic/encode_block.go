@@ -312,9 +312,8 @@ func (e *encoder) poBlockOpen(s *pstate, gi int, m uint64) {
 	if po.blocks == nil {
 		po.blocks = map[int]*poBlock{}
 	}
-	bk, ok := po.blocks[gi]
-	if !ok {
-		bk = &poBlock{wrote: map[poLoc]int{}, reads: map[poLoc]int{}, m: m}
+	if _, ok := po.blocks[gi]; !ok {
+		bk := &poBlock{wrote: map[poLoc]int{}, reads: map[poLoc]int{}, m: m}
 		for i, a := range po.accs {
 			if a.grp != gi {
 				continue
