@@ -55,6 +55,7 @@ type object struct {
 }
 
 type fninfo struct {
+	idx       int
 	f         *ir.Func
 	leader    []bool
 	loopHead  []bool
@@ -64,6 +65,11 @@ type fninfo struct {
 	allocaObj map[int]int32 // pc of an escaping alloca -> object
 	args      []val         // joined over call sites (per parameter)
 	ret       val
+	// paramRet: each parameter's value where the function returns
+	// (joined over its returns); cellParam: the promoted cells that hold
+	// a parameter's value wherever they are loaded (paramCopies).
+	paramRet  []val
+	cellParam map[int]paramCopy
 	reached   bool
 	called    bool // some call instruction calls it
 	fromMain  bool // main's thread may run it (main calls it, perhaps through others)
@@ -85,6 +91,7 @@ func (s *state) clone() *state {
 }
 
 type analysis struct {
+	opts     Options
 	ctx      context.Context
 	prog     *ir.Program
 	errFuncs map[int]bool
@@ -112,17 +119,39 @@ type analysis struct {
 	leaksLock bool
 	destroys  []int
 	stores    map[int32]map[[2]int]bool
+	// edgeSt: the state along each edge (from pc, edge index) with phi
+	// copies of the function being analysed; dirty: the pcs whose
+	// incoming edge state changed (requeued).
+	edgeSt   map[[2]int]*state
+	dirty    map[int]bool
+	phiDepth int
 	// checking: the last round, on the fixpoint, where checks refuse.
 	checking bool
 	round    int
 	threads  int
 }
 
+// Options select what a proof covers.
+type Options struct {
+	// UnboundedThreads: the proof is about the C program, whose threads
+	// are not bounded in number (SV-COMP's semantics), not about the vm,
+	// whose run ends with ResourceLimit past its process, memory and
+	// ILP32 block limits: pthread_create may run any number of times (in
+	// any loop) and the machine's limits are not checked (docs/absint.md).
+	// A proof then rules out every error but abort() and ResourceLimit.
+	UnboundedThreads bool
+}
+
 // Prove analyses prog: Proved when no call of a function in errFuncs (the
 // property's error functions the program defines) and no vm error other
 // than abort() can be reached. It stops, refusing, when ctx ends.
 func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result) {
-	a := &analysis{ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
+	return ProveWith(ctx, prog, errFuncs, Options{})
+}
+
+// ProveWith is Prove with options.
+func ProveWith(ctx context.Context, prog *ir.Program, errFuncs []string, opts Options) (res Result) {
+	a := &analysis{opts: opts, ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -141,6 +170,10 @@ func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result
 	a.setup()
 	a.run()
 	a.final()
+	if a.threads < 0 {
+		return Result{Proved: true, Rounds: a.round,
+			Reason: fmt.Sprintf("interval analysis: no error reachable (any number of threads, %d rounds)", a.round)}
+	}
 	return Result{Proved: true, Rounds: a.round,
 		Reason: fmt.Sprintf("interval analysis: no error reachable (%d threads at most, %d rounds)", a.threads, a.round)}
 }
@@ -189,7 +222,7 @@ func (a *analysis) setup() {
 		ths[mask(w-1)+1] = true
 	}
 	for i, f := range p.Funcs {
-		fi := &fninfo{f: f, cellOf: map[int32]int{}, allocaObj: map[int]int32{}, args: make([]val, len(f.Params))}
+		fi := &fninfo{idx: i, f: f, cellOf: map[int32]int{}, allocaObj: map[int]int32{}, args: make([]val, len(f.Params)), paramRet: make([]val, len(f.Params))}
 		a.fns = append(a.fns, fi)
 		if f.External {
 			continue
@@ -222,6 +255,7 @@ func (a *analysis) setup() {
 			}
 			next++
 		}
+		fi.cellParam = a.paramCopies(fi)
 		for _, c := range f.Calls {
 			if c.Callee >= 0 && !p.Funcs[c.Callee].External {
 				fi.callees = append(fi.callees, int(c.Callee))
@@ -252,6 +286,73 @@ func (a *analysis) setup() {
 	if len(p.Funcs) >= 10000 {
 		refuse("too many functions for the vm's stack depth bound")
 	}
+}
+
+// paramCopy: a promoted cell that holds parameter param from the store
+// at pc on.
+type paramCopy struct{ param, pc int }
+
+// paramCopies finds the promoted cells whose only store, in the
+// function's first block (which every run passes first: no edge leads
+// into it), writes a parameter that nothing else writes (-O0's copy of
+// a parameter into its local): a load of the cell after that store reads
+// the parameter's value.
+func (a *analysis) paramCopies(fi *fninfo) map[int]paramCopy {
+	f := fi.f
+	out := map[int]paramCopy{}
+	written := map[int32]bool{}
+	for _, in := range f.Code {
+		if writesDst(in.Op) {
+			written[in.Dst] = true
+		}
+		if in.Op == ir.OpCall || in.Op == ir.OpCallB || in.Op == ir.OpCallInd {
+			if c := f.Calls[in.Imm]; c.Ret >= 0 {
+				for k := int32(0); k < max(c.RetSlots, 1); k++ {
+					written[c.Ret+k] = true
+				}
+			}
+		}
+	}
+	for _, e := range f.Edges {
+		for _, m := range e.Moves {
+			written[m.Dst] = true
+		}
+	}
+	for pc := range f.Code {
+		for _, s := range a.succs(f, pc) {
+			if s == 0 {
+				return out // an edge into the first block
+			}
+		}
+	}
+	stores := map[int][]int{}
+	for pc, in := range f.Code {
+		if in.Op == ir.OpStore || in.Op == ir.OpStoreAgg {
+			if c, ok := fi.cellOf[in.A]; ok {
+				stores[c] = append(stores[c], pc)
+			}
+		}
+	}
+	for c, pcs := range stores {
+		if len(pcs) != 1 || f.Code[pcs[0]].Op != ir.OpStore {
+			continue
+		}
+		pc := pcs[0]
+		k := slices.Index(f.Params, f.Code[pc].B)
+		if k < 0 || written[f.Code[pc].B] || int64(f.Code[pc].W) != a.objs[fi.cellObj[c]].size {
+			continue
+		}
+		first := true
+		for q := 1; q <= pc; q++ {
+			if fi.leader[q] {
+				first = false
+			}
+		}
+		if first {
+			out[c] = paramCopy{k, pc}
+		}
+	}
+	return out
 }
 
 // cfg finds basic-block leaders, loop heads (targets of back edges) and
@@ -635,6 +736,8 @@ func (a *analysis) analyse(fidx int) {
 	queued := make([]bool, len(f.Code)+1)
 	queued[0] = true
 	steps := 0
+	a.edgeSt, a.dirty = map[[2]int]*state{}, map[int]bool{}
+	defer func() { a.edgeSt, a.dirty = nil, nil }()
 	if fidx == a.prog.Entry {
 		defer func() { a.mainIn = in }()
 	}
@@ -651,11 +754,13 @@ func (a *analysis) analyse(fidx int) {
 			if e.pc >= len(f.Code) {
 				refuse("%s: control leaves the function", a.where(fi, pc))
 			}
+			dirty := a.dirty[e.pc]
+			delete(a.dirty, e.pc)
 			if in[e.pc] == nil {
 				in[e.pc] = e.st
 			} else {
 				visits[e.pc]++
-				if !joinState(in[e.pc], e.st, fi.loopHead[e.pc] && visits[e.pc] > widenAfter, a.th) {
+				if !joinState(in[e.pc], e.st, fi.loopHead[e.pc] && visits[e.pc] > widenAfter, a.th) && !dirty {
 					continue
 				}
 			}

@@ -105,3 +105,65 @@ func TestStopped(t *testing.T) {
 		t.Errorf("not cancelled: %+v", res)
 	}
 }
+
+// TestUnboundedThreads checks Options.UnboundedThreads (SV-COMP's
+// semantics: no bound on the threads, ResourceLimit no error) on the
+// programs of testdata/absint/unbounded, which create threads in a loop
+// of N iterations (100000, or forever, unless compiled with -DN=): Prove
+// (the vm's semantics, its process limit) must refuse each, ProveWith
+// proves the safe ones, and explicit search of the same program with
+// N = 3 threads must find no error where ProveWith proved and the error
+// of each unsafe one (the differential check).
+func TestUnboundedThreads(t *testing.T) {
+	tests := []struct {
+		file  string
+		proof bool // ProveWith proves it
+	}{
+		{"counted_safe.c", true},
+		{"counted_bad.c", false},
+		{"forever_safe.c", true},
+		{"forever_bad.c", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("../testdata/absint/unbounded", tc.file)
+			for _, dm := range []ir.DataModel{ir.LP64, ir.ILP32} {
+				prog, err := ir.Load(path, ir.Options{DataModel: dm})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res := Prove(context.Background(), prog, []string{"reach_error"}); res.Proved {
+					t.Errorf("%s %s: proved under the vm's process limit: %s", tc.file, dm, res.Reason)
+				}
+				res := ProveWith(context.Background(), prog, []string{"reach_error"}, Options{UnboundedThreads: true})
+				if res.Proved != tc.proof {
+					t.Errorf("%s %s: proved %v (%s), want %v", tc.file, dm, res.Proved, res.Reason, tc.proof)
+				}
+				small, err := ir.Load(path, ir.Options{DataModel: dm, ClangFlags: []string{"-DN=3"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := vm.NewMachine(small)
+				q, err := query.Parse(errorQuery)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := query.Compile(q, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 2_000_000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := explicit.Satisfied
+				if tc.proof {
+					want = explicit.NotSatisfied
+				}
+				if ex.Verdict != want {
+					t.Errorf("%s %s with 3 threads: explicit search says %s (%s), want %s", tc.file, dm, ex.Verdict, ex.Reason, want)
+				}
+			}
+		})
+	}
+}

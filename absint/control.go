@@ -41,12 +41,17 @@ func (a *analysis) condition(fi *fninfo, pc int, st *state, c int32, taken bool)
 			return false
 		}
 	}
+	cs := c
 	d := defIn(fi, pc, c)
 	for d >= 0 && fi.f.Code[d].Op == ir.OpMov {
 		// a zero extension of the comparison (assume's int argument)
-		d = defIn(fi, d, fi.f.Code[d].A)
+		cs = fi.f.Code[d].A
+		d = defIn(fi, d, cs)
 	}
 	if d < 0 {
+		if ok, handled := a.conditionPhi(fi, pc, st, cs, taken); handled {
+			return ok
+		}
 		return true
 	}
 	in := fi.f.Code[d]
@@ -71,11 +76,139 @@ func (a *analysis) condition(fi *fninfo, pc int, st *state, c int32, taken bool)
 		if ld := defIn(fi, d, r.s); ld >= 0 && fi.f.Code[ld].Op == ir.OpLoad {
 			if cell, ok := fi.cellOf[fi.f.Code[ld].A]; ok && !storesTo(fi, ld, pc, fi.f.Code[ld].A) {
 				st.cells[cell], _ = intersectVal(st.cells[cell], r.v)
+				// a cell that holds a parameter's value refines the
+				// parameter (paramRet: assume_abort_if_not(c))
+				if pcp, ok := fi.cellParam[cell]; ok && ld > pcp.pc {
+					ps := fi.f.Params[pcp.param]
+					st.regs[ps], _ = intersectVal(st.regs[ps], r.v)
+				}
 			}
 		}
 		st.regs[r.s] = r.v
 	}
 	return true
+}
+
+// conditionPhi refines st, the state at pc, under the condition that
+// slot c, a phi of pc's block (written by the copies of its incoming
+// edges, read through moves only), is taken (non-zero) or not: the state
+// becomes the join, over the block's incoming edges, of the edge's state
+// refined in its predecessor under the same condition on the value the
+// edge copies into c (an infeasible edge drops out), then copied and run
+// through the block up to pc. This is how && and || reach a branch or
+// an assume at -O0: a phi of false from the edges that decided early and
+// of the last comparison from the one that did not. handled is false
+// where the block is not of that form (then st stays as it is): an
+// incoming edge without a copy into c, an instruction before pc other
+// than a move, a truncation, an extension, a comparison or plain
+// arithmetic, or a nested use (the edge's own condition is refined
+// without it).
+func (a *analysis) conditionPhi(fi *fninfo, pc int, st *state, c int32, taken bool) (ok, handled bool) {
+	if a.edgeSt == nil || a.phiDepth > 0 {
+		return true, false
+	}
+	f := fi.f
+	l := pc
+	for l > 0 && !fi.leader[l] {
+		l--
+	}
+	for q := l; q < pc; q++ {
+		in := f.Code[q]
+		switch {
+		case in.Op == ir.OpMov, in.Op == ir.OpTrunc, in.Op == ir.OpSExt, in.Op == ir.OpNop:
+		case in.Op >= ir.OpEq && in.Op <= ir.OpSge:
+		case in.Op >= ir.OpAdd && in.Op <= ir.OpXor && in.Flags == 0:
+		default:
+			return true, false
+		}
+		if in.Dst == c {
+			return true, false
+		}
+	}
+	// the incoming edges of l: each an edge with copies, the last into c
+	type inEdge struct {
+		from, e int
+		src     int32
+	}
+	var ins []inEdge
+	for q := range f.Code {
+		op := f.Code[q].Op
+		var es []int32
+		switch op {
+		case ir.OpJmpE:
+			es = []int32{int32(f.Code[q].Imm)}
+		case ir.OpBrE:
+			es = []int32{f.Code[q].B, f.Code[q].C}
+		case ir.OpSwitch:
+			sw := f.Switches[f.Code[q].Imm]
+			es = append([]int32{sw.Default}, sw.Targets...)
+		default:
+			if slices.Contains(a.succs(f, q), l) {
+				return true, false // an edge without copies
+			}
+			continue
+		}
+		for _, e := range es {
+			ed := f.Edges[e]
+			if int(ed.PC) != l {
+				continue
+			}
+			// the slot whose value (before the copies) the edge copies into c
+			src := int32(-1)
+			from := map[int32]int32{}
+			for _, m := range ed.Moves {
+				o := m.Src
+				if x, ok := from[m.Src]; ok {
+					o = x
+				}
+				from[m.Dst] = o
+			}
+			if x, ok := from[c]; ok {
+				src = x
+			}
+			if src < 0 {
+				return true, false
+			}
+			ins = append(ins, inEdge{q, int(e), src})
+		}
+	}
+	if len(ins) == 0 {
+		return true, false
+	}
+	saved := a.pc
+	defer func() { a.pc = saved }()
+	var out *state
+	for _, ie := range ins {
+		es := a.edgeSt[[2]int{ie.from, ie.e}]
+		if es == nil {
+			continue // (not reached yet: a later state requeues the block)
+		}
+		s := es.clone()
+		a.phiDepth++
+		feasible := a.condition(fi, ie.from, s, ie.src, taken)
+		a.phiDepth--
+		if !feasible {
+			continue
+		}
+		moves(f.Edges[ie.e], s)
+		for q := l; q < pc; q++ {
+			nx := a.step(fi.idx, q, s)
+			if len(nx) != 1 || nx[0].pc != q+1 {
+				return true, false
+			}
+			s = nx[0].st
+		}
+		if out == nil {
+			out = s
+		} else {
+			joinState(out, s, false, a.th)
+		}
+	}
+	if out == nil {
+		return false, true
+	}
+	*st = *out
+	return true, true
 }
 
 func intersectVal(x, v val) (val, bool) {
@@ -177,9 +310,25 @@ func (a *analysis) call(fidx, pc int, st *state) []edge {
 		if callee.ret.bot() {
 			return nil // the callee does not return (yet)
 		}
-		st.regs[c.Ret], st.syms[c.Ret] = callee.ret, ""
 	} else if callee.ret.bot() {
 		return nil
+	}
+	// the call returns with arguments the callee returns with: one that
+	// cannot be 0 there is assumed non-zero (assume_abort_if_not(c),
+	// conditions refined as __VERIFIER_assume's)
+	for k, s := range c.Args {
+		pv := callee.paramRet[k]
+		if pv.bot() {
+			return nil
+		}
+		if pv.hasInt && len(pv.p) == 0 && pv.i.lo >= 1 && !slices.Contains(c.Args[:k], s) && s != c.Ret {
+			if !a.condition(fi, pc, st, s, true) {
+				return nil
+			}
+		}
+	}
+	if c.Ret >= 0 {
+		st.regs[c.Ret], st.syms[c.Ret] = callee.ret, ""
 	}
 	return []edge{{pc + 1, st}}
 }
@@ -240,6 +389,10 @@ func (a *analysis) builtin(fidx, pc int, st *state, b ir.Builtin) []edge {
 	case ir.BAtomicBegin, ir.BAtomicEnd, ir.BYield, ir.BAttrInit:
 		ret(constVal(0))
 	case ir.BPthreadSelf:
+		if a.opts.UnboundedThreads {
+			ret(topW(8 * uint8(a.tidSize())))
+			break
+		}
 		ret(intVal(0, maxThreadID))
 	case ir.BMutexInit:
 		if !isMain {
@@ -443,6 +596,10 @@ func (a *analysis) final() {
 	for pc, in := range a.prog.Funcs[a.prog.Entry].Code {
 		if in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate && a.mainIn != nil && a.mainIn[pc] != nil {
 			n, ok := a.executions(pc)
+			if !ok && a.opts.UnboundedThreads {
+				a.threads = -1 // (the C program's threads: no bound to check)
+				return
+			}
 			if !ok {
 				refuse("%s: pthread_create in a loop without a bound on its iterations", a.where(a.fns[a.prog.Entry], pc))
 			}
@@ -450,6 +607,9 @@ func (a *analysis) final() {
 		}
 	}
 	a.threads = int(procs - 1)
+	if a.opts.UnboundedThreads {
+		return // (the vm's limits are no errors of the C program)
+	}
 	// (margins below the vm's defaults, MaxProcs 1000 and MaxMemory 512
 	// MiB, which the portfolio's machines keep)
 	if procs > 900 || bytes*procs > 256<<20 {

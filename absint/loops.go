@@ -235,7 +235,7 @@ func (a *analysis) headLow(l *countedLoop) (int64, bool) {
 		return 0, false
 	}
 	w := uint8(a.objs[a.fns[a.prog.Entry].cellObj[l.cell]].size * 8)
-	lo, _ := sview(v.i, w)
+	lo, _ := v.sview(w)
 	return lo, true
 }
 

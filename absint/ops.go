@@ -60,8 +60,8 @@ func (a *analysis) arith(in ir.Inst, x, y val, at func() string) val {
 		}
 		return topW(w)
 	}
-	xl, xh := sview(x.i, w)
-	yl, yh := sview(y.i, w)
+	xl, xh := x.sview(w)
+	yl, yh := y.sview(w)
 	ux, uy := uview(x.i, w), uview(y.i, w)
 	signedRes := func(lo, hi int64, ok bool) val {
 		v, wraps := fromSigned(lo, hi, w)
@@ -264,8 +264,8 @@ func compare(in ir.Inst, x, y val) val {
 		return boolTop
 	}
 	w := in.W
-	xl, xh := sview(x.i, w)
-	yl, yh := sview(y.i, w)
+	xl, xh := x.sview(w)
+	yl, yh := y.sview(w)
 	ux, uy := uview(x.i, w), uview(y.i, w)
 	var t, f bool // may be true, may be false
 	switch in.Op {
@@ -325,8 +325,8 @@ func refine(op ir.Op, w uint8, x, y val, taken bool) (val, bool) {
 	if x.i.hi > mask(w) {
 		return x, true
 	}
-	xl, xh := sview(x.i, w)
-	yl, yh := sview(y.i, w)
+	xl, xh := x.sview(w)
+	yl, yh := y.sview(w)
 	ux, uy := uview(x.i, w), uview(y.i, w)
 	signed := func(lo, hi int64) (val, bool) {
 		lo, hi = max(lo, xl), min(hi, xh)
@@ -390,12 +390,23 @@ func refine(op ir.Op, w uint8, x, y val, taken bool) (val, bool) {
 	return x, true
 }
 
+// intersect is the meet of the integers of x and v (their content
+// intervals and their signed constraints).
 func intersect(x, v val) (val, bool) {
 	lo, hi := max(x.i.lo, v.i.lo), min(x.i.hi, v.i.hi)
 	if lo > hi {
 		return val{}, false
 	}
-	return intVal(lo, hi), true
+	out := intVal(lo, hi)
+	if sw := max(x.sw, v.sw); sw != 0 && hi <= mask(sw) {
+		xl, xh := x.sview(sw)
+		vl, vh := v.sview(sw)
+		out = withSigned(out, sw, max(xl, vl), min(xh, vh))
+		if !out.hasInt {
+			return val{}, false
+		}
+	}
+	return out, true
 }
 
 func negate(op ir.Op) ir.Op {

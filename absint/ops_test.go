@@ -180,7 +180,7 @@ func TestArithSound(t *testing.T) {
 							if err {
 								t.Fatalf("%s %v %v: passed, but %d, %d is an error", o.op, x, y, cx, cy)
 							}
-							if v < res.i.lo || v > res.i.hi {
+							if !res.has(v) {
 								t.Fatalf("%s %v %v = %v: %d, %d gives %d", o.op, x, y, res.i, cx, cy, v)
 							}
 						}
@@ -206,13 +206,13 @@ func TestArithSound(t *testing.T) {
 							for dy := range y.hi - y.lo + 1 {
 								cx, cy := x.lo+dx, y.lo+dy
 								v, _ := concrete(op, 0, w, cx, cy)
-								if v < c.i.lo || v > c.i.hi {
+								if !c.has(v) {
 									t.Fatalf("%s %v %v = %v, but %d, %d gives %d", op, x, y, c.i, cx, cy, v)
 								}
 								if (v == 1) != taken {
 									continue
 								}
-								if !okx || !oky || cx < rx.i.lo || cx > rx.i.hi || cy < ry.i.lo || cy > ry.i.hi {
+								if !okx || !oky || !rx.has(cx) || !ry.has(cy) {
 									t.Fatalf("%s taken=%v %v %v: refined to %v (%v) %v (%v), but %d, %d satisfies it", op, taken, x, y, rx.i, okx, ry.i, oky, cx, cy)
 								}
 							}
@@ -285,11 +285,124 @@ func TestArithSoundWide(t *testing.T) {
 							if err {
 								t.Fatalf("w%d %s/%d %v %v: passed, but %#x, %#x is an error", w, op, flags, x, y, cx, cy)
 							}
-							if v < res.i.lo || v > res.i.hi {
+							if !res.has(v) {
 								t.Fatalf("w%d %s/%d %v %v = %v: %#x, %#x gives %#x", w, op, flags, x, y, res.i, cx, cy, v)
 							}
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// signedVal draws a small value of width w for TestSignedSound: half of
+// the draws a signed range across 0 (a signed constraint), the others a
+// content interval; elems lists its integers.
+func signedVal(r *rand.Rand, w uint8) (v val, elems []uint64) {
+	if r.IntN(2) == 0 {
+		x := randItv(r, w)
+		v = val{hasInt: true, i: x}
+	} else {
+		lo, hi := -1-r.Int64N(20), r.Int64N(20)
+		v = withSigned(intVal(0, mask(w)), w, lo, hi)
+		if v.sw != w {
+			panic("no signed constraint")
+		}
+	}
+	for x := v.i.lo; ; x++ {
+		if v.has(x) {
+			elems = append(elems, x)
+		}
+		if x == v.i.hi || len(elems) > 100 {
+			break
+		}
+		if v.sw != 0 && x == v.i.lo+uint64(v.sh) {
+			x = mask(w) + uint64(v.sl) // (jump to the negative part)
+		}
+	}
+	return v, elems
+}
+
+// TestSignedSound checks the transfer functions, comparisons,
+// refinements, joins, meets and widening on values with signed
+// constraints (ranges across 0) against the vm's semantics: every
+// concrete result lies in the abstract one.
+func TestSignedSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	ops := []ir.Op{ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpSDiv, ir.OpSRem, ir.OpAShr, ir.OpSMin, ir.OpSMax, ir.OpUMin, ir.OpUMax, ir.OpAnd, ir.OpOr}
+	th := []uint64{0, 1, 5, 10, 100, mask(8), mask(16), mask(32) - 9, mask(32)}
+	for _, w := range []uint8{8, 16, 32, 64} {
+		for range 400 {
+			x, xs := signedVal(r, w)
+			y, ys := signedVal(r, w)
+			for _, op := range ops {
+				for _, flags := range []uint8{0, ir.FlagNSW} {
+					if op == ir.OpAShr {
+						y, ys = intVal(0, 3), []uint64{0, 1, 2, 3}
+					}
+					var res val
+					refused := func() (ref bool) {
+						defer func() {
+							if p := recover(); p != nil {
+								if _, ok := p.(refusal); !ok {
+									panic(p)
+								}
+								ref = true
+							}
+						}()
+						a := &analysis{checking: true}
+						res = a.arith(ir.Inst{Op: op, W: w, Flags: flags}, x, y, func() string { return "" })
+						return false
+					}()
+					if refused {
+						continue
+					}
+					for _, cx := range xs {
+						for _, cy := range ys {
+							v, err := concrete(op, flags, w, cx, cy)
+							if err {
+								t.Fatalf("w%d %s/%d %+v %+v: passed, but %#x, %#x is an error", w, op, flags, x, y, cx, cy)
+							}
+							if !res.has(v) {
+								t.Fatalf("w%d %s/%d %+v %+v = %+v: %#x, %#x gives %#x", w, op, flags, x, y, res, cx, cy, v)
+							}
+						}
+					}
+				}
+			}
+			y, ys = signedVal(r, w)
+			for _, op := range []ir.Op{ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle, ir.OpSlt, ir.OpSle, ir.OpSgt, ir.OpSge} {
+				c := compare(ir.Inst{Op: op, W: w}, x, y)
+				for _, taken := range []bool{true, false} {
+					rx, okx := refine(op, w, x, y, taken)
+					ry, oky := refine(swap(op), w, y, x, taken)
+					for _, cx := range xs {
+						for _, cy := range ys {
+							v, _ := concrete(op, 0, w, cx, cy)
+							if !c.has(v) {
+								t.Fatalf("w%d %s %+v %+v = %+v, but %#x, %#x gives %d", w, op, x, y, c, cx, cy, v)
+							}
+							if (v == 1) == taken && (!okx || !oky || !rx.has(cx) || !ry.has(cy)) {
+								t.Fatalf("w%d %s taken=%v %+v %+v: refined to %+v (%v) %+v (%v), but %#x, %#x satisfies it", w, op, taken, x, y, rx, okx, ry, oky, cx, cy)
+							}
+						}
+					}
+				}
+			}
+			j, wd := x.join(y), widen(x, y, th)
+			m, ok := intersect(x, y)
+			for _, cx := range xs {
+				if !j.has(cx) || !wd.has(cx) {
+					t.Fatalf("w%d join %+v %+v = %+v, widen %+v: %#x lost", w, x, y, j, wd, cx)
+				}
+				if y.has(cx) && (!ok || !m.has(cx)) {
+					t.Fatalf("w%d meet %+v %+v = %+v (%v): %#x lost", w, x, y, m, ok, cx)
+				}
+			}
+			for _, cy := range ys {
+				if !j.has(cy) || !wd.has(cy) {
+					t.Fatalf("w%d join %+v %+v = %+v, widen %+v: %#x lost", w, x, y, j, wd, cy)
 				}
 			}
 		}

@@ -52,7 +52,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 			set(intVal(0, in.Imm), "")
 			break
 		}
-		lo, hi := sview(v.i, in.W)
+		lo, hi := v.sview(in.W)
 		r, _ := fromSigned(lo, hi, dw)
 		set(r, wrap("sx(", st.syms[in.A], ","+strconv.Itoa(int(in.W))+")"))
 	case ir.OpPtrToInt, ir.OpIntToPtr:
@@ -188,6 +188,15 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		} else {
 			a.setRet(fi, constVal(0))
 		}
+		for k, ps := range f.Params {
+			nv := fi.paramRet[k].join(st.regs[ps])
+			if a.round > widenAfter {
+				nv = widen(fi.paramRet[k], nv, a.th)
+			}
+			if !nv.eq(fi.paramRet[k]) {
+				fi.paramRet[k], a.changed = nv, true
+			}
+		}
 		return nil
 	case ir.OpUnreachable:
 		a.fail("%s: an unreachable instruction may be reached", at())
@@ -225,10 +234,26 @@ func (a *analysis) aggSize(f *ir.Func, in ir.Inst, at func() string) int64 {
 
 func (a *analysis) takeEdge(f *ir.Func, e int, st *state) edge {
 	ed := f.Edges[e]
+	if len(ed.Moves) > 0 && a.edgeSt != nil {
+		// the state along each edge with phi copies, before them, joined
+		// over the function's analysis (conditionPhi); a change requeues
+		// the target
+		k := [2]int{a.pc, e}
+		if old := a.edgeSt[k]; old == nil {
+			a.edgeSt[k], a.dirty[int(ed.PC)] = st.clone(), true
+		} else if joinState(old, st, false, a.th) {
+			a.dirty[int(ed.PC)] = true
+		}
+	}
+	moves(ed, st)
+	return edge{int(ed.PC), st}
+}
+
+// moves runs an edge's phi copies on st.
+func moves(ed ir.Edge, st *state) {
 	for _, m := range ed.Moves {
 		st.regs[m.Dst], st.syms[m.Dst] = st.regs[m.Src], st.syms[m.Src]
 	}
-	return edge{int(ed.PC), st}
 }
 
 // killCell forgets what mentions cell c: the symbols of registers loaded
@@ -263,7 +288,7 @@ func (a *analysis) gep(base val, idx []val, scale []int64, ws []uint8, at func()
 		if ws[k] == 64 && v.i.lo == v.i.hi {
 			l, h = int64(v.i.lo), int64(v.i.lo)
 		} else {
-			l, h = sview(v.i, ws[k])
+			l, h = v.sview(ws[k])
 		}
 		const big = 1 << 40
 		x, ok1 := mulChecked(l, scale[k])

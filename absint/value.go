@@ -40,13 +40,94 @@ func (a off) join(b off) off {
 // val is an abstract register or memory value: integers (hasInt: the
 // content interval i) and pointers into known objects (p: object id ->
 // offsets). The null pointer is the integer 0. bot: no value (unreachable).
+//
+// A signed constraint (sw != 0) narrows the integers further: each, read
+// at width sw (it is below 2^sw), has a signed value in [sl, sh]. It keeps
+// what a content interval cannot hold, a signed range across 0 such as
+// [-5, 7] (contents [0, 7] and [2^sw - 5, 2^sw - 1]); norm drops it where
+// the interval holds it exactly.
 type val struct {
 	hasInt bool
 	i      itv
 	p      map[int32]off
+	sw     uint8
+	sl, sh int64
 }
 
 func (v val) bot() bool { return !v.hasInt && len(v.p) == 0 }
+
+// sview is the signed view of v's integers at width w: the interval's,
+// narrowed by the signed constraint at w.
+func (v val) sview(w uint8) (lo, hi int64) {
+	lo, hi = sview(v.i, w)
+	if v.sw == w && v.i.hi <= mask(w) {
+		lo, hi = max(lo, v.sl), min(hi, v.sh)
+	}
+	return lo, hi
+}
+
+// has reports whether the integer x is one of v's.
+func (v val) has(x uint64) bool {
+	if !v.hasInt || x < v.i.lo || x > v.i.hi {
+		return false
+	}
+	if v.sw != 0 {
+		s := int64(x<<(64-v.sw)) >> (64 - v.sw)
+		return s >= v.sl && s <= v.sh
+	}
+	return true
+}
+
+// withSigned is v (integers within [0, 2^w)) under the signed constraint
+// [lo, hi] at width w, normalised; bot when no integer is left (and v has
+// no pointers).
+func withSigned(v val, w uint8, lo, hi int64) val {
+	if !v.hasInt || v.i.hi > mask(w) {
+		return v
+	}
+	v.sw, v.sl, v.sh = w, lo, hi
+	return v.norm()
+}
+
+// norm moves a signed constraint that lies on one side of 0 into the
+// content interval and drops one that says nothing (or no integer).
+func (v val) norm() val {
+	if v.sw == 0 {
+		return v
+	}
+	w := v.sw
+	if !v.hasInt || v.i.hi > mask(w) {
+		v.sw, v.sl, v.sh = 0, 0, 0
+		return v
+	}
+	lo, hi := v.sview(w)
+	empty := func() val {
+		return val{p: v.p}
+	}
+	if lo > hi {
+		return empty()
+	}
+	var i itv
+	switch {
+	case lo >= 0:
+		i = itv{uint64(lo), uint64(hi)}
+	case hi < 0:
+		i = itv{uint64(lo) & mask(w), uint64(hi) & mask(w)}
+	default:
+		if lo == smin(w) && hi == smax(w) {
+			v.sw, v.sl, v.sh = 0, 0, 0
+		} else {
+			v.sl, v.sh = lo, hi
+		}
+		return v
+	}
+	l, h := max(i.lo, v.i.lo), min(i.hi, v.i.hi)
+	if l > h {
+		return empty()
+	}
+	v.i, v.sw, v.sl, v.sh = itv{l, h}, 0, 0, 0
+	return v
+}
 
 func intVal(lo, hi uint64) val { return val{hasInt: true, i: itv{lo, hi}} }
 
@@ -68,6 +149,19 @@ func (v val) join(w val) val {
 	case w.hasInt:
 		out.i = w.i
 	}
+	// the signed constraint of either side, at its width, joined with
+	// the other side's signed view there
+	if sw := max(v.sw, w.sw); sw != 0 && out.hasInt && out.i.hi <= mask(sw) {
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, x := range []val{v, w} {
+			if x.hasInt {
+				l, h := x.sview(sw)
+				lo, hi = min(lo, l), max(hi, h)
+			}
+		}
+		out.sw, out.sl, out.sh = sw, lo, hi
+		out = out.norm()
+	}
 	if len(v.p)+len(w.p) > 0 {
 		out.p = make(map[int32]off, len(v.p)+len(w.p))
 		maps.Copy(out.p, v.p)
@@ -83,7 +177,7 @@ func (v val) join(w val) val {
 }
 
 func (v val) eq(w val) bool {
-	if v.hasInt != w.hasInt || (v.hasInt && v.i != w.i) || len(v.p) != len(w.p) {
+	if v.hasInt != w.hasInt || (v.hasInt && v.i != w.i) || len(v.p) != len(w.p) || v.sw != w.sw || v.sl != w.sl || v.sh != w.sh {
 		return false
 	}
 	for o, x := range v.p {
@@ -114,6 +208,33 @@ func widen(old, nw val, th []uint64) val {
 				j.i.lo = th[k-1]
 			}
 		}
+	}
+	if j.sw != 0 && old.hasInt {
+		// the signed bounds move to thresholds (read at the width) too
+		w := j.sw
+		ol, oh := old.sview(w)
+		if old.i.hi > mask(w) {
+			ol, oh = smin(w), smax(w)
+		}
+		if j.sh > oh {
+			need, best := j.sh, smax(w)
+			for _, t := range th {
+				if s := int64(t<<(64-w)) >> (64 - w); t <= mask(w) && s >= need && s < best {
+					best = s
+				}
+			}
+			j.sh = best
+		}
+		if j.sl < ol {
+			need, best := j.sl, smin(w)
+			for _, t := range th {
+				if s := int64(t<<(64-w)) >> (64 - w); t <= mask(w) && s <= need && s > best {
+					best = s
+				}
+			}
+			j.sl = best
+		}
+		j = j.norm()
 	}
 	for o, x := range j.p {
 		y, ok := old.p[o]
@@ -186,5 +307,5 @@ func fromSigned(lo, hi int64, w uint8) (v val, wraps bool) {
 	case hi < 0:
 		return intVal(uint64(lo)&mask(w), uint64(hi)&mask(w)), false
 	}
-	return intVal(0, mask(w)), false
+	return withSigned(intVal(0, mask(w)), w, lo, hi), false
 }

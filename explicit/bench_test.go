@@ -6,6 +6,10 @@ import (
 	"testing"
 )
 
+// fibBenchQuery is verify's reachability query (svcomp) without the
+// reach_error function the dead_fib programs do not have.
+const fibBenchQuery = "E<> Error(VerifierError) || (Error && !Error(Abort))"
+
 // BenchmarkSearch measures exhaustive search throughput: states per second
 // and bytes per stored state (visited set) on Peterson (correct) and fib_8,
 // and the heap allocations per state (allocs/state, alloc-bytes/state: the
@@ -20,21 +24,24 @@ func BenchmarkSearch(b *testing.B) {
 	cases := []struct {
 		name, path, query string
 		red               Reduction
-		compact           bool
+		compact, por      bool
 		workers           int
 	}{
-		{"peterson/none/full", "../testdata/smc/petersons.c", "EnumStates", None, false, 0},
-		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false, 0},
-		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false, 0},
-		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true, 0},
-		{"peterson/none/compact-w2", "../testdata/smc/petersons.c", "EnumStates", None, true, 2},
-		{"fib_8/none/full", "../testdata/smc/fib_8.c", "EnumStates", None, false, 0},
-		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false, 0},
-		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false, 0},
-		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true, 0},
-		{"fib_4/none/compact", "../testdata/smc/fib_4.c", "EnumStates", None, true, 0},
-		{"fib_8/none/compact-w2", "../testdata/smc/fib_8.c", "EnumStates", None, true, 2},
-		{"fib_8/none/full-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, 2},
+		{"peterson/none/full", "../testdata/smc/petersons.c", "EnumStates", None, false, false, 0},
+		{"peterson/local", "../testdata/smc/petersons.c", "EnumStates", Local, false, false, 0},
+		{"peterson/global", "../testdata/smc/petersons.c", "EnumStates", Global, false, false, 0},
+		{"peterson/none/compact", "../testdata/smc/petersons.c", "EnumStates", None, true, false, 0},
+		{"peterson/none/compact-w2", "../testdata/smc/petersons.c", "EnumStates", None, true, false, 2},
+		{"fib_8/none/full", "../testdata/smc/fib_8.c", "EnumStates", None, false, false, 0},
+		{"fib_8/local", "../testdata/smc/fib_8.c", "EnumStates", Local, false, false, 0},
+		{"fib_8/global", "../testdata/smc/fib_8.c", "EnumStates", Global, false, false, 0},
+		{"fib_8/none/compact", "../testdata/smc/fib_8.c", "EnumStates", None, true, false, 0},
+		{"fib_4/none/compact", "../testdata/smc/fib_4.c", "EnumStates", None, true, false, 0},
+		{"fib_8/none/compact-w2", "../testdata/smc/fib_8.c", "EnumStates", None, true, false, 2},
+		{"fib_8/none/full-w2", "../testdata/smc/fib_8.c", "EnumStates", None, false, false, 2},
+		// fib_bench_longest-1 in small (verify's reductions and query)
+		{"dead_fib_8/global-por/full", "testdata/dead_fib_8.c", fibBenchQuery, Global, false, true, 0},
+		{"dead_fib_8/global-por/compact", "testdata/dead_fib_8.c", fibBenchQuery, Global, true, true, 0},
 	}
 	defer func(v bool) { verifyPartsHash = v }(verifyPartsHash)
 	verifyPartsHash = false
@@ -42,7 +49,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			m := machine(b, bc.path)
 			c := compile(b, m, bc.query)
-			opts := Options{Reduction: bc.red, Compact: bc.compact, MaxBytes: -1, Workers: bc.workers}
+			opts := Options{Reduction: bc.red, POR: bc.por, Compact: bc.compact, MaxBytes: -1, Workers: bc.workers}
 			var states, trans int64
 			var bytes float64
 			var ms0, ms1 runtime.MemStats

@@ -50,19 +50,74 @@ type deadSlot struct {
 	slot, from, to int32
 }
 
-// deadRegs lists, per function index, the registers that are dead somewhere.
+// deadRegs lists, per function index, the registers that are dead at each
+// pc.
 type deadRegs struct {
-	funcs [][]deadSlot
+	funcs []deadFunc
+}
+
+// deadFunc is a function's dead registers: at each pc, the list
+// list[at[pc]:at[pc+1]] (made once, so that clearing after a transition
+// reads only the registers to clear); a function whose lists would take
+// more than maxDeadList entries keeps its intervals (slots) instead.
+type deadFunc struct {
+	slots []deadSlot
+	at    []int32
+	list  []int32
+}
+
+// maxDeadList bounds the entries of one function's per-pc lists (4 bytes
+// each).
+const maxDeadList = 1 << 18
+
+// dead returns the registers of f dead at pc, from the per-pc lists; ok is
+// false when f keeps intervals (f.slots) instead.
+func (f *deadFunc) dead(pc int32) (regs []int32, ok bool) {
+	if f.at == nil {
+		return nil, false
+	}
+	return f.list[f.at[pc]:f.at[pc+1]], true
 }
 
 func newDeadRegs(p *ir.Program) *deadRegs {
-	d := &deadRegs{funcs: make([][]deadSlot, len(p.Funcs))}
+	d := &deadRegs{funcs: make([]deadFunc, len(p.Funcs))}
 	for _, f := range p.Funcs {
 		if !f.External {
-			d.funcs[f.Index] = deadSlots(f)
+			d.funcs[f.Index] = newDeadFunc(deadSlots(f), len(f.Code))
 		}
 	}
 	return d
+}
+
+// newDeadFunc makes the per-pc lists of a function of n instructions whose
+// registers are dead outside the intervals of slots (or keeps slots when
+// the lists would be too long).
+func newDeadFunc(slots []deadSlot, n int) deadFunc {
+	if len(slots) == 0 {
+		return deadFunc{}
+	}
+	total := 0
+	for _, ds := range slots {
+		live := 0
+		if lo, hi := max(ds.from, 0), min(ds.to, int32(n-1)); lo <= hi {
+			live = int(hi - lo + 1)
+		}
+		total += n - live
+	}
+	if total > maxDeadList {
+		return deadFunc{slots: slots}
+	}
+	f := deadFunc{at: make([]int32, n+1), list: make([]int32, 0, total)}
+	for pc := int32(0); pc < int32(n); pc++ {
+		f.at[pc] = int32(len(f.list))
+		for _, ds := range slots {
+			if pc < ds.from || pc > ds.to {
+				f.list = append(f.list, ds.slot)
+			}
+		}
+	}
+	f.at[n] = int32(len(f.list))
+	return f
 }
 
 // deadSlots computes the registers of f that are dead somewhere, with the
@@ -286,47 +341,55 @@ func writes(in *ir.Inst, r int32) bool {
 
 // clear sets the dead registers of st's processes to zero; a process whose
 // record is parent's (shared, unchanged by the transition) is skipped when
-// parent is given: its registers were cleared when parent was made.
+// parent is given: its registers were cleared when parent was made. A
+// process whose dead registers are all zero already is not owned (its
+// record stays shared).
 func (d *deadRegs) clear(st, parent *vm.State) {
 	for i, t := range st.Threads {
 		if parent != nil && i < len(parent.Threads) && parent.Threads[i] == t {
 			continue
 		}
-		if !d.any(t) {
+		if !d.visit(t, false) {
 			continue
 		}
-		t = st.OwnThread(int32(i))
-		d.each(t, func(regs []uint64, s int32) { regs[s] = 0 })
+		d.visit(st.OwnThread(int32(i)), true)
 	}
 }
 
-// any reports whether a dead register of process t is not zero.
-func (d *deadRegs) any(t *vm.Thread) bool {
-	found := false
-	d.each(t, func(regs []uint64, s int32) {
-		if regs[s] != 0 {
-			found = true
-		}
-	})
-	return found
-}
-
-// each calls f with each frame's registers and each of its dead registers.
-func (d *deadRegs) each(t *vm.Thread, f func(regs []uint64, s int32)) {
+// visit reports whether a dead register of process t is not zero; with
+// zero it sets every one to zero.
+func (d *deadRegs) visit(t *vm.Thread, zero bool) bool {
 	if t.Done {
-		return
+		return false
 	}
+	found := false
 	for i := range t.Frames {
 		fr := &t.Frames[i]
 		if fr.Fn.Index >= len(d.funcs) || int(fr.PC) >= len(fr.Fn.Code) || fr.PC < 0 {
 			continue
 		}
 		regs := t.Regs[fr.Base : fr.Base+fr.Fn.ConstBase]
-		for _, ds := range d.funcs[fr.Fn.Index] {
-			if ds.from <= fr.PC && fr.PC <= ds.to {
+		f := &d.funcs[fr.Fn.Index]
+		if dead, ok := f.dead(fr.PC); ok {
+			for _, s := range dead {
+				if regs[s] != 0 {
+					if !zero {
+						return true
+					}
+					regs[s], found = 0, true
+				}
+			}
+			continue
+		}
+		for _, ds := range f.slots {
+			if ds.from <= fr.PC && fr.PC <= ds.to || regs[ds.slot] == 0 {
 				continue
 			}
-			f(regs, ds.slot)
+			if !zero {
+				return true
+			}
+			regs[ds.slot], found = 0, true
 		}
 	}
+	return found
 }

@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/wyvernmc/wyvern/vm"
@@ -45,8 +46,9 @@ type treeDB struct {
 
 	roots *rootTable
 
-	pairSlots []uint32 // pair table: pair id (index+1), 0 empty
-	pairs     []uint64 // left<<32 | right of pair id i+1
+	pairSlots  []uint32 // pair table: hash bits (tag) | pair id (index+1), 0 empty
+	pairIDBits uint8    // the low bits of a pair slot that are its id
+	pairs      []uint64 // left<<32 | right of pair id i+1
 
 	leafSlots  []uint64 // leaf table: top half of the hash << 32 | leaf index+1, 0 empty
 	leafRefs   []encRef // each leaf's chunks: off indexes leafChunks, n is its number of words
@@ -77,9 +79,11 @@ const (
 
 func newTreeDB() *treeDB {
 	seed := vm.NewHashSeed()
-	return &treeDB{seed: seed, roots: newRootTable(seed),
+	t := &treeDB{seed: seed, roots: newRootTable(seed),
 		pairSlots: make([]uint32, minSlots), leafSlots: make([]uint64, minSlots/8),
 		chunkSlots: make([]uint32, minSlots), kept: map[uint32]uint64{}}
+	t.setPairIDBits()
+	return t
 }
 
 // mixPair hashes a pair of ids (splitmix64's finaliser of the pair xor the
@@ -123,18 +127,28 @@ func (t *treeDB) addRoot(root uint64) bool {
 }
 
 // pair returns the id of pair p (0: not stored and not intern).
+//
+// A slot holds the id in its low pairIDBits bits and, above them, as many
+// bits of the pair's hash as are left (the tag): a probe compares the tag
+// before it reads the pair (another cache line), so a slot of another
+// pair costs no read of t.pairs unless their tags agree.
 func (t *treeDB) pair(p uint64, intern bool) uint32 {
 	if intern && 5*(len(t.pairs)+1) > 4*len(t.pairSlots) {
 		t.growPairs()
 	}
-	i := slot(mixPair(p, t.seed), len(t.pairSlots))
+	h := mixPair(p, t.seed)
+	idMask := uint32(1)<<t.pairIDBits - 1
+	tag := uint32(h) &^ idMask // (the slot's place takes the hash's top bits)
+	i := slot(h, len(t.pairSlots))
 	for {
-		id := t.pairSlots[i]
-		if id == 0 {
+		e := t.pairSlots[i]
+		if e == 0 {
 			break
 		}
-		if t.pairs[id-1] == p {
-			return id
+		if e&^idMask == tag {
+			if id := e & idMask; t.pairs[id-1] == p {
+				return id
+			}
 		}
 		if i++; i == len(t.pairSlots) {
 			i = 0
@@ -148,21 +162,32 @@ func (t *treeDB) pair(p uint64, intern bool) uint32 {
 	}
 	t.pairs = append(t.pairs, p)
 	id := uint32(len(t.pairs))
-	t.pairSlots[i] = id
+	t.pairSlots[i] = tag | id
 	return id
 }
 
+// growPairs makes the pair table larger and sets pairIDBits for it: the
+// ids it will hold (fewer than its slots, load 0.8) fit in them.
 func (t *treeDB) growPairs() {
 	t.pairSlots = make([]uint32, grownFull(len(t.pairSlots)))
+	t.setPairIDBits()
+	idMask := uint32(1)<<t.pairIDBits - 1
 	for k, p := range t.pairs {
-		i := slot(mixPair(p, t.seed), len(t.pairSlots))
+		h := mixPair(p, t.seed)
+		i := slot(h, len(t.pairSlots))
 		for t.pairSlots[i] != 0 {
 			if i++; i == len(t.pairSlots) {
 				i = 0
 			}
 		}
-		t.pairSlots[i] = uint32(k + 1)
+		t.pairSlots[i] = uint32(h)&^idMask | uint32(k+1)
 	}
+}
+
+// setPairIDBits sets pairIDBits to the bits of the pair table's size (at
+// most 32; ids stay below 2^31).
+func (t *treeDB) setPairIDBits() {
+	t.pairIDBits = uint8(min(bits.Len(uint(len(t.pairSlots))), 32))
 }
 
 // leaf returns the id of the leaf with words w (0: not stored and not

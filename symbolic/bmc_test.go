@@ -111,9 +111,17 @@ func readCorpusAt(t *testing.T, path string) []corpusLine {
 // listed. mt_condvar_if, whose first partial-order model needs a spurious
 // wakeup, is found by the encoding with every wait signalled in 5.3 s at
 // load 12 (twice; unknown in 41 s before).
+//
+// Since the partial-order clocks are integers for z3 and cvc5
+// (encode_po.go), the portfolio proves mt_peterson_ok, mt_atomic_safe and
+// mt_condvar_ok in 1.6 to 4.8 s at load 18 to 23 on 2 cores (0.8 to 1.3
+// CPU seconds; z3 alone 0.8 to 3.9 s), so none is listed for it; z3's
+// list stays for a loaded machine. safe_gcd.c (single-threaded) can still
+// pass 20 s with the portfolio at load 20: its three members share one
+// CPU share under Linux's autogroup scheduling (z3 alone 9.3 s in the same
+// run, BENCHMARKS.md).
 var tooHard = map[string]map[string]bool{
-	Portfolio: {
-		"mt_peterson_ok.c": true, "mt_atomic_safe.c": true, "mt_condvar_ok.c": true},
+	Portfolio: {},
 	"z3": {"mt_atomic_safe.c": true,
 		"mt_peterson_ok.c": true, "mt_mutex_counter_safe.c": true, "mt_rare_lost_update.c": true,
 		"mt_condvar_if.c": true, "mt_condvar_ok.c": true},

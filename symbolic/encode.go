@@ -76,6 +76,9 @@ type EncodeOptions struct {
 	induct *induct
 	// poBits: the partial-order encoding's clock width (0: poClockBits)
 	poBits int
+	// poInt: the partial-order encoding's clocks are integers (for the
+	// solvers that take them, encode_po.go)
+	poInt bool
 	// poSignalled: a partial-order encoding in which a wait's reacquire
 	// follows a signal or broadcast of its condition variable by another
 	// thread after its release (no spurious wakeups): for violations that

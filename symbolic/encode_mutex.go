@@ -83,10 +83,10 @@ func (e *encoder) poMutexOrder(accs []poAcc) {
 				for _, r := range rel {
 					gr := po.grps[r]
 					if gr.th == g1.th && r > a1 {
-						ends = append(ends, and2(e.poExec(gr.g, gr.clk), BVULT(gr.clk, g2.clk)))
+						ends = append(ends, and2(e.poExec(gr.g, gr.clk), e.clkLT(gr.clk, g2.clk)))
 					}
 				}
-				e.implies(And(e.poExec(g1.g, g1.clk), e.poExec(g2.g, g2.clk), BVULT(g1.clk, g2.clk)), or(ends...))
+				e.implies(And(e.poExec(g1.g, g1.clk), e.poExec(g2.g, g2.clk), e.clkLT(g1.clk, g2.clk)), or(ends...))
 				e.terms++
 			}
 		}
@@ -101,22 +101,70 @@ func (e *encoder) poMutexOrder(accs []poAcc) {
 // waiters is still allowed: such a violation does not replay). It removes
 // executions POSIX allows, so provePO uses the encoding only to look for a
 // violation that replays, never for a proof.
+//
+// The wait picks the signal that woke it, and, as under LODIN, a signal
+// (not a broadcast) wakes one waiter, the one that arrived first: no two
+// waits pick one signal, and a wait that picks a signal arrived (released)
+// after every other waiter of the condition variable still waiting then
+// (one that released before it and picked no earlier signal). Both only
+// remove executions LODIN's platform does not have, which would not
+// replay (a model waking two waiters with one signal did not replay on
+// mt_condvar_if.c once z3 decided the clocks as integers).
 func (e *encoder) poSignalOrder() {
 	po := e.po
-	for _, w := range po.waits {
+	type pick struct {
+		w, s int // indexes into po.waits and po.signals
+		v    Term
+	}
+	var picks []pick
+	for wi, w := range po.waits {
 		if !w.cv.isConst() || w.rel < 0 {
 			continue
 		}
 		gw, gr := po.grps[w.grp], po.grps[w.rel]
 		var by []Term
-		for _, sg := range po.signals {
+		for si, sg := range po.signals {
 			gs := po.grps[sg.grp]
 			if gs.th == gw.th || !sg.cv.isConst() || sg.cv.c != w.cv.c {
 				continue
 			}
-			by = append(by, And(e.poExec(gs.g, gs.clk), BVULT(gr.clk, gs.clk), BVULT(gs.clk, gw.clk)))
+			p := e.q.Bool(e.fresh("wk"))
+			e.terms++
+			e.implies(p, And(e.poExec(gs.g, gs.clk), e.clkLT(gr.clk, gs.clk), e.clkLT(gs.clk, gw.clk)))
+			picks = append(picks, pick{wi, si, p})
+			by = append(by, p)
 		}
 		e.implies(e.poExec(gw.g, gw.clk), or(by...))
 		e.terms++
+	}
+	for i, p := range picks {
+		sg := po.signals[p.s]
+		if sg.bcast {
+			continue
+		}
+		for _, p2 := range picks[i+1:] {
+			if p2.s == p.s {
+				e.q.Assert(not(and2(p.v, p2.v)))
+				e.terms++
+			}
+		}
+		// FIFO: another waiter of the variable released before this one
+		// and still waiting at the signal would be woken instead
+		w, gs := po.waits[p.w], po.grps[sg.grp]
+		for wi2, w2 := range po.waits {
+			if wi2 == p.w || w2.rel < 0 || !w2.cv.isConst() || w2.cv.c != w.cv.c || po.grps[w2.grp].th == po.grps[w.grp].th {
+				continue
+			}
+			r2 := po.grps[w2.rel]
+			var earlier []Term // w2 was woken before the signal
+			for _, q := range picks {
+				if q.w == wi2 {
+					earlier = append(earlier, and2(q.v, e.clkLT(po.grps[po.signals[q.s].grp].clk, gs.clk)))
+				}
+			}
+			before := And(e.poExec(r2.g, r2.clk), e.clkLT(r2.clk, po.grps[w.rel].clk))
+			e.implies(and2(p.v, before), or(earlier...))
+			e.terms++
+		}
 	}
 }

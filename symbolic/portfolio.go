@@ -116,6 +116,20 @@ func (p *portfolio) Check(ctx context.Context, q *Query) (Answer, error) {
 	if err := q.Err(); err != nil {
 		return Answer{}, fmt.Errorf("symbolic: %s: query: %w", Portfolio, err)
 	}
+	if q.UsesInt() && q.bvOnly == nil {
+		// only the members that take integers (z3, cvc5): the others
+		// would refuse the query
+		var ms []Solver
+		for _, m := range p.members {
+			if s, ok := m.(*session); !ok || s.b.intLogic != "" {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) == 0 {
+			return Answer{}, fmt.Errorf("symbolic: %s: no member takes integers (z3, cvc5)", Portfolio)
+		}
+		return (&portfolio{members: ms}).race(ctx, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
+	}
 	return p.race(ctx, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
 }
 

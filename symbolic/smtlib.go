@@ -23,6 +23,10 @@ const (
 	KindBool   SortKind = iota // Bool
 	KindBitVec                 // (_ BitVec Width)
 	KindArray                  // (Array (_ BitVec Index) (_ BitVec Elem))
+	// KindInt is the mathematical integers: only the partial-order
+	// encoding's clocks use it (encode_po.go), compared with <, <= and
+	// >=, for the solvers that decide integer difference logic (z3, cvc5).
+	KindInt
 )
 
 // MaxWidth is the largest bitvector width a sort may have.
@@ -47,6 +51,9 @@ func BitVec(w int) Sort { return Sort{Kind: KindBitVec, Width: w} }
 // ArraySort is the sort (Array (_ BitVec index) (_ BitVec elem)).
 func ArraySort(index, elem int) Sort { return Sort{Kind: KindArray, Index: index, Elem: elem} }
 
+// IntSort is the sort Int.
+func IntSort() Sort { return Sort{Kind: KindInt} }
+
 // Memory is the sort of a byte-addressed memory: (Array (_ BitVec 64) (_ BitVec 8)).
 func Memory() Sort { return ArraySort(64, 8) }
 
@@ -55,6 +62,8 @@ func (s Sort) String() string {
 	switch s.Kind {
 	case KindBool:
 		return "Bool"
+	case KindInt:
+		return "Int"
 	case KindBitVec:
 		return fmt.Sprintf("(_ BitVec %d)", s.Width)
 	case KindArray:
@@ -65,7 +74,7 @@ func (s Sort) String() string {
 
 func (s Sort) check() error {
 	switch s.Kind {
-	case KindBool:
+	case KindBool, KindInt:
 		return nil
 	case KindBitVec:
 		if s.Width < 1 || s.Width > MaxWidth {
@@ -180,6 +189,15 @@ func BVULT(a, b Term) Term { return App("bvult", a, b) }
 func BVULE(a, b Term) Term { return App("bvule", a, b) }
 func BVUGT(a, b Term) Term { return App("bvugt", a, b) }
 func BVUGE(a, b Term) Term { return App("bvuge", a, b) }
+
+// IntLT is a < b on integers.
+func IntLT(a, b Term) Term { return App("<", a, b) }
+
+// IntLE is a <= b on integers.
+func IntLE(a, b Term) Term { return App("<=", a, b) }
+
+// IntGE is a >= b on integers.
+func IntGE(a, b Term) Term { return App(">=", a, b) }
 func BVSLT(a, b Term) Term { return App("bvslt", a, b) }
 func BVSLE(a, b Term) Term { return App("bvsle", a, b) }
 func BVSGT(a, b Term) Term { return App("bvsgt", a, b) }
@@ -270,6 +288,24 @@ type Query struct {
 	asserts []Term
 	want    []string
 	err     error
+	// bvOnly is the same question without the sort Int, for the
+	// solvers that do not take integers (boolector): see SetBVOnly.
+	bvOnly *Query
+}
+
+// SetBVOnly gives q an equisatisfiable query b without integers, which a
+// solver without integer arithmetic (boolector) checks instead of q; its
+// answer then says so (Answer.BVOnly), and its model names b's constants.
+func (q *Query) SetBVOnly(b *Query) { q.bvOnly = b }
+
+// UsesInt reports whether q declares a constant of sort Int.
+func (q *Query) UsesInt() bool {
+	for _, d := range q.decls {
+		if d.Sort.Kind == KindInt {
+			return true
+		}
+	}
+	return false
 }
 
 // NewQuery returns an empty query.
@@ -359,7 +395,11 @@ func (q *Query) wanted() []string {
 // messages): logic, declarations, assertions, check-sat.
 func (q *Query) String() string {
 	var b strings.Builder
-	b.WriteString("(set-logic QF_ABV)\n")
+	if q.UsesInt() {
+		b.WriteString("(set-logic ALL)\n") // z3 knows no narrower one
+	} else {
+		b.WriteString("(set-logic QF_ABV)\n")
+	}
 	for _, d := range q.decls {
 		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", d.Name, d.Sort)
 	}
@@ -549,7 +589,7 @@ func parseSexp(s string) (*sexp, error) {
 type Value struct {
 	Sort  Sort
 	Bool  bool        // KindBool
-	BV    *big.Int    // KindBitVec: the unsigned value, 0 ≤ BV < 2^Width
+	BV    *big.Int    // KindBitVec: the unsigned value, 0 ≤ BV < 2^Width; KindInt: the integer
 	Array *ArrayValue // KindArray
 }
 
@@ -561,7 +601,7 @@ func (v Value) Uint64() uint64 {
 			return 1
 		}
 		return 0
-	case KindBitVec:
+	case KindBitVec, KindInt:
 		if v.BV == nil {
 			return 0
 		}
@@ -593,6 +633,11 @@ func (v Value) String() string {
 			return "<nil>"
 		}
 		return string(BVBig(v.BV, v.Sort.Width))
+	case KindInt:
+		if v.BV == nil {
+			return "<nil>"
+		}
+		return v.BV.String()
 	case KindArray:
 		return v.Array.String()
 	}
@@ -715,8 +760,30 @@ func (ev *evaluator) value(e *sexp, s Sort) (Value, error) {
 	case KindArray:
 		a, err := ev.array(e, nil, s)
 		return Value{Sort: s, Array: a}, err
+	case KindInt:
+		x, err := intValue(e)
+		return Value{Sort: s, BV: x}, err
 	}
 	return Value{}, fmt.Errorf("unknown sort %s", s)
+}
+
+// intValue parses an integer value: a numeral, or (- numeral).
+func intValue(e *sexp) (*big.Int, error) {
+	neg := false
+	if e != nil && e.head() == "-" && len(e.list) == 2 {
+		neg, e = true, e.list[1]
+	}
+	if e == nil || e.isList || e.str {
+		return nil, fmt.Errorf("unsupported integer value %s", abbrev(e.String()))
+	}
+	x, ok := new(big.Int).SetString(e.atom, 10)
+	if !ok {
+		return nil, fmt.Errorf("unsupported integer value %s", abbrev(e.String()))
+	}
+	if neg {
+		x.Neg(x)
+	}
+	return x, nil
 }
 
 // bvLiteral parses #b…, #x… and (_ bvN w).

@@ -73,6 +73,11 @@ type Answer struct {
 	Elapsed time.Duration
 	// Solver is the backend that answered (a portfolio's winner).
 	Solver string
+	// BVOnly: the answer is the one of the query's equisatisfiable
+	// version without integers (Query.SetBVOnly), which a solver without
+	// integer arithmetic checked instead; its model names that query's
+	// constants.
+	BVOnly bool
 }
 
 func (a Answer) String() string {
@@ -131,7 +136,7 @@ func Names() []string { return []string{"z3", "cvc5", "boolector"} }
 
 type backend struct {
 	args        func(o Options) []string
-	preamble    func(o Options) []string // after (set-option :print-success true)
+	preamble    func(o Options) []string // after (set-option :print-success true), before (set-logic …)
 	install     string
 	incremental bool
 	// checkSat is the command that checks (default "(check-sat)").
@@ -139,6 +144,13 @@ type backend struct {
 	// checkSatReads, where set, replaces checkSat when every array in
 	// the open scopes is only read (readsArraysOnly).
 	checkSatReads string
+	// intLogic, where set, is the logic under which the solver takes
+	// the sort Int (linear integer arithmetic) with bitvectors and
+	// arrays: a process is started with it when integers are declared,
+	// with QF_ABV otherwise, as before they were used. z3 ignores the
+	// logics it does not know (answering unsupported), QF_AUFBVLIA
+	// among them, and takes ALL.
+	intLogic string
 }
 
 var backends = map[string]backend{
@@ -163,10 +175,11 @@ var backends = map[string]backend{
 			if o.Timeout > 0 {
 				out = append(out, fmt.Sprintf("(set-option :timeout %d)", ms(o.Timeout)))
 			}
-			return append(out, "(set-logic QF_ABV)")
+			return out
 		},
 		install:     "apt-get install z3",
 		incremental: true,
+		intLogic:    "ALL",
 	},
 	"cvc5": {
 		args: func(Options) []string { return []string{"--lang", "smt2", "--incremental", "--produce-models"} },
@@ -175,10 +188,11 @@ var backends = map[string]backend{
 			if o.Timeout > 0 {
 				out = append(out, fmt.Sprintf("(set-option :tlimit-per %d)", ms(o.Timeout)))
 			}
-			return append(out, "(set-logic QF_ABV)")
+			return out
 		},
 		install:     "apt-get install cvc5",
 		incremental: true,
+		intLogic:    "QF_AUFBVLIA",
 	},
 	// Debian's boolector (1.5.118) reads one SMT-LIB2 script: no
 	// set-option, push/pop, get-value or declare-const, one check-sat, and
@@ -259,6 +273,7 @@ type session struct {
 	closed bool
 
 	proc    *proc
+	procInt bool         // proc was started with integers in its logic
 	buf     bytes.Buffer // commands not yet sent to proc
 	pending []*command   // the commands in buf (each answers success or an error)
 }
@@ -308,6 +323,9 @@ func (s *session) declare(name string, so Sort) (Term, error) {
 	}
 	if err := so.check(); err != nil {
 		return "", fmt.Errorf("symbolic: %s: declare %s: %w", s.name, name, err)
+	}
+	if so.Kind == KindInt && s.b.intLogic == "" {
+		return "", fmt.Errorf("symbolic: %s: declare %s: this solver takes no integers", s.name, name)
 	}
 	if _, dup := s.lookup(name); dup {
 		return "", fmt.Errorf("symbolic: %s: constant %s already declared", s.name, name)
@@ -377,6 +395,13 @@ func (s *session) Check(ctx context.Context, q *Query) (Answer, error) {
 	if err := q.Err(); err != nil {
 		return Answer{}, fmt.Errorf("symbolic: %s: query: %w", s.name, err)
 	}
+	bvOnly := false
+	if s.b.intLogic == "" && q.UsesInt() && q.bvOnly != nil {
+		q, bvOnly = q.bvOnly, true
+		if err := q.Err(); err != nil {
+			return Answer{}, fmt.Errorf("symbolic: %s: query: %w", s.name, err)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.push(); err != nil {
@@ -393,7 +418,9 @@ func (s *session) Check(ctx context.Context, q *Query) (Answer, error) {
 			return Answer{}, err
 		}
 	}
-	return s.checkSat(ctx, q.wanted())
+	a, err := s.checkSat(ctx, q.wanted())
+	a.BVOnly = bvOnly
+	return a, err
 }
 
 func (s *session) CheckSat(ctx context.Context, want ...string) (Answer, error) {
@@ -498,6 +525,12 @@ func (s *session) start() error {
 	for _, t := range s.b.preamble(s.opts) {
 		s.queue(&command{text: t})
 	}
+	s.procInt = s.usesInt()
+	lg := "QF_ABV"
+	if s.procInt {
+		lg = s.b.intLogic
+	}
+	s.queue(&command{text: "(set-logic " + lg + ")"})
 	for i, f := range s.frames {
 		if i > 0 {
 			s.queue(&command{text: "(push 1)"})
@@ -513,6 +546,13 @@ func (s *session) start() error {
 
 // checkProc checks on the long-lived process (z3, cvc5).
 func (s *session) checkProc(ctx context.Context, deadline time.Time, want []string, sorts []Sort, start time.Time) (Answer, error) {
+	if s.proc != nil && s.procInt != s.usesInt() {
+		// the logic is set once per process: a new one, given the scopes
+		// again, where integers come or go (the partial-order check's
+		// clocks, encode_po.go), so that a query without them is
+		// checked under QF_ABV as it always was
+		s.kill()
+	}
 	if s.proc == nil {
 		if err := s.start(); err != nil {
 			return Answer{}, err
@@ -1005,6 +1045,18 @@ func parseBoolectorModel(text string, want []string, sorts []Sort) (Model, error
 		}
 	}
 	return m, nil
+}
+
+// usesInt reports whether the open scopes declare an integer.
+func (s *session) usesInt() bool {
+	for _, f := range s.frames {
+		for _, so := range f.decls {
+			if so.Kind == KindInt {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readsArraysOnly reports whether the open scopes' assertions use each

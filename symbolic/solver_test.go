@@ -566,3 +566,98 @@ func TestReadsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestIntClocks: a query with integer constants (the partial-order
+// encoding's clocks) is checked by z3 and cvc5 under a logic with
+// integers, and by boolector through its bitvector version (Answer.BVOnly);
+// a bitvector query after it on the same solver is checked as before
+// (the process is restarted with QF_ABV). Models give the integers.
+func TestIntClocks(t *testing.T) {
+	ints := func(extra Term) *Query {
+		q := NewQuery()
+		a, b, c := q.Declare("a", IntSort()), q.Declare("b", IntSort()), q.Declare("c", IntSort())
+		x := q.BitVec("x", 8)
+		q.Assert(IntLE("0", a))
+		q.Assert(IntLT(a, b))
+		q.Assert(IntLT(b, c))
+		q.Assert(Eq(x, BV(7, 8)))
+		q.Assert(extra)
+		bv := NewQuery()
+		ab, bb, cb := bv.BitVec("a", 3), bv.BitVec("b", 3), bv.BitVec("c", 3)
+		xb := bv.BitVec("x", 8)
+		bv.Assert(BVULT(ab, bb))
+		bv.Assert(BVULT(bb, cb))
+		bv.Assert(Eq(xb, BV(7, 8)))
+		bv.Assert(Term(strings.NewReplacer("(<= ", "(bvule ", "(< ", "(bvult ", "(>= ", "(bvuge ").Replace(string(extra))))
+		q.SetBVOnly(bv)
+		return q
+	}
+	tests := []struct {
+		extra Term
+		want  Status
+	}{
+		{IntLT("c", "a"), Unsat},      // a cycle
+		{IntLE("c", "b"), Unsat},      // b < c
+		{IntLE("b", "a"), Unsat},      // a < b
+		{IntLT("a", "c"), Sat},        // implied
+		{Not(IntLT("c", "b")), Sat},   // c > b
+		{Not(Eq("a", "b")), Sat},      // distinct
+		{Eq("x", BV(8, 8)), Unsat},    // the bitvector part
+		{IntGE("a", "b"), Unsat},      // a < b
+		{Not(IntGE("c", "a")), Unsat}, // c > a
+	}
+	for _, name := range append(Names(), Portfolio) {
+		t.Run(name, func(t *testing.T) {
+			if name != Portfolio {
+				newSolver(t, name, Options{}).Close() // skipped when missing
+			}
+			s, err := New(name, Options{Timeout: 10 * time.Second})
+			if err != nil {
+				t.Skip(err)
+			}
+			defer s.Close()
+			for _, tc := range tests {
+				a := check(t, s, ints(tc.extra))
+				if a.Status != tc.want {
+					t.Fatalf("%s: %v, want %v", tc.extra, a, tc.want)
+				}
+				if want := a.Solver == "boolector"; a.BVOnly != want {
+					t.Errorf("%s answered by %s: BVOnly %v", tc.extra, a.Solver, a.BVOnly)
+				}
+				if a.Status == Sat {
+					av, bv, cv := a.Model["a"].Uint64(), a.Model["b"].Uint64(), a.Model["c"].Uint64()
+					if !(av < bv && bv < cv) || a.Model["x"].Uint64() != 7 {
+						t.Errorf("%s: model a=%d b=%d c=%d x=%d", tc.extra, av, bv, cv, a.Model["x"].Uint64())
+					}
+					if k := a.Model["a"].Sort.Kind; k != KindInt && !a.BVOnly {
+						t.Errorf("%s: a is of sort kind %d, want Int", tc.extra, k)
+					}
+				}
+				// a query without integers on the same solver
+				q := NewQuery()
+				y := q.BitVec("y", 8)
+				q.Assert(BVUGT(y, BV(250, 8)))
+				if a := check(t, s, q); a.Status != Sat || a.Model["y"].Uint64() <= 250 || a.BVOnly {
+					t.Fatalf("y > 250 after %s: %v (y = %d)", tc.extra, a, a.Model["y"].Uint64())
+				}
+			}
+			// a negative integer's value (z3 and cvc5 print (- 3))
+			if name != "boolector" {
+				q := NewQuery()
+				i := q.Declare("i", IntSort())
+				q.Assert(Eq(App("+", i, "3"), "0"))
+				if a := check(t, s, q); a.Status != Sat || a.Model["i"].BV.Int64() != -3 {
+					t.Errorf("i + 3 = 0: %v, i = %v", a, a.Model["i"])
+				}
+			}
+			// without a bitvector version, boolector refuses integers
+			if name == "boolector" {
+				q := NewQuery()
+				q.Declare("i", IntSort())
+				if _, err := s.Check(context.Background(), q); err == nil {
+					t.Errorf("boolector checked a query with integers and no bitvector version")
+				}
+			}
+		})
+	}
+}

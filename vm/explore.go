@@ -168,18 +168,35 @@ func (m *Machine) SettleEnd(st *State, first int32) {
 // SoloStep reports whether the next step of process tid in st changes, of
 // the processes, at most tid itself, so that PartsHasher.Successor may
 // update a parts hash after it: an instruction that calls no platform
-// function (directly or through a pointer) and returns from no frame (a
-// thread's last return, or an exit, ends processes). Steps that end the run
-// are handled by Successor itself.
+// function but an atomic section's begin or end (directly or through a
+// pointer) and returns from no frame (a thread's last return, or an exit,
+// ends processes). Steps that end the run are handled by Successor itself.
 func (m *Machine) SoloStep(st *State, tid int32) bool {
 	t := st.Thread(tid)
 	if t == nil || len(t.Frames) == 0 {
 		return false
 	}
 	fr := &t.Frames[len(t.Frames)-1]
-	switch fr.Fn.Code[fr.PC].Op {
-	case ir.OpCallB, ir.OpCallInd, ir.OpRet, ir.OpUnreachable, ir.OpTrap:
+	switch in := &fr.Fn.Code[fr.PC]; in.Op {
+	case ir.OpCallB:
+		return soloBuiltin(ir.Builtin(in.B))
+	case ir.OpCallInd:
+		// a call through a pointer of a program function is the direct
+		// call's step (clang calls a function declared without a
+		// prototype, as SV-COMP declares __VERIFIER_atomic_begin(),
+		// through a constant pointer)
+		cs := &fr.Fn.Calls[in.Imm]
+		f := m.funcOf(t.Regs[fr.Base+cs.FnSlot])
+		return f != nil && (!f.External || soloBuiltin(f.Builtin))
+	case ir.OpRet, ir.OpUnreachable, ir.OpTrap:
 		return false
 	}
 	return true
+}
+
+// soloBuiltin reports whether a call of platform function b changes, of
+// the processes, only the caller's record: an atomic section's begin or
+// end (its depth, in the caller's record).
+func soloBuiltin(b ir.Builtin) bool {
+	return b == ir.BAtomicBegin || b == ir.BAtomicEnd
 }

@@ -16,13 +16,17 @@ type KeyDelta struct {
 // CopyInto copy of parent changed since only through StepOnly; tid moved
 // first; solo: the one step SoloStep allowed), from the same information:
 // the records succ no longer shares with parent and the blocks it owns. It
-// reports false when the parts must be made whole (a run that ended, a
-// different process count, fewer blocks, an image other than the
-// machine's): the sequence of
-// parts may then be shaped differently.
+// reports false when the parts must be made whole (a different process
+// count, fewer blocks, an image other than the machine's): the sequence of
+// parts may then be shaped differently. A step that ends the run (an exit,
+// main's return, an error, a deadlock) changes the header and, like any
+// other step, the records it owns and the blocks it writes (the vm ends no
+// other process's record in place): the parts keep their shape, so its
+// successor's delta is made as any other's (explicit search's tests check
+// every tree made from a delta against the whole encoding).
 func (m *Machine) KeyDelta(parent, succ *State, tid int32, solo bool, d *KeyDelta) bool {
 	d.Header, d.Count, d.Threads, d.Blocks = false, false, d.Threads[:0], d.Blocks[:0]
-	if succ.Status != Running || len(succ.Threads) != len(parent.Threads) ||
+	if parent.Status != Running || len(succ.Threads) != len(parent.Threads) ||
 		succ.Mem.image != parent.Mem.image || succ.Mem.image != &m.init || succ.Mem.n < parent.Mem.n {
 		return false
 	}

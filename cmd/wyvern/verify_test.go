@@ -43,6 +43,9 @@ func TestVerify(t *testing.T) {
 		// 13 threads: decided by abstract interpretation in well under a
 		// second
 		{task: "hash_table.yml", verdict: "TRUE", engine: svcomp.EngineAbsint, limit: "20s"},
+		// threads created forever: TRUE of the C program (the vm's process
+		// limit is none of its errors), by abstract interpretation
+		{task: "threads_forever.yml", verdict: "TRUE", engine: svcomp.EngineAbsint, limit: "20s"},
 		// behaviours POSIX allows and LODIN's platform lacks (a wrong TRUE
 		// before): a spurious wakeup, a signal waking the second waiter
 		{task: "cond_spurious.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineExplicit},
