@@ -65,6 +65,10 @@ func BMCTarget(q *Query) (Target, error) {
 			}
 			t.Errors = append(t.Errors, k)
 			return nil
+		case propExists:
+			// Exists (p)(... [p.f] ...): a call by any process (a
+			// disjunction inside distributes over the processes)
+			return walk(x.body)
 		case propCall:
 			if x.line >= 0 {
 				return &SyntaxError{Query: q.Text, Col: x.c, Msg: "source-line locations [i.f:L] are not supported by bounded model checking"}

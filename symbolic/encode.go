@@ -102,6 +102,10 @@ type EncodeOptions struct {
 	// NoLockReduction keeps every switch point of the round-robin
 	// encoding, the protected accesses' too (lockset.go; for comparisons).
 	NoLockReduction bool
+	// NoBlocks: the partial-order encoding keeps an access group per
+	// instruction inside critical sections (encode_block.go; for
+	// measurements and tests)
+	NoBlocks bool
 }
 
 // DefaultMaxTerms is the largest formula Encode builds by default.
@@ -354,8 +358,9 @@ type encoder struct {
 	// waits caches waitSites: function index → w's block position → header position (encode_wait.go)
 	waits    map[int]map[int]int
 	curCallB bool
-	cinfo    completeInfo // switch points and proof refusals (encode_complete.go)
-	drf      *drfInfo     // the lockset analysis (lockset.go), once threaded
+	cinfo    completeInfo    // switch points and proof refusals (encode_complete.go)
+	drf      *drfInfo        // the lockset analysis (lockset.go), once threaded
+	poBlkOK  map[uint64]bool // mutexes whose sections may be blocks (encode_block.go)
 }
 
 // val is a register's value: a term of width w, or a constant c (t == "")
@@ -419,6 +424,14 @@ type pstate struct {
 	// poSec: partial-order encodings, the clock of the start of the
 	// atomic section the path is in ("": none)
 	poSec Term
+	// poBlk: partial-order encodings, the access group + 1 of the critical
+	// section the path is in as a block (0: none; encode_block.go), of
+	// mutex poBlkM; poPre, poPreOff: the thread's steps before the
+	// current instruction
+	poBlk    int
+	poBlkM   uint64
+	poPre    val
+	poPreOff int
 }
 
 func (s *pstate) clone() *pstate {

@@ -418,6 +418,7 @@ func (e *encoder) merge(ps []*pstate) (*pstate, error) {
 	case 1:
 		return live[0], nil
 	}
+	e.poBlockJoin(live) // (encode_block.go)
 	first := live[0]
 	for _, s := range live {
 		if s.atomic != first.atomic {

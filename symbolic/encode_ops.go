@@ -53,6 +53,11 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 			if st.g == "false" {
 				continue
 			}
+			blk := e.poBlockEnter(fn, pc, in, st) // critical sections as blocks (encode_block.go)
+			ngrp := 0
+			if e.po != nil {
+				ngrp = len(e.po.grps)
+			}
 			// every instruction is one step of the thread; a platform
 			// call's step counts once it is enabled (see threadBuiltin)
 			if e.threaded && in.Op != ir.OpCallB {
@@ -71,6 +76,7 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 			if err == nil && e.err != nil {
 				err = fmt.Errorf("%s: %s: %w", e.where(fn, pc), in.Op, e.err)
 			}
+			e.poBlockLeave(blk)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -85,6 +91,9 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 				}
 				if e.threaded && in.Op == ir.OpCallB {
 					x.soff++
+				}
+				if e.po != nil {
+					e.poBlockAfter(fn, in, x, ngrp)
 				}
 				next = append(next, x)
 			}

@@ -292,7 +292,30 @@ func (d *drfInfo) points() {
 							changed = true
 						}
 					}
-				case ir.OpLoadAgg, ir.OpMovN, ir.OpSelectN, ir.OpInsert, ir.OpExtract:
+				case ir.OpLoadAgg:
+					// a private alloca's content, as for a load (under ILP32
+					// every pointer is stored and loaded so)
+					if c := content[fi][in.A]; priv[fi][in.A] && in.Imm < uint64(len(f.Aggs)) {
+						if c != nil {
+							setRange(in.Dst, int32(len(f.Aggs[in.Imm].Offs)), *c)
+						}
+					} else {
+						setRange(in.Dst, 64, unk)
+					}
+				case ir.OpStoreAgg:
+					if priv[fi][in.A] && in.Imm < uint64(len(f.Aggs)) {
+						c := content[fi][in.A]
+						if c == nil {
+							c = &ptsVal{}
+							content[fi][in.A] = c
+						}
+						for k := range f.Aggs[in.Imm].Offs {
+							if c.join(get(in.B + int32(k))) {
+								changed = true
+							}
+						}
+					}
+				case ir.OpMovN, ir.OpSelectN, ir.OpInsert, ir.OpExtract:
 					setRange(in.Dst, 64, unk)
 				case ir.OpAtomicRMW, ir.OpCmpXchg:
 					setRange(in.Dst, 2, unk)

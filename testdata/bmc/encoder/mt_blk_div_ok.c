@@ -1,0 +1,32 @@
+/* Threads (encoder test, critical sections as blocks): mt_blk_div_bug.c
+ * with t2 leaving the divisor at 1: every intermediate 0 lies inside its
+ * section, which t1 never sees. Safe. */
+#include <pthread.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int d = 2, r;
+
+void *t1(void *arg) {
+  pthread_mutex_lock(&m);
+  int k = d;
+  r = 10 / k;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+void *t2(void *arg) {
+  pthread_mutex_lock(&m);
+  d = d - 2;
+  d = d + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t p, q;
+  pthread_create(&p, 0, t1, 0);
+  pthread_create(&q, 0, t2, 0);
+  pthread_join(p, 0);
+  pthread_join(q, 0);
+  return 0;
+}
