@@ -547,6 +547,7 @@ func (e *encoder) finish(s *pstate, rv val) {
 		saved := e.curCallB
 		e.curCallB = false // the thread's last step is counted
 		i := e.poMarkAt(s, s.g, poMark)
+		e.po.grps[i].secExit = e.po.grps[i].sec != "" // a thread that ends inside a section leaves it (the vm runs the others)
 		e.curCallB = saved
 		e.po.ends[e.thIndex()] = append(e.po.ends[e.thIndex()], poEnd{grp: i, rv: rv})
 	}
