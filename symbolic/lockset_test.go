@@ -237,6 +237,9 @@ int main(void) { pthread_t a, b, c; pthread_create(&a, 0, t1, 0); pthread_create
 		// 2026-11-28)
 		{"trylock_sees_holder", `void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
 int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); if (pthread_mutex_trylock(&m) != 0) reach_error(); return 0; }`},
+		{"trylock_through_a_pointer", `void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
+void *u(void *a) { pthread_mutex_t *p = a; if (pthread_mutex_trylock(p) != 0) reach_error(); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, u, &m); return 0; }`},
 	}
 	all := os.Getenv("WYVERN_BMC_COMPLETE") != ""
 	var progs []prog
