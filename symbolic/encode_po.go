@@ -360,7 +360,7 @@ func (e *encoder) poSectionStart(s *pstate) {
 
 // poSectionEnd marks the end of the atomic section s leaves.
 func (e *encoder) poSectionEnd(s *pstate) {
-	if e.po == nil || s.atomic != 0 || s.poSec == "" {
+	if e.po == nil || s.atomic > 0 || s.poSec == "" {
 		return
 	}
 	if s.g != "false" {
