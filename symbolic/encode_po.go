@@ -599,6 +599,10 @@ func (e *encoder) encodePO(s *pstate) error {
 			if len(sl.fn.Params) > 0 && int(sl.fn.Params[0]) < len(st.regs) {
 				st.regs[sl.fn.Params[0]] = en.arg
 			}
+			if sl.fn.Atomic { // a __VERIFIER_atomic_ start routine: the vm's thread starts inside its section
+				st.atomic = 1
+				e.poSectionStart(st)
+			}
 			sts = []*pstate{st}
 		}
 		rets, err := e.runFrom(sl.fn, sts)
