@@ -59,12 +59,12 @@ import (
 //   - joins: a join that goes on has a thread with the joined id whose
 //     end mark is executed below the join's clock, and returns its value.
 //   - atomic sections (__VERIFIER_atomic_ functions, __VERIFIER_atomic_begin
-//     and _end): no other thread's executed event lies between the start
-//     of a section and any of its executed events, and one after the start
-//     follows an executed exit of the section (its end, or the thread's
-//     end inside it): a thread stopped inside a section (by the cut clock,
-//     or a path a reduction drops) holds it for good. A blocking call
-//     inside an atomic section is refused (the vm runs other threads then).
+//     and _end): another thread's executed event at or after the start of
+//     a section follows an executed exit of the section (its end, or the
+//     thread's end inside it), so none lies inside the section, and a
+//     thread stopped inside a section (by the cut clock, or a path a
+//     reduction drops) holds it for good. A blocking call inside an
+//     atomic section is refused (the vm runs other threads then).
 //
 // Every vm execution that reaches a violation within the bound is such a
 // model: give each event the time of its step, the events that never run a
@@ -753,29 +753,14 @@ func (e *encoder) poConstraints() {
 			e.implies(g.g, e.clkGE(g.clk, C))
 		}
 	}
-	// atomic sections
-	for _, x := range po.grps {
-		if x.sec == "" || x.kind == poHalt || x.kind == poCut {
-			continue
-		}
-		ex := e.poExec(x.g, x.clk)
-		if ex == "false" {
-			continue
-		}
-		for _, y := range po.grps {
-			if y.th == x.th || y.kind == poHalt {
-				continue
-			}
-			in := and2(e.clkLE(x.sec, y.clk), e.clkLE(y.clk, x.clk))
-			e.q.Assert(Not(And(ex, e.poExec(y.g, y.clk), in)))
-			e.terms++
-		}
-	}
-	// A thread that stops inside a section (its events past the cut clock,
-	// a path dropped by a reduction) holds it for good: the vm runs no
-	// other thread until it leaves. So another thread's event after a
-	// section's start follows an exit of that section (its end, or the
-	// thread's end inside it).
+	// atomic sections: another thread's event at or after a section's
+	// start follows an executed exit of the section (its end, or the
+	// thread's end inside it). This keeps every other thread's events out
+	// of the section (its events precede its exits: a path leaves the
+	// section there, and paths in different sections never join), and a
+	// thread that stops inside a section (its events past the cut clock,
+	// a path dropped by a reduction) holds it for good, as in the vm,
+	// which runs no other thread until it leaves.
 	for _, st := range po.grps {
 		if !st.secStart {
 			continue
@@ -802,7 +787,7 @@ func (e *encoder) poConstraints() {
 			for _, x := range exits {
 				left = append(left, And(e.poExec(x.g, x.clk), e.clkLT(x.clk, y.clk)))
 			}
-			e.implies(And(ex, ey, e.clkLT(st.clk, y.clk)), or(left...))
+			e.implies(And(ex, ey, e.clkLE(st.clk, y.clk)), or(left...))
 			e.terms++
 		}
 	}
