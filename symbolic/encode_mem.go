@@ -539,8 +539,14 @@ func (e *encoder) call(fn *ir.Func, pc int32, s *pstate, callee *ir.Func, cs *ir
 		out := ret.clone() // all but the caller's frame comes back from the callee
 		out.regs = append([]val(nil), s.regs...)
 		out.allocas = append([]val(nil), s.allocas...)
-		out.ret, out.atomic = s.ret, s.atomic
-		if out.atomic == 0 {
+		// the atomic depth the callee left (a __VERIFIER_atomic_begin or
+		// _end in it counts after its return, as in the vm), less the
+		// function's own section, which its frame's return leaves
+		out.ret, out.atomic = s.ret, ret.atomic
+		if callee.Atomic {
+			out.atomic--
+		}
+		if out.atomic <= 0 {
 			e.curCallB = false // after the callee's return
 			e.poSectionEnd(out)
 		}

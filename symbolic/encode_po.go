@@ -59,9 +59,12 @@ import (
 //   - joins: a join that goes on has a thread with the joined id whose
 //     end mark is executed below the join's clock, and returns its value.
 //   - atomic sections (__VERIFIER_atomic_ functions, __VERIFIER_atomic_begin
-//     and _end): no other thread's executed event lies between the start
-//     of a section and any of its executed events. A blocking call inside
-//     an atomic section is refused (the vm runs other threads then).
+//     and _end): another thread's executed event at or after the start of
+//     a section follows an executed exit of the section (its end, or the
+//     thread's end inside it), so none lies inside the section, and a
+//     thread stopped inside a section (by the cut clock, or a path a
+//     reduction drops) holds it for good. A blocking call inside an
+//     atomic section is refused (the vm runs other threads then).
 //
 // Every vm execution that reaches a violation within the bound is such a
 // model: give each event the time of its step, the events that never run a
@@ -128,6 +131,8 @@ type poGrp struct {
 	b             ir.Builtin // the platform call it is (BNone: a plain access, or a mark)
 	wait          bool       // a pthread_cond_wait of a wait loop (encode_wait.go)
 	sync          int        // poAcquire or poRelease: a mutex lock, unlock or wait's step (encode_mutex.go); 0: neither
+	secStart      bool       // a mark starting an atomic section (its sec is its own clock)
+	secExit       bool       // a mark where the thread leaves the atomic section sec: its end, or the thread's end inside it
 }
 
 // poInfo is the partial-order state of an encoding.
@@ -368,16 +373,18 @@ func (e *encoder) poSectionStart(s *pstate) {
 	}
 	i := e.poMarkAt(s, s.g, poMark)
 	e.po.grps[i].sec = e.po.grps[i].clk
+	e.po.grps[i].secStart = true
 	s.poSec = e.po.grps[i].clk
 }
 
 // poSectionEnd marks the end of the atomic section s leaves.
 func (e *encoder) poSectionEnd(s *pstate) {
-	if e.po == nil || s.atomic != 0 || s.poSec == "" {
+	if e.po == nil || s.atomic > 0 || s.poSec == "" {
 		return
 	}
 	if s.g != "false" {
-		e.poMarkAt(s, s.g, poMark)
+		i := e.poMarkAt(s, s.g, poMark)
+		e.po.grps[i].secExit = true
 	}
 	s.poSec = ""
 }
@@ -627,6 +634,10 @@ func (e *encoder) encodePO(s *pstate) error {
 			if len(sl.fn.Params) > 0 && int(sl.fn.Params[0]) < len(st.regs) {
 				st.regs[sl.fn.Params[0]] = en.arg
 			}
+			if sl.fn.Atomic { // a __VERIFIER_atomic_ start routine: the vm's thread starts inside its section
+				st.atomic = 1
+				e.poSectionStart(st)
+			}
 			sts = []*pstate{st}
 		}
 		rets, err := e.runFrom(sl.fn, sts)
@@ -792,21 +803,41 @@ func (e *encoder) poConstraints() {
 			e.implies(g.g, e.clkGE(g.clk, C))
 		}
 	}
-	// atomic sections
-	for _, x := range po.grps {
-		if x.sec == "" || x.kind == poHalt || x.kind == poCut {
+	// atomic sections: another thread's event at or after a section's
+	// start follows an executed exit of the section (its end, or the
+	// thread's end inside it). This keeps every other thread's events out
+	// of the section (its events precede its exits: a path leaves the
+	// section there, and paths in different sections never join), and a
+	// thread that stops inside a section (its events past the cut clock,
+	// a path dropped by a reduction) holds it for good, as in the vm,
+	// which runs no other thread until it leaves.
+	for _, st := range po.grps {
+		if !st.secStart {
 			continue
 		}
-		ex := e.poExec(x.g, x.clk)
+		ex := e.poExec(st.g, st.clk)
 		if ex == "false" {
 			continue
 		}
+		var exits []poGrp
+		for _, x := range po.grps {
+			if x.th == st.th && x.secExit && x.sec == st.clk {
+				exits = append(exits, x)
+			}
+		}
 		for _, y := range po.grps {
-			if y.th == x.th || y.kind == poHalt {
+			if y.th == st.th || y.kind == poHalt {
 				continue
 			}
-			in := and2(e.clkLE(x.sec, y.clk), e.clkLE(y.clk, x.clk))
-			e.q.Assert(Not(And(ex, e.poExec(y.g, y.clk), in)))
+			ey := e.poExec(y.g, y.clk)
+			if ey == "false" {
+				continue
+			}
+			var left []Term
+			for _, x := range exits {
+				left = append(left, And(e.poExec(x.g, x.clk), e.clkLT(x.clk, y.clk)))
+			}
+			e.implies(And(ex, ey, e.clkLE(st.clk, y.clk)), or(left...))
 			e.terms++
 		}
 	}

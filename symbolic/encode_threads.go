@@ -452,6 +452,9 @@ func (e *encoder) encodeThreads(s *pstate) error {
 				if len(sl.fn.Params) > 0 && int(sl.fn.Params[0]) < len(st.regs) {
 					st.regs[sl.fn.Params[0]] = en.arg
 				}
+				if sl.fn.Atomic { // a __VERIFIER_atomic_ start routine: the vm's thread starts inside its section
+					st.atomic = 1
+				}
 				sts = append(sts, st)
 			}
 		}
@@ -547,6 +550,7 @@ func (e *encoder) finish(s *pstate, rv val) {
 		saved := e.curCallB
 		e.curCallB = false // the thread's last step is counted
 		i := e.poMarkAt(s, s.g, poMark)
+		e.po.grps[i].secExit = e.po.grps[i].sec != "" // a thread that ends inside a section leaves it (the vm runs the others)
 		e.curCallB = saved
 		e.po.ends[e.thIndex()] = append(e.po.ends[e.thIndex()], poEnd{grp: i, rv: rv})
 	}

@@ -37,7 +37,9 @@ import (
 //     pointer argument of a platform or indirect call; an access through an
 //     unknown pointer touches every global. A mutex whose block is touched
 //     otherwise than by the mutex functions (a store, an init) outside
-//     single contexts protects nothing. Thread-local and constant globals
+//     single contexts protects nothing; one that a trylock may name outside
+//     them still protects, but its unlock is no mover (a failing trylock
+//     observes the holder). Thread-local and constant globals
 //     are left out (constant ones are never written: their loads commute
 //     anyway, see mover).
 
@@ -124,6 +126,7 @@ type drfInfo struct {
 	alone   []bool                     // per pc of main: no other thread runs (joinedAll)
 	lockset map[uint32]map[uint64]bool // per global block accessed outside single contexts
 	bad     map[uint32]bool            // blocks accessed outside single contexts (their mutexes protect nothing)
+	tried   map[uint32]bool            // mutex blocks a trylock may name outside single contexts (key 0: any)
 	reason  string                     // why nothing is reduced ("" when the analysis applies)
 }
 
@@ -670,6 +673,8 @@ func accessedArgs(f *ir.Func, in *ir.Inst) []int32 {
 func (d *drfInfo) objects() {
 	p := d.p
 	acc := map[uint32][]map[uint64]bool{} // per global block: the locksets of its accesses
+	tried := map[uint32]bool{}
+	d.tried = tried
 	touch := func(v ptsVal, held map[uint64]bool) {
 		if v.unknown {
 			for _, g := range p.Globals {
@@ -695,6 +700,19 @@ func (d *drfInfo) objects() {
 				continue
 			}
 			in := &f.Code[pc]
+			if in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BMutexTrylock && in.Imm < uint64(len(f.Calls)) {
+				if m, ok := constArg(f, &f.Calls[in.Imm], 0); ok {
+					tried[ir.PtrBlock(m)] = true
+				} else if args := f.Calls[in.Imm].Args; len(args) == 0 {
+					tried[0] = true
+				} else if v := get(args[0]); v.unknown || v.other {
+					tried[0] = true
+				} else {
+					for b := range v.globals {
+						tried[b] = true
+					}
+				}
+			}
 			switch in.Op {
 			case ir.OpLoad, ir.OpStore, ir.OpLoadAgg, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg:
 				touch(get(in.A), st.held)
@@ -804,8 +822,11 @@ func (d *drfInfo) mover(f *ir.Func, pc int) bool {
 			if in.Imm >= uint64(len(f.Calls)) {
 				return false
 			}
+			// not when another thread may trylock m: a failing trylock
+			// between the holder's lock and this unlock would succeed
+			// once the unlock moved left of it
 			m, ok := constArg(f, &f.Calls[in.Imm], 0)
-			return ok && !d.bad[ir.PtrBlock(m)] && (st.single || st.held[m])
+			return ok && !d.bad[ir.PtrBlock(m)] && !d.tried[0] && !d.tried[ir.PtrBlock(m)] && (st.single || st.held[m])
 		}
 	}
 	return false

@@ -232,6 +232,14 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, t1, 0); pthread_create(&b
 void *t1(void *a) { pthread_mutex_lock(&m); q[n] = __VERIFIER_nondet_int(); n++; pthread_mutex_unlock(&m); return 0; }
 void *t2(void *a) { pthread_mutex_lock(&m); if (n > 1) reach_error(); pthread_mutex_unlock(&m); return 0; }
 int main(void) { pthread_t a, b, c; pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t1, 0); pthread_create(&c, 0, t2, 0); return 0; }`},
+		// a failing trylock sees t between its lock and its unlock: the
+		// unlock is no left mover past it (a wrong not-satisfied before
+		// 2026-11-28)
+		{"trylock_sees_holder", `void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); if (pthread_mutex_trylock(&m) != 0) reach_error(); return 0; }`},
+		{"trylock_through_a_pointer", `void *t(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
+void *u(void *a) { pthread_mutex_t *p = a; if (pthread_mutex_trylock(p) != 0) reach_error(); return 0; }
+int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, u, &m); return 0; }`},
 	}
 	all := os.Getenv("WYVERN_BMC_COMPLETE") != ""
 	var progs []prog
