@@ -123,6 +123,7 @@ func TestUnboundedThreads(t *testing.T) {
 		{"counted_bad.c", false},
 		{"forever_safe.c", true},
 		{"forever_bad.c", false},
+		{"alternating_bad.c", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
