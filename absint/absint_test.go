@@ -67,19 +67,7 @@ func checkProgram(t *testing.T, path, name, want string, dm ir.DataModel) {
 	}
 	t.Logf("%s: %s", got, res.Reason)
 	// the differential check: explicit search of the same program
-	m := vm.NewMachine(prog)
-	q, err := query.Parse(errorQuery)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := query.Compile(q, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 2_000_000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := searchErrors(t, prog)
 	if res.Proved && ex.Verdict == explicit.Satisfied {
 		t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
 	}
@@ -93,6 +81,25 @@ func checkProgram(t *testing.T, path, name, want string, dm ir.DataModel) {
 
 // TestStopped: an ended context stops the analysis with a refusal, never
 // a proof (verify's time limit).
+// searchErrors is the differential side: explicit search (global
+// reduction, at most 2 M states) of errorQuery on prog.
+func searchErrors(t *testing.T, prog *ir.Program) *explicit.Result {
+	t.Helper()
+	q, err := query.Parse(errorQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := query.Compile(q, vm.NewMachine(prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
 func TestStopped(t *testing.T) {
 	prog := testutil.Program(t, "../testdata/absint/loop_safe.c")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -144,19 +151,7 @@ func TestUnboundedThreads(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m := vm.NewMachine(small)
-				q, err := query.Parse(errorQuery)
-				if err != nil {
-					t.Fatal(err)
-				}
-				c, err := query.Compile(q, m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.Global, MaxStates: 2_000_000})
-				if err != nil {
-					t.Fatal(err)
-				}
+				ex := searchErrors(t, small)
 				want := explicit.Satisfied
 				if tc.proof {
 					want = explicit.NotSatisfied
