@@ -32,7 +32,8 @@ import "github.com/wyvernmc/wyvern/ir"
 // conversions included; only comparisons produce plain booleans), through
 // phi copies, from a call's arguments to the callee's parameters and from
 // its return to the call's result; an indirect call reaches every
-// function; pthread_create's argument reaches its start routine's
+// function and may be a platform function's (its result is dynamic, and
+// with a dynamic argument so is memory); pthread_create's argument reaches its start routine's
 // parameter (every function's when the routine is not a constant).
 // Memory is one abstract location: a store of a dynamic value anywhere
 // (and a platform function that may store an address derived from its
@@ -403,19 +404,18 @@ func (pv *provenance) call(fi int, f *ir.Func, in ir.Inst) {
 }
 
 // unknownCall: an indirect call (or one this analysis cannot resolve) may
-// reach every function with its arguments and return any function's result.
+// reach every function with its arguments, and a platform function through
+// a pointer to it (malloc, strtol, ...): its result may be an address, and
+// it may store one computed from its arguments.
 func (pv *provenance) unknownCall(fi int, cs *ir.CallSite, anyArg bool) {
-	if anyArg && !pv.allParams {
-		pv.allParams, pv.changed = true, true
-	}
-	if cs.Ret < 0 {
-		return
-	}
-	for _, r := range pv.ret {
-		if r || pv.mem {
-			pv.set(fi, cs.Ret, max(cs.RetSlots, 1))
-			return
+	if anyArg {
+		if !pv.allParams {
+			pv.allParams, pv.changed = true, true
 		}
+		pv.setMem()
+	}
+	if cs.Ret >= 0 {
+		pv.set(fi, cs.Ret, max(cs.RetSlots, 1))
 	}
 }
 

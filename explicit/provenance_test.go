@@ -97,6 +97,10 @@ long n;
 void conv(int *p) { n = (long)p; }
 void (*fp)(int *) = conv;
 int main(void) { int x; fp(&x); return 0; }`, true},
+		{"indirect_platform_call", `
+long n;
+void *(*alloc)(size_t) = malloc;
+int main(void) { n = (long)alloc(4); return 0; }`, true},
 		{"pthread_join_result", `
 long n;
 void *f(void *a) { int *p = malloc(4); return p; }

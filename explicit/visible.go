@@ -237,8 +237,10 @@ func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 // commute: the order decides which block gets which id, and a program sees
 // ids in its addresses once it converts a pointer to an integer
 // ((uintptr_t)&local, or memcpy of a pointer's bytes) or orders two
-// pointers (p < q). In a program that may (visibility.ids: ptrtoint,
-// memcpy, memmove, an ordering icmp) they are visible while another process is alive
+// pointers (p < q). In a program that may (visibility.ids: a ptrtoint,
+// memcpy, memmove, memcmp or ordering icmp that may see such an address,
+// by the provenance analysis seesBlockIDs; before 2026-11-28's second
+// change, any of them anywhere) they are visible while another process is alive
 // (gen.runInvisible): before 2026-11-28 they never were, and the global
 // reduction ran a new thread's allocas before its creator's next step, so
 // it missed the orders in which a later thread's stack blocks get the lower
