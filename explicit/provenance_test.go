@@ -101,6 +101,24 @@ int main(void) { int x; fp(&x); return 0; }`, true},
 long n;
 void *(*alloc)(size_t) = malloc;
 int main(void) { n = (long)alloc(4); return 0; }`, true},
+		{"start_routine_through_pointer", `
+long n;
+void *conv(void *arg) { n = (long)arg; return 0; }
+void *(*routine)(void *) = conv;
+int main(void) { pthread_t t; int x; pthread_create(&t, 0, routine, &x); pthread_join(t, 0); return 0; }`, true},
+		{"start_routine_through_pointer_integer", `
+long n;
+void *conv(void *arg) { n = (long)arg; return 0; }
+void *(*routine)(void *) = conv;
+int main(void) { pthread_t t; pthread_create(&t, 0, routine, (void *)4L); pthread_join(t, 0); return 0; }`, false},
+		{"struct_returned_by_value_integer", `
+struct s { int *p; long k; }; long n;
+struct s mk(long p) { struct s v; v.p = (int *)p; v.k = 1; return v; }
+int main(void) { struct s v = mk(8); n = (long)v.p; return 0; }`, false},
+		{"struct_returned_by_value", `
+struct s { int *p; long k; }; long n;
+struct s mk(int *p) { struct s v; v.p = p; v.k = 1; return v; }
+int main(void) { int x; struct s v = mk(&x); n = (long)v.p; return 0; }`, true},
 		{"pthread_join_result", `
 long n;
 void *f(void *a) { int *p = malloc(4); return p; }
