@@ -13,28 +13,30 @@ import "github.com/wyvernmc/wyvern/ir"
 // with another process's allocations once the program looks at ids
 // (visibility.renumbers). A program looks at an id when it converts a
 // pointer to an integer (ptrtoint), orders two pointers (an icmp ult, slt,
-// ... of pointers: ir.Func.OrdersPointers), or reads a pointer's bytes as
-// other data (memcpy, memmove, memcmp, the string functions, printf's %p).
-// Globals and functions have fixed ids, and null and integers are block 0:
-// converting or ordering them sees nothing that depends on the order of
-// steps. Equality of pointers and reading a pointer's bytes as an integer
-// through a union are not covered (as before this analysis).
+// ... of pointers: ir.Func.OrdersPointers), copies or compares a pointer's
+// bytes as data (memcpy, memmove, memcmp, realloc, qsort) or prints one
+// into memory (sprintf's %p). Globals and functions have fixed ids, and
+// null and integers are block 0: converting or ordering them sees nothing
+// that depends on the order of steps. Not covered (as before this
+// analysis): an equality test of a dangling pointer (undefined behaviour),
+// a pointer's bytes read as an integer through a union or as characters by
+// the string functions, printf's output (no data the program reads).
 //
 // seesBlockIDs answers the question by a flow-insensitive, whole-program
 // may-analysis: a slot is dynamic when it may hold an address (or a value
 // computed from one) of a block allocated at run time. Sources: alloca and
 // stacksave results, byval parameters, main's parameters, call results of
 // platform functions other than those that return plain numbers, constants
-// that point into a thread-local global (each process has its own copy;
-// such a constant counts as seen, since ptrtoint (@tl) is folded into a
-// constant).
-// Values flow through every instruction to its result (arithmetic and
+// that point into a thread-local global (vm.remapTLS gives each process
+// its own copy; such a constant counts as seen, since ptrtoint (@tl) is
+// folded into a constant). Values flow through every instruction to its result (arithmetic and
 // conversions included; only comparisons produce plain booleans), through
 // phi copies, from a call's arguments to the callee's parameters and from
 // its return to the call's result; an indirect call reaches every
 // function and may be a platform function's (its result is dynamic, and
-// with a dynamic argument so is memory); pthread_create's argument reaches its start routine's
-// parameter (every function's when the routine is not a constant).
+// with a dynamic argument so is memory); pthread_create's argument
+// reaches its start routine's parameter (every function's when the
+// routine is not a constant).
 // Memory is one abstract location: a store of a dynamic value anywhere
 // (and a platform function that may store an address derived from its
 // arguments, a thread's return value that pthread_join stores) makes every
