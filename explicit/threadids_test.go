@@ -1,9 +1,12 @@
 package explicit
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wyvernmc/wyvern/query"
 )
 
 // TestThreadIDReuse checks pthread_create's reuse of a joined thread's id
@@ -11,8 +14,8 @@ import (
 // other verdict: a program that creates and joins a thread in a loop has
 // finitely many states (a complete search, where fresh ids made the states
 // count the rounds), its reachable error is still found, a second join of
-// a joined thread is an error, and a thread that finished detached keeps
-// its id.
+// a joined thread is an error, a thread that finished detached keeps its
+// id, and the join drops the thread's result as a leak root.
 func TestThreadIDReuse(t *testing.T) {
 	const head = "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n"
 	const reach = "E<> Exists (p)([p.reach_error])"
@@ -49,6 +52,14 @@ void *w(void *a) { done = 1; return 0; }
 int main(void) { pthread_t a, b; pthread_attr_t at; pthread_attr_init(&at); pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
   pthread_create(&a, &at, w, 0); while (!done) ; pthread_create(&b, 0, w, 0); pthread_join(b, 0); if (a == b) reach_error(); return 0; }`,
 			reach, NotSatisfied},
+		{"result_lost_at_join", `#include <stdlib.h>
+void *w(void *a) { return malloc(4); }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); return 0; }`,
+			"E<> Error(MemLeak)", Satisfied},
+		{"result_taken_at_join", `#include <stdlib.h>
+void *w(void *a) { return malloc(4); }
+int main(void) { pthread_t t; void *r; pthread_create(&t, 0, w, 0); pthread_join(t, &r); free(r); return 0; }`,
+			"E<> Error(MemLeak)", NotSatisfied},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
@@ -64,7 +75,16 @@ int main(void) { pthread_t a, b; pthread_attr_t at; pthread_attr_init(&at); pthr
 			{"global_por", Options{Reduction: Global, POR: true, MaxStates: 100000}},
 		} {
 			t.Run(c.name+"/"+o.name, func(t *testing.T) {
-				res := search(t, path, c.query, o.opts)
+				m := machine(t, path)
+				q, err := query.Parse(c.query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Leaks = query.LeakChecksOf(q) // Error(MemLeak) asks for the leak checks
+				res, err := Search(context.Background(), compile(t, m, c.query), o.opts)
+				if err != nil {
+					t.Fatalf("%s: %v", c.query, err)
+				}
 				if res.Verdict != c.want {
 					t.Errorf("%s: %s (%s, %d states), want %s", c.query, res.Verdict, res.Reason, res.States, c.want)
 				}
