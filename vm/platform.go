@@ -241,7 +241,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 				}
 			}
 			// the id's lifetime ends: the next pthread_create reuses it
-			// (newThread); the value the thread returned is no root of
+			// (spawnThread); the value the thread returned is no root of
 			// the leak checks any longer
 			target.Wait, target.RetVal = waitJoined, 0
 			a.ret(0)

@@ -53,7 +53,7 @@ const (
 	waitBarrier           // in pthread_barrier_wait, the round not yet complete
 	waitBarrierDone       // the round completed: returns 0 at its next step
 	// waitJoined marks a finished process that pthread_join joined: the
-	// end of its thread id's lifetime (POSIX), so newThread reuses the id.
+	// end of its thread id's lifetime (POSIX), so spawnThread reuses the id.
 	waitJoined
 )
 
