@@ -504,9 +504,43 @@ type scheduler struct {
 	st    *vm.State
 	ctxs  []WitnessContext
 	cur   int
-	taken map[int32]uint64
+	taken map[int32]uint64 // steps taken, by the encoding's thread id
 	buf   []int32
 	err   error
+	// The encoding numbers threads in the order of their creation, the vm
+	// gives a new thread the id of a joined one where there is one
+	// (vm.State's spawnThread): vmOf maps the encoding's id to the vm's,
+	// kept up to date by sync from free, whether each of the vm's
+	// processes was joined when sync last looked.
+	vmOf []int32
+	free []bool
+}
+
+// sync records the process a creation made since the last call (at most
+// one: a step creates at most one thread): a process after the others, or
+// one in the place of a joined one.
+func (s *scheduler) sync() {
+	for i, t := range s.st.Threads {
+		free := t.Done && t.Wait == vm.WaitJoined
+		switch {
+		case i >= len(s.free):
+			if i > 0 {
+				s.vmOf = append(s.vmOf, int32(i))
+			}
+			s.free = append(s.free, free)
+		case s.free[i] && !free:
+			s.vmOf = append(s.vmOf, int32(i))
+		}
+		s.free[i] = free
+	}
+}
+
+// vmID is the vm's id of the encoding's thread w (-1: not created yet).
+func (s *scheduler) vmID(w int32) int32 {
+	if w < 0 || int(w) >= len(s.vmOf) {
+		return -1
+	}
+	return s.vmOf[w]
 }
 
 func newScheduler(m *vm.Machine, st *vm.State, enc *Encoding, model Model) (*scheduler, error) {
@@ -517,7 +551,7 @@ func newScheduler(m *vm.Machine, st *vm.State, enc *Encoding, model Model) (*sch
 		}
 		return v.Uint64(), nil
 	}
-	sch := &scheduler{m: m, st: st, taken: map[int32]uint64{}}
+	sch := &scheduler{m: m, st: st, taken: map[int32]uint64{}, vmOf: []int32{0}}
 	if enc.PO != nil {
 		ctxs, err := poContexts(enc, model)
 		if err != nil {
@@ -573,10 +607,11 @@ func (s *scheduler) want() int32 {
 
 // choose is the scheduler's draw among the n enabled processes.
 func (s *scheduler) choose(n uint64) uint64 {
+	s.sync()
 	w := s.want()
 	s.buf = s.m.EnabledThreads(s.st, s.buf)
 	for i, t := range s.buf {
-		if t == w {
+		if w >= 0 && t == s.vmID(w) {
 			return uint64(i)
 		}
 	}
@@ -599,9 +634,10 @@ func (s *scheduler) step(t *vm.Thread) error {
 	if w < 0 {
 		return fmt.Errorf("the schedule ends before the violation")
 	}
-	if t.ID != w {
-		return fmt.Errorf("the schedule runs process %d, but only process %d can step", w, t.ID)
+	s.sync()
+	if t.ID != s.vmID(w) {
+		return fmt.Errorf("the schedule runs process %d (the vm's %d), but only process %d can step", w, s.vmID(w), t.ID)
 	}
-	s.taken[t.ID]++
+	s.taken[w]++
 	return nil
 }

@@ -47,6 +47,9 @@ func TestThreads(t *testing.T) {
 		{"mt_ptr_null.c", "E<> Error(NullDeref)", 1, 2, VerdictSatisfied},
 		{"mt_ptr_null.c", "E<> Error(NullDeref)", 1, 1, VerdictIncomplete}, // main stores before T1 runs
 		{"mt_ptr_uaf.c", "E<> Error(UseAfterFree)", 1, 2, VerdictSatisfied},
+		// a thread created after a join: the vm reuses the joined one's id
+		{"mt_rejoin.c", "E<> Error(AssertFail)", 1, 3, VerdictSatisfied},
+		{"mt_rejoin.c", "E<> Error(AssertFail)", 1, 1, VerdictIncomplete},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.query, func(t *testing.T) {

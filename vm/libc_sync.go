@@ -139,7 +139,7 @@ func init() {
 	platform[ir.BDetach] = platformFunc{yields: true, run: func(c call, a args) int {
 		t := c.st.Thread(int32(a.arg(0)))
 		switch {
-		case t == nil:
+		case t == nil || t.Done && t.Wait == waitJoined: // an id no longer alive
 			a.ret(eSrch)
 		case t.Detached:
 			a.ret(eInval)

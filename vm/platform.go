@@ -189,7 +189,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 		if fn == nil || fn.External {
 			return c.fail(ErrInvalidCall, "pthread_create: start routine is not a function of the program")
 		}
-		nt := c.st.newThread()
+		nt := c.st.spawnThread()
 		if c.m.tls != nil && !c.m.newTLS(c, nt) {
 			return bEnd
 		}
@@ -232,11 +232,18 @@ var platform = [ir.NumBuiltins]platformFunc{
 			if !target.Done {
 				return bBlock
 			}
+			if target.Wait == waitJoined {
+				return c.fail(ErrPthread, "pthread_join of the thread %d, joined already", target.ID)
+			}
 			if p := a.arg(1); p != 0 {
 				if e := c.m.StorePtr(c.st, p, target.RetVal); e != ErrNone {
 					return c.fail(e, "pthread_join: result")
 				}
 			}
+			// the id's lifetime ends: the next pthread_create reuses it
+			// (spawnThread); the value the thread returned is no root of
+			// the leak checks any longer
+			target.Wait, target.RetVal = waitJoined, 0
 			a.ret(0)
 			return bNext
 		},

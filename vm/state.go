@@ -52,6 +52,9 @@ const (
 	waitRelock            // signalled, must reacquire the mutex
 	waitBarrier           // in pthread_barrier_wait, the round not yet complete
 	waitBarrierDone       // the round completed: returns 0 at its next step
+	// waitJoined marks a finished process that pthread_join joined: the
+	// end of its thread id's lifetime (POSIX), so spawnThread reuses the id.
+	waitJoined
 )
 
 // Thread is a process: the entry point or a thread created by pthread_create.
@@ -321,17 +324,47 @@ func (m *Machine) Reset(st *State) {
 
 // newThread appends a thread, reusing a spare thread record if there is one.
 func (st *State) newThread() *Thread {
-	var t *Thread
-	if k := len(st.spare); k > 0 {
-		t = st.spare[k-1]
-		st.spare = st.spare[:k-1]
-		*t = Thread{Frames: t.Frames[:0], Regs: t.Regs[:0], Allocas: t.Allocas[:0]} // spare records are unshared
-	} else {
-		t = &Thread{}
-	}
+	t := st.blankThread()
 	t.ID = int32(len(st.Threads))
 	st.Threads = append(st.Threads, t)
 	return t
+}
+
+// blankThread returns an empty record: a spare one if there is one.
+func (st *State) blankThread() *Thread {
+	if k := len(st.spare); k > 0 {
+		t := st.spare[k-1]
+		st.spare = st.spare[:k-1]
+		*t = Thread{Frames: t.Frames[:0], Regs: t.Regs[:0], Allocas: t.Allocas[:0]} // spare records are unshared
+		return t
+	}
+	return &Thread{}
+}
+
+// spawnThread adds the thread pthread_create starts. Its id is the lowest
+// id of a joined process (waitJoined), whose record it replaces, or a new
+// one after the others. POSIX ends a thread id's lifetime when the thread
+// is joined, and implementations reuse ids (glibc's pthread_t is the
+// address of a recycled descriptor): reusing them keeps the state space of
+// a program that creates and joins threads in a loop finite (ldv-races'
+// race-4_1), where fresh ids would count the rounds. A process that
+// finished detached keeps its id: its end is a step that partial-order
+// reduction may take as independent of others' creations
+// (explicit/por.go), where a join and a creation are both dependent on
+// every step.
+func (st *State) spawnThread() *Thread {
+	for i := 1; i < len(st.Threads); i++ {
+		if o := st.Threads[i]; o.Done && o.Wait == waitJoined {
+			t := st.blankThread()
+			t.ID = int32(i)
+			st.Threads[i] = t
+			if release(o) {
+				st.spare = append(st.spare, o)
+			}
+			return t
+		}
+	}
+	return st.newThread()
 }
 
 // Clone returns an independent copy of the state; memory is shared

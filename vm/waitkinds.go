@@ -8,4 +8,5 @@ const (
 	WaitRelock      = waitRelock      // signalled, must reacquire the mutex
 	WaitBarrier     = waitBarrier     // in pthread_barrier_wait, the round not complete (WaitOn: the barrier)
 	WaitBarrierDone = waitBarrierDone // the round completed
+	WaitJoined      = waitJoined      // finished and joined: pthread_create reuses its id
 )
