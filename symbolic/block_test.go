@@ -63,7 +63,7 @@ func TestBlockMeasure(t *testing.T) {
 // them, the right one (safe and buggy twins: protected and unprotected
 // accesses, trylock, condition variables, two mutexes, an error inside a
 // section, inputs and calls in sections, a section held to the thread's
-// end), and uses blocks where the premise holds (blocks: the least number
+// end, atomic sections), and uses blocks where the premise holds (blocks: the least number
 // of sections encoded as blocks; 0: none expected). About 25 s on a loaded
 // 2-core machine, half of it without blocks (skipped under -short).
 func TestBlocks(t *testing.T) {
@@ -91,6 +91,15 @@ func TestBlocks(t *testing.T) {
 		{"mt_blk_hold_ok.c", 1, VerdictNotSatisfied, 2},
 		{"mt_blk_hold_bug.c", 1, VerdictSatisfied, 3},
 		{"mt_locked.c", 1, VerdictNotSatisfied, 2},
+		// atomic sections as blocks: the sections' order decides (fib), a
+		// section moving two variables read together or apart (pair, with
+		// a branch and a loop inside), an assertion inside a section (err)
+		{"mt_atomblk_fib_ok.c", 3, VerdictNotSatisfied, 6},
+		{"mt_atomblk_fib_bug.c", 3, VerdictSatisfied, 6},
+		{"mt_atomblk_pair_ok.c", 3, VerdictNotSatisfied, 2},
+		{"mt_atomblk_pair_bug.c", 3, VerdictSatisfied, 2},
+		{"mt_atomblk_err_ok.c", 1, VerdictNotSatisfied, 2},
+		{"mt_atomblk_err_bug.c", 1, VerdictSatisfied, 2},
 	}
 	for _, tc := range tests {
 		for _, nb := range []bool{false, true} {

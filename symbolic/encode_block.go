@@ -141,11 +141,90 @@ func (e *encoder) trylocked(b uint32) bool {
 	return false
 }
 
+// atomicBlk is the mutex of a block that is an atomic section
+// (poSectionBlock): no mutex has that address.
+const atomicBlk = ^uint64(0)
+
+// Atomic sections as blocks. An atomic section begun by
+// __VERIFIER_atomic_begin is a block too: its start mark becomes an
+// access group, and the section's instructions join it while they are
+// atomicSafe. No premise on the data is needed: the vm runs no other
+// thread while one is inside an atomic section, so the section's steps
+// are contiguous in every vm execution, and the section constraints
+// (poConstraints) keep every other thread's event out of it in the
+// encoding. The block ends after the __VERIFIER_atomic_end that leaves
+// the section (poBlockAfter), or, as a mutex block does, before an
+// instruction that may not join it (the section then goes on as access
+// groups of their own, still kept apart by the section constraints) and
+// where paths of different blocks join. So every vm execution is a
+// model with the block at the time of the section's start, and every
+// model is replayed in the vm as before.
+
+// poSectionBlock opens a block at the start mark of the atomic section s
+// has just entered (by __VERIFIER_atomic_begin).
+func (e *encoder) poSectionBlock(s *pstate) {
+	if e.po == nil || e.opts.NoBlocks || s.poBlk != 0 || s.atomic != 1 || s.poSec == "" || s.g == "false" {
+		return
+	}
+	gi := len(e.po.grps) - 1
+	if gi < 0 || !e.po.grps[gi].secStart || e.po.grps[gi].clk != s.poSec {
+		return
+	}
+	e.po.grps[gi].kind = poAccess // its reads and writes are the section's
+	e.poBlockOpen(s, gi, atomicBlk)
+}
+
+// atomicSafe reports whether instruction in may join an atomic section's
+// block: any access of memory (no other thread runs inside the section),
+// a call of a function that is not itself atomic, an inlined return, the
+// platform calls a mutex block admits but unlocks, and the nested begin
+// and the end of an atomic section.
+func (e *encoder) atomicSafe(fn *ir.Func, in *ir.Inst) bool {
+	builtin := func(b ir.Builtin) bool {
+		switch b {
+		case ir.BAtomicBegin, ir.BAtomicEnd:
+			return true
+		case ir.BMutexUnlock:
+			return false
+		}
+		return blockBuiltin(b, in, fn, atomicBlk, e.opts.poSignalled)
+	}
+	switch in.Op {
+	case ir.OpLoad, ir.OpStore, ir.OpLoadAgg, ir.OpStoreAgg:
+		return true
+	case ir.OpCallInd:
+		if b, ok := e.choosingCall(fn, in); ok {
+			return builtin(b)
+		}
+		return false
+	case ir.OpCallB:
+		return builtin(ir.Builtin(in.B))
+	case ir.OpCall:
+		if in.Imm >= uint64(len(fn.Calls)) {
+			return false
+		}
+		c := fn.Calls[in.Imm].Callee
+		if c < 0 || int(c) >= len(e.p.Funcs) {
+			return false
+		}
+		if callee := e.p.Funcs[c]; callee.External {
+			return builtin(callee.Builtin)
+		}
+	}
+	return false
+}
+
 // blockSafe reports whether instruction in (pc of fn) may join s's open
 // block of mutex m (see above).
 func (e *encoder) blockSafe(fn *ir.Func, pc int32, in *ir.Inst, s *pstate, m uint64) bool {
+	if m == atomicBlk && e.atomicSafe(fn, in) {
+		return true
+	}
 	switch in.Op {
 	case ir.OpLoad, ir.OpStore, ir.OpLoadAgg, ir.OpStoreAgg:
+		if m == atomicBlk {
+			return false
+		}
 		if int(in.A) < len(s.regs) && in.A >= 0 {
 			if p := s.regs[in.A]; p.isConst() && e.private(p.c>>32) {
 				return true // the thread's own stack
@@ -273,6 +352,10 @@ func (e *encoder) poBlockAfter(fn *ir.Func, in *ir.Inst, x *pstate, first int) {
 		return
 	}
 	switch b {
+	case ir.BAtomicEnd:
+		if x.poBlk != 0 && x.poBlkM == atomicBlk && x.atomic == 0 {
+			e.poBlockClose(x, e.inc32(x.steps, int64(x.soff)))
+		}
 	case ir.BMutexUnlock:
 		if x.poBlk != 0 && blockUnlock(fn, in, x.poBlkM) {
 			e.poBlockClose(x, e.inc32(x.steps, int64(x.soff)))

@@ -640,6 +640,7 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 	case ir.BAtomicBegin:
 		s.atomic++
 		e.poSectionStart(s)
+		e.poSectionBlock(s) // atomic sections as blocks (encode_block.go)
 	case ir.BAtomicEnd:
 		if s.atomic > 0 {
 			s.atomic--
