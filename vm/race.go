@@ -20,8 +20,8 @@ import (
 // race with each other (racing compares processes).
 //
 // Platform functions with neither a footprint here nor a place in
-// raceQuiet (qsort, which calls the program back, strtok, sscanf, strtol,
-// strtoul, strtod, realloc) are not seen by DataRace: RaceSees says so, and
+// raceQuiet (qsort, which calls the program back, strtok, sscanf, realloc,
+// sem_getvalue, pthread_attr_getdetachstate) are not seen by DataRace: RaceSees says so, and
 // explicit search answers incomplete rather than proving such a threaded
 // program free of races (explicit/por.go raceBlind).
 
@@ -37,7 +37,7 @@ var raceQuiet = [ir.NumBuiltins]bool{}
 
 func init() {
 	for _, b := range []ir.Builtin{
-		ir.BNone, ir.BPthreadCreate, ir.BPthreadJoin, ir.BPthreadExit, ir.BPthreadSelf, ir.BPthreadEqual,
+		ir.BNone, ir.BPthreadCreate, ir.BPthreadExit, ir.BPthreadSelf, ir.BPthreadEqual,
 		ir.BMutexInit, ir.BMutexLock, ir.BMutexTrylock, ir.BMutexUnlock, ir.BMutexDestroy,
 		ir.BCondInit, ir.BCondWait, ir.BCondSignal, ir.BCondBroadcast, ir.BCondDestroy,
 		ir.BRwlockInit, ir.BRwlockRdlock, ir.BRwlockWrlock, ir.BRwlockTryrdlock, ir.BRwlockTrywrlock,
@@ -58,6 +58,9 @@ func init() {
 		raceQuiet[b] = true
 	}
 
+	raceFP[ir.BPthreadJoin] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+		return st.span(acc, id, a.arg(1), uint64(m.PtrBytes()), true) // the result, stored (null: nothing)
+	}
 	raceFP[ir.BMemset] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
 		return st.span(acc, id, a.arg(0), a.arg(2), true)
 	}
@@ -155,6 +158,22 @@ func init() {
 	}
 	raceFP[ir.BStrcat] = catFP(false)
 	raceFP[ir.BStrncat] = catFP(true)
+	// strtol, strtoul (and atoi, atol: one argument) read the whole string
+	// and store the end pointer through their second argument, if any;
+	// strtod (atof) alike. (errno, which they may set, is the calling
+	// process's own.)
+	endFP := func(endArgs int) func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+		return func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+			acc = st.str(acc, id, a.arg(0), ^uint64(0))
+			if len(a.cs.Args) >= endArgs {
+				acc = st.span(acc, id, a.arg(1), uint64(m.PtrBytes()), true)
+			}
+			return acc
+		}
+	}
+	raceFP[ir.BStrtol] = endFP(3)
+	raceFP[ir.BStrtoul] = endFP(3)
+	raceFP[ir.BStrtod] = endFP(2)
 	raceFP[ir.BFwrite] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
 		size, n := a.arg(1), a.arg(2)
 		if size != 0 && n > (1<<31)/size {

@@ -24,7 +24,11 @@ func TestCallFootprints(t *testing.T) {
 	rnd := NewRand(1, 0)
 	seen := map[ir.Builtin]bool{}
 	for step := 0; step < 5000 && st.Status == Running; step++ {
-		th := st.Threads[0]
+		en := m.EnabledThreads(st, nil)
+		if len(en) == 0 {
+			break
+		}
+		th := st.Threads[en[0]]
 		fn, in := m.Next(th)
 		if in != nil && in.Op == ir.OpCallB && raceFP[ir.Builtin(in.B)] != nil {
 			b := ir.Builtin(in.B)
@@ -38,8 +42,8 @@ func TestCallFootprints(t *testing.T) {
 			}
 			before := st.Clone()
 			after := st.Clone()
-			m.StepOnly(after, 0, NewRand(1, 0))
-			if fr := &after.Threads[0].Frames[len(after.Threads[0].Frames)-1]; after.Status == Running && (fr.Fn != fn || fr.PC != th.Frames[len(th.Frames)-1].PC+1) {
+			m.StepOnly(after, th.ID, NewRand(1, 0))
+			if fr := &after.Threads[th.ID].Frames[len(after.Threads[th.ID].Frames)-1]; after.Status == Running && (fr.Fn != fn || fr.PC != th.Frames[len(th.Frames)-1].PC+1) {
 				t.Fatalf("%s: the step did more than the call", b)
 			}
 			for id := uint32(1); id < before.Mem.n; id++ {
@@ -59,17 +63,17 @@ func TestCallFootprints(t *testing.T) {
 					if e := flip.Mem.Store(p+uint64(i), 1, uint64(x[i]^0x5a)); e != ErrNone {
 						continue // (constant memory)
 					}
-					m.StepOnly(flip, 0, NewRand(1, 0))
-					if d := differ(flip, after, p+uint64(i)); d != "" {
+					m.StepOnly(flip, th.ID, NewRand(1, 0))
+					if d := differ(flip, after, th.ID, p+uint64(i)); d != "" {
 						t.Errorf("%s at %s: the call depends on byte %d of block %d (%s), outside its ranges %+v", b, m.Loc(th), i, id, d, acc)
 					}
 				}
 			}
 		}
-		if !m.StepOnly(st, 0, rnd) {
+		if !m.StepOnly(st, th.ID, rnd) {
 			break
 		}
-		m.SettleEnd(st, 0)
+		m.SettleEnd(st, th.ID)
 	}
 	if st.Status != Exited {
 		t.Fatalf("the run ended %v: %s", st.Status, st.Describe())
@@ -107,15 +111,16 @@ func covers(acc []Access, p uint64, write bool) bool {
 	return false
 }
 
-// differ says how two states after a call differ (the thread's registers,
-// status, output, memory but byte skip), "" when they do not.
-func differ(x, y *State, skip uint64) string {
+// differ says how two states after a call of thread tid differ (its
+// registers, the status, output, memory but byte skip), "" when they do
+// not.
+func differ(x, y *State, tid int32, skip uint64) string {
 	switch {
 	case x.Status != y.Status:
 		return fmt.Sprintf("status %v, not %v", x.Status, y.Status)
 	case !bytes.Equal(x.Out, y.Out):
 		return fmt.Sprintf("output %q, not %q", x.Out, y.Out)
-	case fmt.Sprint(x.Threads[0].Regs) != fmt.Sprint(y.Threads[0].Regs):
+	case fmt.Sprint(x.Threads[tid].Regs) != fmt.Sprint(y.Threads[tid].Regs):
 		return "registers"
 	}
 	for id := uint32(1); id < max(x.Mem.n, y.Mem.n); id++ {

@@ -1,13 +1,15 @@
-/* race_blind.c -- a thread's strtol reads buf while another writes buf[0]:
+/* race_blind.c -- a thread's sscanf reads buf while another writes buf[0]:
  * a race through a platform function whose accesses DataRace does not see
- * (strtol: vm.RaceSees), so a search that finds no race proves nothing. */
+ * (sscanf: vm.RaceSees), so a search that finds no race proves nothing. */
 #include <pthread.h>
-#include <stdlib.h>
+#include <stdio.h>
 
 char buf[8] = "12";
 
 void *ta(void *x) {
-  return (void *)strtol(buf, 0, 10);
+  int v = 0;
+  sscanf(buf, "%d", &v);
+  return (void *)(long)v;
 }
 
 void *tb(void *x) {

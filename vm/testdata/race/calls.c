@@ -1,6 +1,7 @@
 /* calls.c -- calls of the platform functions whose memory footprints
  * DataRace sees (vm/race.go), on small buffers: TestCallFootprints checks
  * each call's footprint against what the call reads and writes. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,12 @@
 char a[16] = "hello", b[16] = "help", c[16], d[16] = "ab";
 char big[24] = "HeLLo world";
 long t;
+char num[16] = " -42xyz", fnum[16] = "2.5e1q", *endp;
 struct timeval tv;
 struct timespec ts;
+void *res;
+
+void *worker(void *x) { return (void *)7; }
 
 int main(void) {
   int r = 0;
@@ -55,9 +60,17 @@ int main(void) {
   fprintf(stdout, "%s %d\n", c, r);
   fwrite(a, 1, 4, stdout);
   perror(d);
+  r += strtol(num, &endp, 10);
+  r += strtoul(num + 2, &endp, 16);
+  r += atoi(num);
+  r += (int)strtod(fnum, &endp);
+  r += (int)atof(fnum);
   time(&t);
   gettimeofday(&tv, 0);
   clock_gettime(CLOCK_REALTIME, &ts);
+  pthread_t th;
+  pthread_create(&th, 0, worker, 0);
+  pthread_join(th, &res);
   free(p);
   free(q);
   return r & 1;
