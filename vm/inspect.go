@@ -155,11 +155,25 @@ func (m *Machine) NextOverflows(t *Thread) bool {
 func (m *Machine) DataRace(st *State) bool {
 	var buf [16]Access
 	acc := buf[:0]
+	var calls []Access // platform calls' accesses (allocated only for them: acc stays on the stack)
 	for _, t := range st.Threads {
 		if !m.Enabled(st, t) {
 			continue
 		}
-		acc = m.NextAccesses(st, t, acc)
+		fn, in := m.Next(t)
+		if in == nil {
+			continue
+		}
+		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+		if a, ok := accessOf(fn, in, r); ok {
+			a.Proc = t.ID
+			acc = append(acc, a)
+		} else {
+			calls = m.callAccesses(st, t, fn, in, r, calls)
+		}
+	}
+	if len(calls) > 0 {
+		acc = append(calls, acc...)
 	}
 	return racing(acc)
 }

@@ -137,3 +137,31 @@ func differ(x, y *State, tid int32, skip uint64) string {
 	}
 	return ""
 }
+
+// TestDataRaceAllocs: DataRace allocates nothing on states whose processes
+// are about to load and store (its accesses stay on the stack), so the
+// per-step check of Pr[<=N](<> DataRace) and of verify's no-data-race
+// query costs no garbage; only a platform call's footprint may allocate.
+func TestDataRaceAllocs(t *testing.T) {
+	m := NewMachine(testutil.Program(t, "../testdata/mt/counter_race.c"))
+	st := m.NewState()
+	rnd := NewRand(3, 0)
+	checked := 0
+	for step := 0; step < 300 && st.Status == Running; step++ {
+		en := m.EnabledThreads(st, nil)
+		if len(en) == 0 {
+			break
+		}
+		if len(en) > 1 {
+			if n := testing.AllocsPerRun(5, func() { m.DataRace(st) }); n != 0 {
+				t.Fatalf("step %d: DataRace made %v allocations", step, n)
+			}
+			checked++
+		}
+		m.StepOnly(st, en[rnd.Uint64()%uint64(len(en))], rnd)
+		m.SettleEnd(st, 0)
+	}
+	if checked == 0 {
+		t.Fatal("no state with two enabled processes")
+	}
+}
