@@ -682,7 +682,7 @@ func (sr *searcher) expandPOR(st *vm.State) error {
 
 // raceBlind returns the name of a platform function the program may call
 // whose memory accesses DataRace does not see (vm.RaceSees: qsort, strtok,
-// sscanf, realloc and the like; memset, memcpy, the string functions and
+// sscanf and the like; memset, memcpy, the string functions and
 // the formatted output are seen, vm/race.go), ""
 // when there is none or the program creates no thread. A search that finds
 // no race in such a program proves nothing: before 2026-11-28 verify

@@ -20,7 +20,7 @@ import (
 // race with each other (racing compares processes).
 //
 // Platform functions with neither a footprint here nor a place in
-// raceQuiet (qsort, which calls the program back, strtok, sscanf, realloc,
+// raceQuiet (qsort, which calls the program back, strtok, sscanf,
 // sem_getvalue, pthread_attr_getdetachstate) are not seen by DataRace: RaceSees says so, and
 // explicit search answers incomplete rather than proving such a threaded
 // program free of races (explicit/por.go raceBlind).
@@ -174,6 +174,17 @@ func init() {
 	raceFP[ir.BStrtol] = endFP(3)
 	raceFP[ir.BStrtoul] = endFP(3)
 	raceFP[ir.BStrtod] = endFP(2)
+	// realloc reads what it copies of the old block into the new, fresh
+	// one (freeing the old block, like free, is not an access: an access
+	// after it is a use-after-free error)
+	raceFP[ir.BRealloc] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+		p, n := a.arg(0), a.arg(1)
+		old, live := st.Mem.BlockSize(p)
+		if p == 0 || n == 0 || !live || ir.PtrOff(p) != 0 || st.Mem.blk(ir.PtrBlock(p)).kind != blkHeap {
+			return acc // (nothing is copied, or the call fails)
+		}
+		return st.span(acc, id, p, min(uint64(old), n), false)
+	}
 	raceFP[ir.BFwrite] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
 		size, n := a.arg(1), a.arg(2)
 		if size != 0 && n > (1<<31)/size {

@@ -71,6 +71,8 @@ int main(void) {
   pthread_t th;
   pthread_create(&th, 0, worker, 0);
   pthread_join(th, &res);
+  p = realloc(p, 3);
+  p = realloc(p, 9);
   free(p);
   free(q);
   return r & 1;
