@@ -63,10 +63,11 @@ type Access struct {
 	Size   uint32
 	Write  bool
 	Atomic bool
-	// Proc is the process's id (set by NextAccesses and EnabledRace: the
-	// accesses of one process, a platform call's several ranges, never
-	// race with each other).
-	Proc int32
+	// Cont marks an access of the same process as the one before it in a
+	// list (a platform call's second and later ranges, NextAccesses): the
+	// accesses of one process never race with each other. (A flag, not
+	// the process's id, keeps an Access at 16 bytes.)
+	Cont bool
 }
 
 // NextAccess returns the memory access of thread t's next instruction, if it
@@ -80,8 +81,8 @@ func (m *Machine) NextAccess(t *Thread) (Access, bool) {
 }
 
 // NextAccesses appends to acc the memory accesses of thread t's next step
-// in st, each with Proc t.ID: NextAccess's, or the ranges a platform call
-// is about to read and write (race.go).
+// in st: NextAccess's, or the ranges a platform call is about to read and
+// write (race.go; the second and later with Cont set).
 func (m *Machine) NextAccesses(st *State, t *Thread, acc []Access) []Access {
 	fn, in := m.Next(t)
 	if in == nil {
@@ -89,7 +90,6 @@ func (m *Machine) NextAccesses(st *State, t *Thread, acc []Access) []Access {
 	}
 	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
 	if a, ok := accessOf(fn, in, r); ok {
-		a.Proc = t.ID
 		return append(acc, a)
 	}
 	return m.callAccesses(st, t, fn, in, r, acc)
@@ -166,9 +166,8 @@ func (m *Machine) DataRace(st *State) bool {
 		}
 		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
 		if a, ok := accessOf(fn, in, r); ok {
-			a.Proc = t.ID
 			acc = append(acc, a)
-		} else {
+		} else if in.Op == ir.OpCallB || in.Op == ir.OpCallInd {
 			calls = m.callAccesses(st, t, fn, in, r, calls)
 		}
 	}
@@ -195,7 +194,7 @@ func (m *Machine) RacingPair(st *State) (p, q *Thread, a, b Access, ok bool) {
 	}
 	for i := range acc {
 		for j := i + 1; j < len(acc); j++ {
-			if racing([]Access{acc[i], acc[j]}) {
+			if proc[i] != proc[j] && conflict(acc[i], acc[j]) {
 				return proc[i], proc[j], acc[i], acc[j], true
 			}
 		}
@@ -229,10 +228,9 @@ func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _
 		}
 		switch in.Op { // NextAccesses, the usual accesses written out
 		case ir.OpLoad, ir.OpStore:
-			acc = append(acc, Access{Addr: t.Regs[fr.Base+in.A], Size: uint32(in.W), Write: in.Op == ir.OpStore, Atomic: in.Aux == ir.AuxAtomic, Proc: t.ID})
+			acc = append(acc, Access{Addr: t.Regs[fr.Base+in.A], Size: uint32(in.W), Write: in.Op == ir.OpStore, Atomic: in.Aux == ir.AuxAtomic})
 		case ir.OpLoadAgg, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg:
 			if a, ok := accessOf(fr.Fn, in, t.Regs[fr.Base:]); ok {
-				a.Proc = t.ID
 				acc = append(acc, a)
 			}
 		case ir.OpCallB, ir.OpCallInd:
@@ -245,21 +243,31 @@ func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _
 	return en, acc, racing(acc)
 }
 
-// racing reports whether two of the accesses, of different processes,
-// overlap, at least one of them writing and not both atomic.
+// racing reports whether two of the accesses, of different processes (a
+// process's accesses are consecutive, all but its first with Cont set),
+// conflict.
 func racing(acc []Access) bool {
 	for i := 0; i < len(acc); i++ {
-		for j := i + 1; j < len(acc); j++ {
-			a, b := acc[i], acc[j]
-			if !a.Write && !b.Write || a.Atomic && b.Atomic || a.Proc == b.Proc {
-				continue
-			}
-			if a.Addr < b.Addr+uint64(b.Size) && b.Addr < a.Addr+uint64(a.Size) {
+		j := i + 1
+		for j < len(acc) && acc[j].Cont {
+			j++ // (the rest of i's process's accesses)
+		}
+		for ; j < len(acc); j++ {
+			if conflict(acc[i], acc[j]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// conflict reports whether two accesses of different processes race: they
+// overlap, at least one of them writing and not both atomic.
+func conflict(a, b Access) bool {
+	if !a.Write && !b.Write || a.Atomic && b.Atomic {
+		return false
+	}
+	return a.Addr < b.Addr+uint64(b.Size) && b.Addr < a.Addr+uint64(a.Size)
 }
 
 // ActiveFrame returns the innermost frame of thread t running function fn,

@@ -17,7 +17,7 @@ import (
 // DataRace the in-block bytes are what a real call touches first). A
 // pointer to no live block (null, freed, dead) gives no range: the call
 // fails with an error. The ranges of one call are one process's: they never
-// race with each other (racing compares processes).
+// race with each other (Access.Cont).
 //
 // Platform functions with neither a footprint here nor a place in
 // raceQuiet (qsort, which calls the program back, strtok, sscanf,
@@ -27,7 +27,7 @@ import (
 
 // raceFP lists, per platform function, the memory accesses a call is about
 // to make (nil: none, or not seen; RaceSees tells which).
-var raceFP [ir.NumBuiltins]func(m *Machine, st *State, a args, acc []Access, id int32) []Access
+var raceFP [ir.NumBuiltins]func(m *Machine, st *State, a args, acc []Access) []Access
 
 // raceQuiet are the platform functions that touch no program memory but
 // synchronisation objects (mutexes, condition variables, semaphores,
@@ -58,27 +58,27 @@ func init() {
 		raceQuiet[b] = true
 	}
 
-	raceFP[ir.BPthreadJoin] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.span(acc, id, a.arg(1), uint64(m.PtrBytes()), true) // the result, stored (null: nothing)
+	raceFP[ir.BPthreadJoin] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.span(acc, a.arg(1), uint64(m.PtrBytes()), true) // the result, stored (null: nothing)
 	}
-	raceFP[ir.BMemset] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.span(acc, id, a.arg(0), a.arg(2), true)
+	raceFP[ir.BMemset] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.span(acc, a.arg(0), a.arg(2), true)
 	}
-	memcpyFP := func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	memcpyFP := func(m *Machine, st *State, a args, acc []Access) []Access {
 		n := a.arg(2)
-		return st.span(st.span(acc, id, a.arg(1), n, false), id, a.arg(0), n, true)
+		return st.span(st.span(acc, a.arg(1), n, false), a.arg(0), n, true)
 	}
 	raceFP[ir.BMemcpy], raceFP[ir.BMemmove] = memcpyFP, memcpyFP
-	raceFP[ir.BMemcmp] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BMemcmp] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		p, q, n := a.arg(0), a.arg(1), a.arg(2)
 		k := st.cmpLen(p, q, n, false, false)
-		return st.span(st.span(acc, id, p, k, false), id, q, k, false)
+		return st.span(st.span(acc, p, k, false), q, k, false)
 	}
-	cmpFP := func(limit func(a args) uint64, fold bool) func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	cmpFP := func(limit func(a args) uint64, fold bool) func(m *Machine, st *State, a args, acc []Access) []Access {
+		return func(m *Machine, st *State, a args, acc []Access) []Access {
 			p, q := a.arg(0), a.arg(1)
 			k := st.cmpLen(p, q, limit(a), true, fold)
-			return st.span(st.span(acc, id, p, k, false), id, q, k, false)
+			return st.span(st.span(acc, p, k, false), q, k, false)
 		}
 	}
 	noLimit := func(args) uint64 { return ^uint64(0) }
@@ -93,54 +93,54 @@ func init() {
 	raceFP[ir.BStrcasecmp] = cmpFP(third, true)
 
 	// functions reading the string at argument 0 up to and with its NUL
-	readStr0 := func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.str(acc, id, a.arg(0), ^uint64(0))
+	readStr0 := func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.str(acc, a.arg(0), ^uint64(0))
 	}
 	raceFP[ir.BStrlen] = readStr0
 	raceFP[ir.BStrrchr] = readStr0
 	raceFP[ir.BPuts] = readStr0
 	raceFP[ir.BFputs] = readStr0
 	raceFP[ir.BPerror] = readStr0 // (null: nothing)
-	raceFP[ir.BStrnlen] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.str(acc, id, a.arg(0), a.arg(1))
+	raceFP[ir.BStrnlen] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.str(acc, a.arg(0), a.arg(1))
 	}
-	raceFP[ir.BStrdup] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.str(acc, id, a.arg(0), third2(a)) // strndup: at most its second argument
+	raceFP[ir.BStrdup] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.str(acc, a.arg(0), third2(a)) // strndup: at most its second argument
 	}
-	raceFP[ir.BStrchr] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BStrchr] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		s, ch := a.arg(0), byte(a.arg(1))
-		return st.span(acc, id, s, st.scan(s, ^uint64(0), func(x byte) bool { return x == ch || x == 0 }), false)
+		return st.span(acc, s, st.scan(s, ^uint64(0), func(x byte) bool { return x == ch || x == 0 }), false)
 	}
-	raceFP[ir.BMemchr] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BMemchr] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		s, ch := a.arg(0), byte(a.arg(1))
-		return st.span(acc, id, s, st.scan(s, a.arg(2), func(x byte) bool { return x == ch }), false)
+		return st.span(acc, s, st.scan(s, a.arg(2), func(x byte) bool { return x == ch }), false)
 	}
-	twoStr := func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.str(st.str(acc, id, a.arg(0), ^uint64(0)), id, a.arg(1), ^uint64(0))
+	twoStr := func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.str(st.str(acc, a.arg(0), ^uint64(0)), a.arg(1), ^uint64(0))
 	}
 	raceFP[ir.BStrstr] = twoStr
 	raceFP[ir.BStrspn] = twoStr
 	raceFP[ir.BStrcspn] = twoStr
 	raceFP[ir.BStrpbrk] = twoStr
-	cpyFP := func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	cpyFP := func(m *Machine, st *State, a args, acc []Access) []Access {
 		d, s := a.arg(0), a.arg(1)
 		n := st.strRead(s, ^uint64(0))
-		return st.span(st.span(acc, id, s, n, false), id, d, n, true)
+		return st.span(st.span(acc, s, n, false), d, n, true)
 	}
 	raceFP[ir.BStrcpy] = cpyFP
 	raceFP[ir.BStpcpy] = cpyFP
-	raceFP[ir.BStrncpy] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BStrncpy] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		d, s, n := a.arg(0), a.arg(1), a.arg(2)
-		return st.span(st.str(acc, id, s, n), id, d, n, true)
+		return st.span(st.str(acc, s, n), d, n, true)
 	}
 	// strcat and strncat: they read the destination's string and its NUL,
 	// then the source's (at most n bytes of it for strncat), and write its
 	// bytes and a NUL over the destination's NUL on
-	catFP := func(bounded bool) func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	catFP := func(bounded bool) func(m *Machine, st *State, a args, acc []Access) []Access {
+		return func(m *Machine, st *State, a args, acc []Access) []Access {
 			d, s := a.arg(0), a.arg(1)
 			dr, dlen := st.strLen(d, ^uint64(0))
-			acc = st.span(acc, id, d, dr, false)
+			acc = st.span(acc, d, dr, false)
 			if dr == dlen {
 				return acc // (no NUL in the destination's block: the call fails)
 			}
@@ -149,11 +149,11 @@ func init() {
 				limit = a.arg(2)
 			}
 			sr, slen := st.strLen(s, limit)
-			acc = st.span(acc, id, s, sr, false)
+			acc = st.span(acc, s, sr, false)
 			if !bounded && sr == slen {
 				return acc // (no NUL in the source's block: the call fails)
 			}
-			return st.span(acc, id, d+dlen, slen+1, true)
+			return st.span(acc, d+dlen, slen+1, true)
 		}
 	}
 	raceFP[ir.BStrcat] = catFP(false)
@@ -162,11 +162,11 @@ func init() {
 	// and store the end pointer through their second argument, if any;
 	// strtod (atof) alike. (errno, which they may set, is the calling
 	// process's own.)
-	endFP := func(endArgs int) func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-			acc = st.str(acc, id, a.arg(0), ^uint64(0))
+	endFP := func(endArgs int) func(m *Machine, st *State, a args, acc []Access) []Access {
+		return func(m *Machine, st *State, a args, acc []Access) []Access {
+			acc = st.str(acc, a.arg(0), ^uint64(0))
 			if len(a.cs.Args) >= endArgs {
-				acc = st.span(acc, id, a.arg(1), uint64(m.PtrBytes()), true)
+				acc = st.span(acc, a.arg(1), uint64(m.PtrBytes()), true)
 			}
 			return acc
 		}
@@ -177,49 +177,49 @@ func init() {
 	// realloc reads what it copies of the old block into the new, fresh
 	// one (freeing the old block, like free, is not an access: an access
 	// after it is a use-after-free error)
-	raceFP[ir.BRealloc] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BRealloc] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		p, n := a.arg(0), a.arg(1)
 		old, live := st.Mem.BlockSize(p)
 		if p == 0 || n == 0 || !live || ir.PtrOff(p) != 0 || st.Mem.blk(ir.PtrBlock(p)).kind != blkHeap {
 			return acc // (nothing is copied, or the call fails)
 		}
-		return st.span(acc, id, p, min(uint64(old), n), false)
+		return st.span(acc, p, min(uint64(old), n), false)
 	}
-	raceFP[ir.BFwrite] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
+	raceFP[ir.BFwrite] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		size, n := a.arg(1), a.arg(2)
 		if size != 0 && n > (1<<31)/size {
 			return acc // (the call fails)
 		}
-		return st.span(acc, id, a.arg(0), size*n, false)
+		return st.span(acc, a.arg(0), size*n, false)
 	}
-	raceFP[ir.BTime] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.span(acc, id, a.arg(0), uint64(m.PtrBytes()), true)
+	raceFP[ir.BTime] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.span(acc, a.arg(0), uint64(m.PtrBytes()), true)
 	}
-	raceFP[ir.BGettimeofday] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.span(acc, id, a.arg(0), 2*uint64(m.PtrBytes()), true)
+	raceFP[ir.BGettimeofday] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.span(acc, a.arg(0), 2*uint64(m.PtrBytes()), true)
 	}
-	raceFP[ir.BClockGettime] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return st.span(acc, id, a.arg(1), 2*uint64(m.PtrBytes()), true)
+	raceFP[ir.BClockGettime] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return st.span(acc, a.arg(1), 2*uint64(m.PtrBytes()), true)
 	}
-	raceFP[ir.BPrintf] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return m.formatReads(st, a, 0, acc, id)
+	raceFP[ir.BPrintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return m.formatReads(st, a, 0, acc)
 	}
-	raceFP[ir.BFprintf] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		return m.formatReads(st, a, 1, acc, id)
+	raceFP[ir.BFprintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		return m.formatReads(st, a, 1, acc)
 	}
-	raceFP[ir.BSprintf] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		acc = m.formatReads(st, a, 1, acc, id)
+	raceFP[ir.BSprintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		acc = m.formatReads(st, a, 1, acc)
 		out, err := m.format(st, a.cs, a.r, 1, nil, st.memRoom())
 		if err != nil {
 			return acc // (the call fails before writing)
 		}
-		return st.span(acc, id, a.arg(0), uint64(len(out))+1, true)
+		return st.span(acc, a.arg(0), uint64(len(out))+1, true)
 	}
-	raceFP[ir.BSnprintf] = func(m *Machine, st *State, a args, acc []Access, id int32) []Access {
-		acc = m.formatReads(st, a, 2, acc, id)
+	raceFP[ir.BSnprintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
+		acc = m.formatReads(st, a, 2, acc)
 		out, err := m.format(st, a.cs, a.r, 2, nil, st.memRoom())
 		if n := a.arg(1); err == nil && n > 0 {
-			acc = st.span(acc, id, a.arg(0), min(uint64(len(out)), n-1)+1, true)
+			acc = st.span(acc, a.arg(0), min(uint64(len(out)), n-1)+1, true)
 		}
 		return acc
 	}
@@ -240,7 +240,7 @@ func RaceSees(b ir.Builtin) bool { return raceQuiet[b] || raceFP[b] != nil }
 
 // callAccesses appends to acc the accesses of thread t's next instruction
 // in, a call in function fn with registers r, when it calls a platform
-// function with a footprint (raceFP), each with Proc t.ID.
+// function with a footprint (raceFP): the second and later with Cont set.
 func (m *Machine) callAccesses(st *State, t *Thread, fn *ir.Func, in *ir.Inst, r []uint64, acc []Access) []Access {
 	var b ir.Builtin
 	switch in.Op {
@@ -255,16 +255,22 @@ func (m *Machine) callAccesses(st *State, t *Thread, fn *ir.Func, in *ir.Inst, r
 	default:
 		return acc
 	}
-	if fp := raceFP[b]; fp != nil {
-		return fp(m, st, args{cs: &fn.Calls[in.Imm], r: r}, acc, t.ID)
+	fp := raceFP[b]
+	if fp == nil {
+		return acc
+	}
+	start := len(acc)
+	acc = fp(m, st, args{cs: &fn.Calls[in.Imm], r: r}, acc)
+	for k := start + 1; k < len(acc); k++ {
+		acc[k].Cont = true
 	}
 	return acc
 }
 
-// span appends the access of the n bytes at p (a write when write) by
-// process id, cut at the end of p's block; nothing when p points into no
-// live block or n is 0.
-func (st *State) span(acc []Access, id int32, p, n uint64, write bool) []Access {
+// span appends the access of the n bytes at p (a write when write), cut
+// at the end of p's block; nothing when p points into no live block or n
+// is 0.
+func (st *State) span(acc []Access, p, n uint64, write bool) []Access {
 	if n == 0 {
 		return acc
 	}
@@ -274,7 +280,7 @@ func (st *State) span(acc []Access, id int32, p, n uint64, write bool) []Access 
 		return acc
 	}
 	n = min(n, uint64(size)-off)
-	return append(acc, Access{Addr: p, Size: uint32(n), Write: write, Proc: id})
+	return append(acc, Access{Addr: p, Size: uint32(n), Write: write})
 }
 
 // scan returns how many bytes from p on a byte-by-byte reader reads: up to
@@ -310,8 +316,8 @@ func (st *State) strLen(p, limit uint64) (read, n uint64) {
 }
 
 // str appends the read of the C string at p (at most limit bytes).
-func (st *State) str(acc []Access, id int32, p, limit uint64) []Access {
-	return st.span(acc, id, p, st.strRead(p, limit), false)
+func (st *State) str(acc []Access, p, limit uint64) []Access {
+	return st.span(acc, p, st.strRead(p, limit), false)
 }
 
 // byteIs reports whether the byte at p is readable and equal to v.
@@ -350,10 +356,10 @@ func (st *State) cmpLen(p, q, limit uint64, str, fold bool) uint64 {
 // with the NUL or the precision. It parses the format as format does; a
 // conversion format rejects (%n, an unknown one, missing arguments) ends
 // the call before anything after it is read.
-func (m *Machine) formatReads(st *State, a args, fi int, acc []Access, id int32) []Access {
+func (m *Machine) formatReads(st *State, a args, fi int, acc []Access) []Access {
 	fp := a.arg(fi)
 	fn := st.strRead(fp, 1<<20)
-	acc = st.span(acc, id, fp, fn, false)
+	acc = st.span(acc, fp, fn, false)
 	at := func(i uint64) byte { // the format's byte i (0 past its end)
 		if i >= fn {
 			return 0
@@ -422,7 +428,7 @@ func (m *Machine) formatReads(st *State, a args, fi int, acc []Access, id int32)
 				limit = uint64(prec)
 			}
 			if v != 0 {
-				acc = st.str(acc, id, v, limit)
+				acc = st.str(acc, v, limit)
 			}
 		case 'd', 'i', 'u', 'x', 'X', 'o', 'c', 'p', 'f', 'F', 'e', 'E', 'g', 'G':
 		default:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/ir"
@@ -17,7 +18,7 @@ import (
 //   - every byte the call depends on lies in one of its ranges: flipping a
 //     byte outside them before the call changes nothing the call does
 //     (its result, output, status and the rest of memory);
-//   - every range lies in one live block, and its process is the caller.
+//   - every range lies in one live block, all but the first with Cont set.
 func TestCallFootprints(t *testing.T) {
 	m := NewMachine(testutil.Program(t, "testdata/race/calls.c"))
 	st := m.NewState()
@@ -34,10 +35,10 @@ func TestCallFootprints(t *testing.T) {
 			b := ir.Builtin(in.B)
 			seen[b] = true
 			acc := m.NextAccesses(st, th, nil)
-			for _, a := range acc {
+			for k, a := range acc {
 				size, live := st.Mem.BlockSize(a.Addr)
-				if !live || uint64(ir.PtrOff(a.Addr))+uint64(a.Size) > uint64(size) || a.Proc != th.ID || a.Size == 0 {
-					t.Fatalf("%s at %s: access %+v outside a live block (size %d) or not the caller's", b, m.Loc(th), a, size)
+				if !live || uint64(ir.PtrOff(a.Addr))+uint64(a.Size) > uint64(size) || a.Cont != (k > 0) || a.Size == 0 {
+					t.Fatalf("%s at %s: access %+v outside a live block (size %d) or not marked as one process's", b, m.Loc(th), a, size)
 				}
 			}
 			before := st.Clone()
@@ -138,11 +139,14 @@ func differ(x, y *State, tid int32, skip uint64) string {
 	return ""
 }
 
-// TestDataRaceAllocs: DataRace allocates nothing on states whose processes
+// TestDataRaceAllocs: an Access takes 16 bytes, and DataRace allocates nothing on states whose processes
 // are about to load and store (its accesses stay on the stack), so the
 // per-step check of Pr[<=N](<> DataRace) and of verify's no-data-race
 // query costs no garbage; only a platform call's footprint may allocate.
 func TestDataRaceAllocs(t *testing.T) {
+	if n := unsafe.Sizeof(Access{}); n != 16 {
+		t.Errorf("an Access takes %d bytes, not 16 (DataRace's buffer lives on its stack)", n)
+	}
 	m := NewMachine(testutil.Program(t, "../testdata/mt/counter_race.c"))
 	st := m.NewState()
 	rnd := NewRand(3, 0)
