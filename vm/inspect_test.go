@@ -10,8 +10,8 @@ import (
 // TestEnabledRace: on every state of random runs of programs with atomic
 // sections, races (through platform calls too), locks, condition variables
 // and joins, EnabledRace lists the processes EnabledThreads lists and finds
-// a race exactly when DataRace does (it looks at each next instruction once instead of asking
-// Enabled and NextAccess).
+// a race exactly when DataRace does (it looks at each next instruction once
+// instead of asking Enabled and NextAccess).
 func TestEnabledRace(t *testing.T) {
 	progs := append([]string{"../testdata/mt/atomic.c", "../testdata/mt/counter_race.c", "../testdata/mt/counter_mutex.c",
 		"../testdata/mt/deadlock.c", "../testdata/smc/fib_4.c", "../testdata/smc/petersons.c",
