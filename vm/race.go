@@ -209,7 +209,7 @@ func init() {
 	}
 	raceFP[ir.BSprintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		acc = m.formatReads(st, a, 1, acc)
-		out, err := m.format(st, a.cs, a.r, 1, nil, st.memRoom())
+		out, err := m.formatFresh(st, a, 1)
 		if err != nil {
 			return acc // (the call fails before writing)
 		}
@@ -217,12 +217,23 @@ func init() {
 	}
 	raceFP[ir.BSnprintf] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		acc = m.formatReads(st, a, 2, acc)
-		out, err := m.format(st, a.cs, a.r, 2, nil, st.memRoom())
+		out, err := m.formatFresh(st, a, 2)
 		if n := a.arg(1); err == nil && n > 0 {
 			acc = st.span(acc, a.arg(0), min(uint64(len(out)), n-1)+1, true)
 		}
 		return acc
 	}
+}
+
+// formatFresh is format for a footprint (sprintf's output length): in
+// buffers of its own, so that looking at a state writes none it may share
+// with another (State.Clone copies fmtBuf's header).
+func (m *Machine) formatFresh(st *State, a args, fi int) ([]byte, *fmtErr) {
+	saved := st.fmtBuf
+	st.fmtBuf = nil
+	out, err := m.format(st, a.cs, a.r, fi, nil, st.memRoom())
+	st.fmtBuf = saved
+	return out, err
 }
 
 // third2 is strndup's bound: its second argument, if any.
