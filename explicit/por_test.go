@@ -55,6 +55,9 @@ func porCorpus(t *testing.T) []porCase {
 		porCase{"testdata/por_alloca_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
 		porCase{"testdata/por_ptr_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
 		porCase{"testdata/por_memcpy_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
+	for _, f := range provPrograms {
+		cs = append(cs, porCase{f, append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
+	}
 	for _, f := range []string{"div_zero.c", "null_deref.c", "use_after_return.c", "pthread_misuse.c", "unlock_other_thread.c", "assert_fail.c"} {
 		cs = append(cs, porCase{filepath.Join("../testdata/errors", f), generic})
 	}

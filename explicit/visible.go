@@ -46,9 +46,10 @@ type visibility struct {
 	class [][]uint8 // per function index, per pc
 	// escaped[f] is set when function f has a non-private alloca.
 	escaped []bool
-	// ids says that the program converts a pointer to an integer, copies
-	// bytes with memcpy or memmove, or orders pointers, so that it may see
-	// block ids (renumbers).
+	// ids says that the program may see the id of a block allocated at
+	// run time: it converts such an address to an integer, orders it, or
+	// reads its bytes (seesBlockIDs), so the order of allocations matters
+	// (renumbers).
 	ids bool
 }
 
@@ -91,15 +92,10 @@ func newVisibility(p *ir.Program) *visibility {
 			if in.Op == ir.OpAlloca && !private[in.Dst] {
 				v.escaped[f.Index] = true
 			}
-			if in.Op == ir.OpPtrToInt || in.Op == ir.OpCallB && (ir.Builtin(in.B) == ir.BMemcpy || ir.Builtin(in.B) == ir.BMemmove) {
-				v.ids = true // (memcpy may copy a pointer's bytes into an integer)
-			}
-		}
-		if f.OrdersPointers {
-			v.ids = true
 		}
 		v.class[f.Index] = cls
 	}
+	v.ids = seesBlockIDs(p)
 	return v
 }
 
@@ -241,8 +237,10 @@ func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 // commute: the order decides which block gets which id, and a program sees
 // ids in its addresses once it converts a pointer to an integer
 // ((uintptr_t)&local, or memcpy of a pointer's bytes) or orders two
-// pointers (p < q). In a program that may (visibility.ids: ptrtoint,
-// memcpy, memmove, an ordering icmp) they are visible while another process is alive
+// pointers (p < q). In a program that may (visibility.ids: a ptrtoint,
+// memcpy, memmove, memcmp or ordering icmp that may see such an address,
+// by the provenance analysis seesBlockIDs; before 2026-11-28's second
+// change, any of them anywhere) they are visible while another process is alive
 // (gen.runInvisible): before 2026-11-28 they never were, and the global
 // reduction ran a new thread's allocas before its creator's next step, so
 // it missed the orders in which a later thread's stack blocks get the lower
