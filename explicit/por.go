@@ -681,16 +681,13 @@ func (sr *searcher) expandPOR(st *vm.State) error {
 }
 
 // raceBlind returns the name of a platform function the program may call
-// whose memory accesses DataRace does not see (it looks at loads, stores,
-// atomicrmw and cmpxchg only: memset, memcpy, the string functions, the
-// formatted input and output), "" when there is none or the program
-// creates no thread. A search that finds no race in such a program proves
-// nothing: before 2026-11-28 verify answered TRUE for no-data-race on a
-// thread's memset racing with another thread's load
-// (explicit/testdata/race_memset.c). Synchronisation objects (mutexes,
-// condition variables, semaphores, barriers, thread handles) are not data;
-// an access after a free is a use-after-free error, not a race; printf and
-// puts of a constant string without %s or %n read only constant memory.
+// whose memory accesses DataRace does not see (vm.RaceSees: qsort, strtok,
+// sscanf and the like; memset, memcpy, the string functions and
+// the formatted output are seen, vm/race.go), ""
+// when there is none or the program creates no thread. A search that finds
+// no race in such a program proves nothing: before 2026-11-28 verify
+// answered TRUE for no-data-race on a thread's memset racing with another
+// thread's load (explicit/testdata/race_memset.c, which DataRace now sees).
 func raceBlind(p *ir.Program) string {
 	threads := false
 	blind := ""
@@ -698,7 +695,7 @@ func raceBlind(p *ir.Program) string {
 		switch {
 		case b == ir.BPthreadCreate:
 			threads = true
-		case blind == "" && !raceSeen(b):
+		case blind == "" && !vm.RaceSees(b):
 			blind = b.String()
 		}
 	}
@@ -716,70 +713,13 @@ func raceBlind(p *ir.Program) string {
 			continue
 		}
 		for _, in := range f.Code {
-			if in.Op != ir.OpCallB {
-				continue
+			if in.Op == ir.OpCallB {
+				see(ir.Builtin(in.B))
 			}
-			b := ir.Builtin(in.B)
-			if (b == ir.BPrintf || b == ir.BPuts) && constFormat(p, f, &f.Calls[in.Imm]) {
-				continue
-			}
-			see(b)
 		}
 	}
 	if !threads {
 		return ""
 	}
 	return blind
-}
-
-// raceSeen reports whether platform function b touches no program memory
-// but synchronisation objects and fresh blocks, so that DataRace misses no
-// access of it.
-func raceSeen(b ir.Builtin) bool {
-	switch b {
-	case ir.BNone, ir.BPthreadCreate, ir.BPthreadJoin, ir.BPthreadExit, ir.BPthreadSelf, ir.BPthreadEqual,
-		ir.BMutexInit, ir.BMutexLock, ir.BMutexTrylock, ir.BMutexUnlock, ir.BMutexDestroy,
-		ir.BCondInit, ir.BCondWait, ir.BCondSignal, ir.BCondBroadcast, ir.BCondDestroy,
-		ir.BRwlockInit, ir.BRwlockRdlock, ir.BRwlockWrlock, ir.BRwlockTryrdlock, ir.BRwlockTrywrlock,
-		ir.BRwlockUnlock, ir.BRwlockDestroy, ir.BOnce, ir.BAttrInit, ir.BAttrInitDetach, ir.BAttrSetDetach,
-		ir.BDetach, ir.BKeyCreate, ir.BKeyDelete, ir.BGetspecific, ir.BSetspecific,
-		ir.BSemInit, ir.BSemWait, ir.BSemTrywait, ir.BSemPost, ir.BSemDestroy,
-		ir.BBarrierInit, ir.BBarrierWait, ir.BBarrierDestroy,
-		ir.BNondet, ir.BAssume, ir.BVerifierError, ir.BAtomicBegin, ir.BAtomicEnd, ir.BReachError,
-		ir.BAssertFail, ir.BAbort, ir.BExit, ir.BMalloc, ir.BCalloc, ir.BFree, ir.BCoin, ir.BUniform, ir.BPutchar,
-		ir.BIsalnum, ir.BIsalpha, ir.BIsblank, ir.BIscntrl, ir.BIsdigit, ir.BIsgraph, ir.BIslower,
-		ir.BIsprint, ir.BIspunct, ir.BIsspace, ir.BIsupper, ir.BIsxdigit, ir.BToupper, ir.BTolower,
-		ir.BCtypeBLoc, ir.BCtypeToupperLoc, ir.BCtypeTolowerLoc, ir.BAbs, ir.BSqrt, ir.BPow, ir.BFloor,
-		ir.BCeil, ir.BTrunc, ir.BRound, ir.BFabs, ir.BFmod, ir.BExp, ir.BExp2, ir.BLog, ir.BLog2, ir.BLog10,
-		ir.BSin, ir.BCos, ir.BTan, ir.BAsin, ir.BAcos, ir.BAtan, ir.BAtan2, ir.BSinh, ir.BCosh, ir.BTanh,
-		ir.BHypot, ir.BCbrt, ir.BFmin, ir.BFmax, ir.BRand, ir.BSrand, ir.BYield, ir.BErrnoLocation, ir.BClock:
-		return true
-	}
-	return false
-}
-
-// constFormat reports whether call site cs of f (printf or puts) reads no
-// memory but a constant string: its first argument is the address of a
-// constant global, a string with no %s or %n conversion.
-func constFormat(p *ir.Program, f *ir.Func, cs *ir.CallSite) bool {
-	if len(cs.Args) == 0 {
-		return false
-	}
-	a, ok := constAddr(f, cs.Args[0])
-	b := ir.PtrBlock(a)
-	if !ok || b < 1 || int(b) > len(p.Globals) || !p.Globals[b-1].Const {
-		return false
-	}
-	str := p.Globals[b-1].Init[min(int(ir.PtrOff(a)), len(p.Globals[b-1].Init)):]
-	for i := 0; i < len(str) && str[i] != 0; i++ {
-		if str[i] != '%' {
-			continue
-		}
-		for i++; i < len(str) && strings.IndexByte("-+ #0123456789.*hljztLq", str[i]) >= 0; i++ {
-		}
-		if i < len(str) && (str[i] == 's' || str[i] == 'n' || str[i] == 'S') {
-			return false
-		}
-	}
-	return true
 }

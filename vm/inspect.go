@@ -63,6 +63,11 @@ type Access struct {
 	Size   uint32
 	Write  bool
 	Atomic bool
+	// Cont marks an access of the same process as the one before it in a
+	// list (a platform call's second and later ranges, NextAccesses): the
+	// accesses of one process never race with each other. (A flag, not
+	// the process's id, keeps an Access at 16 bytes.)
+	Cont bool
 }
 
 // NextAccess returns the memory access of thread t's next instruction, if it
@@ -73,6 +78,21 @@ func (m *Machine) NextAccess(t *Thread) (Access, bool) {
 		return Access{}, false
 	}
 	return accessOf(fn, in, t.Regs[t.Frames[len(t.Frames)-1].Base:])
+}
+
+// NextAccesses appends to acc the memory accesses of thread t's next step
+// in st: NextAccess's, or the ranges a platform call is about to read and
+// write (race.go; the second and later with Cont set).
+func (m *Machine) NextAccesses(st *State, t *Thread, acc []Access) []Access {
+	fn, in := m.Next(t)
+	if in == nil {
+		return acc
+	}
+	r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+	if a, ok := accessOf(fn, in, r); ok {
+		return append(acc, a)
+	}
+	return m.callAccesses(st, t, fn, in, r, acc)
 }
 
 // accessOf is NextAccess of instruction in of function fn, whose frame's
@@ -135,13 +155,24 @@ func (m *Machine) NextOverflows(t *Thread) bool {
 func (m *Machine) DataRace(st *State) bool {
 	var buf [16]Access
 	acc := buf[:0]
+	var calls []Access // platform calls' accesses (allocated only for them: acc stays on the stack)
 	for _, t := range st.Threads {
 		if !m.Enabled(st, t) {
 			continue
 		}
-		if a, ok := m.NextAccess(t); ok {
-			acc = append(acc, a)
+		fn, in := m.Next(t)
+		if in == nil {
+			continue
 		}
+		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+		if a, ok := accessOf(fn, in, r); ok {
+			acc = append(acc, a)
+		} else if in.Op == ir.OpCallB || in.Op == ir.OpCallInd {
+			calls = m.callAccesses(st, t, fn, in, r, calls)
+		}
+	}
+	if len(calls) > 0 {
+		acc = append(calls, acc...)
 	}
 	return racing(acc)
 }
@@ -151,23 +182,20 @@ func (m *Machine) DataRace(st *State) bool {
 // atomic — and those accesses: what makes DataRace hold. ok is false when
 // DataRace does not hold.
 func (m *Machine) RacingPair(st *State) (p, q *Thread, a, b Access, ok bool) {
-	type next struct {
-		t *Thread
-		a Access
-	}
-	var acc []next
+	var acc []Access
+	var proc []*Thread // per access, its process
 	for _, t := range st.Threads {
-		if !m.Enabled(st, t) {
-			continue
-		}
-		if a, ok := m.NextAccess(t); ok {
-			acc = append(acc, next{t, a})
+		if m.Enabled(st, t) {
+			acc = m.NextAccesses(st, t, acc)
+			for len(proc) < len(acc) {
+				proc = append(proc, t)
+			}
 		}
 	}
 	for i := range acc {
 		for j := i + 1; j < len(acc); j++ {
-			if racing([]Access{acc[i].a, acc[j].a}) {
-				return acc[i].t, acc[j].t, acc[i].a, acc[j].a, true
+			if proc[i] != proc[j] && conflict(acc[i], acc[j]) {
+				return proc[i], proc[j], acc[i], acc[j], true
 			}
 		}
 	}
@@ -198,13 +226,15 @@ func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _
 		if atomic < 0 && t.Atomic > 0 {
 			atomic = t.ID
 		}
-		switch in.Op { // accessOf, the usual accesses written out
+		switch in.Op { // NextAccesses, the usual accesses written out
 		case ir.OpLoad, ir.OpStore:
 			acc = append(acc, Access{Addr: t.Regs[fr.Base+in.A], Size: uint32(in.W), Write: in.Op == ir.OpStore, Atomic: in.Aux == ir.AuxAtomic})
 		case ir.OpLoadAgg, ir.OpStoreAgg, ir.OpAtomicRMW, ir.OpCmpXchg:
 			if a, ok := accessOf(fr.Fn, in, t.Regs[fr.Base:]); ok {
 				acc = append(acc, a)
 			}
+		case ir.OpCallB, ir.OpCallInd:
+			acc = m.callAccesses(st, t, fr.Fn, in, t.Regs[fr.Base:], acc)
 		}
 	}
 	if atomic >= 0 {
@@ -213,21 +243,31 @@ func (m *Machine) EnabledRace(st *State, en []int32, acc []Access) (_ []int32, _
 	return en, acc, racing(acc)
 }
 
-// racing reports whether two of the accesses overlap, at least one of them
-// writing and not both atomic.
+// racing reports whether two of the accesses, of different processes (a
+// process's accesses are consecutive, all but its first with Cont set),
+// conflict.
 func racing(acc []Access) bool {
 	for i := 0; i < len(acc); i++ {
-		for j := i + 1; j < len(acc); j++ {
-			a, b := acc[i], acc[j]
-			if !a.Write && !b.Write || a.Atomic && b.Atomic {
-				continue
-			}
-			if a.Addr < b.Addr+uint64(b.Size) && b.Addr < a.Addr+uint64(a.Size) {
+		j := i + 1
+		for j < len(acc) && acc[j].Cont {
+			j++ // (the rest of i's process's accesses)
+		}
+		for ; j < len(acc); j++ {
+			if conflict(acc[i], acc[j]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// conflict reports whether two accesses of different processes race: they
+// overlap, at least one of them writing and not both atomic.
+func conflict(a, b Access) bool {
+	if !a.Write && !b.Write || a.Atomic && b.Atomic {
+		return false
+	}
+	return a.Addr < b.Addr+uint64(b.Size) && b.Addr < a.Addr+uint64(a.Size)
 }
 
 // ActiveFrame returns the innermost frame of thread t running function fn,

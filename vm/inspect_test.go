@@ -8,13 +8,14 @@ import (
 )
 
 // TestEnabledRace: on every state of random runs of programs with atomic
-// sections, races, locks, condition variables and joins, EnabledRace lists
-// the processes EnabledThreads lists and finds a race exactly when
-// DataRace does (it looks at each next instruction once instead of asking
-// Enabled and NextAccess).
+// sections, races (through platform calls too), locks, condition variables
+// and joins, EnabledRace lists the processes EnabledThreads lists and finds
+// a race exactly when DataRace does (it looks at each next instruction once
+// instead of asking Enabled and NextAccess).
 func TestEnabledRace(t *testing.T) {
 	progs := append([]string{"../testdata/mt/atomic.c", "../testdata/mt/counter_race.c", "../testdata/mt/counter_mutex.c",
-		"../testdata/mt/deadlock.c", "../testdata/smc/fib_4.c", "../testdata/smc/petersons.c"}, identityPrograms...)
+		"../testdata/mt/deadlock.c", "../testdata/smc/fib_4.c", "../testdata/smc/petersons.c",
+		"../explicit/testdata/race_memcpy_src.c", "../explicit/testdata/race_printf.c", "../explicit/testdata/race_strcat.c"}, identityPrograms...)
 	for _, path := range progs {
 		m := NewMachine(testutil.Program(t, path))
 		var en []int32

@@ -379,7 +379,7 @@ func (st *State) Clone() *State {
 		c.Threads[i] = nt
 	}
 	c.Out = append([]byte(nil), st.Out...)
-	c.scratch, c.spare, c.room, c.leaks = nil, nil, nil, nil
+	c.scratch, c.fmtBuf, c.spare, c.room, c.leaks = nil, nil, nil, nil, nil // (scratch: the copy makes its own)
 	if st.Err != nil {
 		e := *st.Err
 		c.Err = &e

@@ -1,7 +1,8 @@
 /* race_memset.c -- a thread's memset races with another thread's load of
- * the same bytes. DataRace looks at loads and stores only, so a search
- * that finds no race here proves nothing (before 2026-11-28 verify
- * answered TRUE for no-data-race). */
+ * the same bytes. Before 2026-11-28 DataRace looked at loads and stores
+ * only and verify answered TRUE for no-data-race; then the search ended
+ * incomplete (explicit.raceBlind); now DataRace sees memset's writes
+ * (vm/race.go) and the race is found. */
 #include <pthread.h>
 #include <string.h>
 

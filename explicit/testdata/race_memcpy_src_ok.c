@@ -1,0 +1,26 @@
+/* race_memcpy_src_ok.c -- a thread's memcpy reads src[0..3] while another writes src[4], past what is copied: no race (twin of race_memcpy_src.c).
+ * DataRace sees the accesses of platform functions (vm/race.go). */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+char src[8], dst[8];
+
+void *ta(void *x) {
+  memcpy(dst, src, 4);
+  return 0;
+}
+
+void *tb(void *x) {
+  src[4] = 7;
+  return 0;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, ta, 0);
+  pthread_create(&b, 0, tb, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
