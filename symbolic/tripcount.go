@@ -40,6 +40,14 @@ import (
 // (encode_wait.go) needs unwind 1. Any other loop, recursion, or an
 // indirect call leaves the program without a static bound.
 
+// StaticUnwind is the smallest unwinding bound at which the
+// partial-order check cuts no execution of p, when every loop of p has a
+// static trip count (false otherwise).
+func StaticUnwind(p *ir.Program) (int, bool) {
+	b, _, ok := staticUnwind(p, true)
+	return b, ok
+}
+
 // staticUnwind is the smallest unwinding bound at which no loop of p is
 // cut, at least 1; ok is false (why says why) when some loop has no
 // static trip count. The functions without code (the platform's) have no
