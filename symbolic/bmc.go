@@ -136,21 +136,25 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		return nil, err
 	}
 	bounds := []int{o.Unwind}
+	threaded := Threaded(p)
 	if o.Unwind <= 0 {
 		max := o.MaxUnwind
 		if max <= 0 {
 			max = DefaultMaxUnwind
 		}
-		bounds = nil
-		for k := 1; k < max; k *= 2 {
-			bounds = append(bounds, k)
+		static := 0
+		if threaded && !o.RoundsOnly {
+			// the partial-order check proves only at a bound that cuts
+			// no execution: the static trip counts' (tripcount.go)
+			if b, _, ok := staticUnwind(p, true); ok {
+				static = b
+			}
 		}
-		bounds = append(bounds, max)
+		bounds = deepening(max, static)
 	}
 	// A bound K lets every loop body run at most K times per entry of the
 	// loop and recursion nest K calls deep (CBMC's --unwind K+1).
 	opts := EncodeOptions{Errors: target.Errors, Calls: target.Calls, CallProcs: target.CallProcs, Contexts: o.Contexts}
-	threaded := Threaded(p)
 	if threaded {
 		res.Contexts = o.Contexts
 		if res.Contexts <= 0 {
@@ -351,6 +355,30 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		return finish(VerdictIncomplete, why)
 	}
 	return finish(VerdictIncomplete, fmt.Sprintf("no violation up to unwind %d, but loops or recursion go deeper", res.Bound))
+}
+
+// deepening is the schedule of bounds up to max: 1, 2, 4, … max; with a
+// static bound (the smallest that cuts no execution, tripcount.go; 0:
+// none), 1 and 2 for the bugs that small bounds find fast, then the
+// static bound at once, skipping the bounds that must cut an execution
+// and so cannot prove anything (then, should that bound still cut one,
+// the doubling goes on from it). A static bound above max changes
+// nothing: max cuts an execution anyway.
+func deepening(max, static int) []int {
+	var bounds []int
+	for k := 1; k < max; k *= 2 {
+		if static > 0 && static <= max && k > 2 && k < static {
+			continue
+		}
+		if static > 0 && static <= max && k > static && (len(bounds) == 0 || bounds[len(bounds)-1] < static) {
+			bounds = append(bounds, static)
+		}
+		bounds = append(bounds, k)
+	}
+	if static > 0 && static < max && bounds[len(bounds)-1] < static {
+		bounds = append(bounds, static)
+	}
+	return append(bounds, max)
 }
 
 // withGoal is the encoding's query with goal asserted (and, for a
