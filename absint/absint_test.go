@@ -163,3 +163,46 @@ func TestUnboundedThreads(t *testing.T) {
 		})
 	}
 }
+
+// TestProgramsWrapOverflow: every program of testdata/absint meant to be
+// proved is proved too where overflow wraps around (ir.Program.WrapOverflow,
+// verify's semantics for unreach-call): under the error semantics its
+// proof already rules out every overflow, so its runs are the same, and
+// the counted loops whose increments lost their nsw are still seen not to
+// wrap. The differential check runs on the wrapped program.
+func TestProgramsWrapOverflow(t *testing.T) {
+	files, err := filepath.Glob("../testdata/absint/*.c")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test programs: %v", err)
+	}
+	n := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(src), "// expect: proved\n") {
+			continue
+		}
+		n++
+		name := strings.TrimSuffix(filepath.Base(path), ".c")
+		t.Run(name, func(t *testing.T) {
+			testutil.NeedClang(t)
+			prog, err := ir.Load(path, ir.Options{}) // (its own: WrapOverflow changes it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog.WrapOverflow()
+			res := Prove(context.Background(), prog, []string{"reach_error"})
+			if !res.Proved {
+				t.Errorf("%s: refused under wrap-around: %s", path, res.Reason)
+			}
+			if ex := searchErrors(t, prog); res.Proved && ex.Verdict == explicit.Satisfied {
+				t.Errorf("%s: proved, but explicit search reaches an error: %s", path, ex.Reason)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no program meant to be proved")
+	}
+}

@@ -145,9 +145,12 @@ func (a *analysis) loopOf(h int) *countedLoop {
 	if !ok {
 		return nil
 	}
-	// one store to the cell in the loop: cell = load cell + step (nsw)
-	inc := -1
+	// one store to the cell in the loop: cell = load cell + step (nsw, or
+	// one that never wraps: below)
+	inc, load := -1, -1
 	var step int64
+	var wraps bool // the add has no nsw (ir.Program.WrapOverflow)
+	var w uint8    // its width
 	for q := range body {
 		st := f.Code[q]
 		if (st.Op != ir.OpStore && st.Op != ir.OpStoreAgg) || st.A != slot {
@@ -158,7 +161,7 @@ func (a *analysis) loopOf(h int) *countedLoop {
 		}
 		inc = q
 		ad := defIn(fi, q, st.B)
-		if ad < 0 || f.Code[ad].Op != ir.OpAdd || f.Code[ad].Flags&ir.FlagNSW == 0 || f.Code[ad].Flags&ir.FlagLax != 0 {
+		if ad < 0 || f.Code[ad].Op != ir.OpAdd || f.Code[ad].Flags&ir.FlagLax != 0 {
 			return nil
 		}
 		add := f.Code[ad]
@@ -167,10 +170,21 @@ func (a *analysis) loopOf(h int) *countedLoop {
 		if !ok || s < 1 || x < 0 || f.Code[x].Op != ir.OpLoad || f.Code[x].A != slot || storesTo(fi, x, q, slot) {
 			return nil
 		}
-		step = s
+		step, load, wraps, w = s, x, add.Flags&ir.FlagNSW == 0, add.W
 	}
 	if inc < 0 {
 		return nil
+	}
+	if wraps && a.mainIn != nil && a.mainIn[load] != nil {
+		// Without nsw an overflow wraps around instead of being an error:
+		// the counter must never wrap at the increment, checked of main's
+		// states at its load as the overflow check of an nsw add is (a
+		// failure in the checking round, on the fixpoint: every run's
+		// first wrap would be in those states).
+		v := a.mainIn[load].cells[cell]
+		if _, hi := v.sview(w); len(v.p) > 0 || v.hasInt && hi > int64(1)<<(w-1)-1-step {
+			a.fail("%s: the loop counter may wrap around", a.where(fi, load))
+		}
 	}
 	// every cycle through the head passes the increment
 	if a.reaches(fi, h, h, map[int]bool{inc: true}, none) {

@@ -34,6 +34,10 @@ type Submission struct {
 	Termination *jobs.TerminationOptions
 	// Args are the program's command-line arguments after argv[0].
 	Args []string
+	// WrapOverflow, if set, makes the program's overflow of add, sub, mul,
+	// shl and abs wrap around instead of being an error Overflow
+	// (ir.Program.WrapOverflow), in every job of the experiment.
+	WrapOverflow bool
 	// Kind, if set, is the job kind that answers the query (a kind chosen by
 	// a flag, e.g. an engine); by default KindOf decides.
 	Kind string
@@ -81,7 +85,7 @@ func Submit(ctx context.Context, nc *nats.Conn, s Submission) (*Result, error) {
 	}
 	exp := jobs.Experiment{Version: jobs.Version, ID: nuid.Next(), Program: hash, ProgramName: s.Name, Kind: kind,
 		Query: s.Query, Seed: s.Seed, JobSize: s.JobSize, Explicit: s.Explicit, BMC: s.BMC, Termination: s.Termination, Args: s.Args,
-		Created: time.Now().UTC()}
+		WrapOverflow: s.WrapOverflow, Created: time.Now().UTC()}
 	var lastNews atomic.Int64 // progress or a change of the experiment
 	lastNews.Store(time.Now().UnixNano())
 	if s.Progress != nil || s.Silent != nil {

@@ -112,7 +112,8 @@ func (s *session) PublishJobs(ctx context.Context, planned []PlannedJob) error {
 			return fmt.Errorf("encode job %s/%s: %w", s.Exp.ID, p.Part, err)
 		}
 		job := jobs.Job{Version: jobs.Version, Kind: s.Exp.Kind, Experiment: s.Exp.ID, Part: p.Part, Program: s.Exp.Program,
-			ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args, Payload: pb}
+			ProgramName: s.Exp.ProgramName, Query: s.Exp.Query, Seed: s.Exp.Seed, Args: s.Exp.Args,
+			WrapOverflow: s.Exp.WrapOverflow, Payload: pb}
 		b, _ := json.Marshal(job)
 		// The message id names the session, so that a resumed experiment
 		// can publish the same part again.

@@ -66,6 +66,10 @@ type Program struct {
 	// target datalayout): under ILP32 pointers are 32-bit in memory and
 	// as integers (Ptr32).
 	DataModel DataModel
+	// WrapsOverflow is set once WrapOverflow has made signed and unsigned
+	// overflow of add, sub, mul, shl and abs wrap around instead of being
+	// errors.
+	WrapsOverflow bool
 }
 
 // SrcLoc is a source position from debug info.

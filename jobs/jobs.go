@@ -23,8 +23,9 @@ import (
 // outcomes packed as bytes, see Outcomes; 6: the platform's behaviours,
 // vm.Behaviours: a pthread_cond_signal with several waiters draws the one
 // it wakes, so workers of version 5 run other traces for the same (seed,
-// index)).
-const Version = 6
+// index); 7: an experiment's WrapOverflow, which workers of version 6 would
+// ignore, checking the program with overflow errors).
+const Version = 7
 
 // NATS names.
 const (
@@ -109,6 +110,10 @@ type Experiment struct {
 	// Args are the program's command-line arguments after argv[0]
 	// (`--arg`); absent: none.
 	Args []string `json:"args,omitempty"`
+	// WrapOverflow: the program's signed and unsigned overflow of add,
+	// sub, mul, shl and abs wraps around instead of being an error
+	// (ir.Program.WrapOverflow); absent: overflow is an error.
+	WrapOverflow bool `json:"wrap_overflow,omitempty"`
 	// Kind is the job kind that answers the query (KindTrace, KindSplit,
 	// KindExplicit, ...): decided once, by the client, from the query and
 	// the options (coordinator.KindOf).
@@ -166,16 +171,18 @@ const DefaultExplicitMaxBytes = 2 << 30 // 2 GiB
 // its program, query and seed), the kind, a name for messages (Part, e.g.
 // the trace range), and the kind's payload.
 type Job struct {
-	Version     int             `json:"version"`
-	Kind        string          `json:"kind"`
-	Experiment  string          `json:"experiment"`
-	Part        string          `json:"part"` // which part of the experiment: unique within it
-	Program     string          `json:"program"`
-	ProgramName string          `json:"program_name"`
-	Query       string          `json:"query"`
-	Seed        uint64          `json:"seed"`
-	Args        []string        `json:"args,omitempty"` // the experiment's Args
-	Payload     json.RawMessage `json:"payload"`
+	Version     int      `json:"version"`
+	Kind        string   `json:"kind"`
+	Experiment  string   `json:"experiment"`
+	Part        string   `json:"part"` // which part of the experiment: unique within it
+	Program     string   `json:"program"`
+	ProgramName string   `json:"program_name"`
+	Query       string   `json:"query"`
+	Seed        uint64   `json:"seed"`
+	Args        []string `json:"args,omitempty"` // the experiment's Args
+	// WrapOverflow is the experiment's WrapOverflow.
+	WrapOverflow bool            `json:"wrap_overflow,omitempty"`
+	Payload      json.RawMessage `json:"payload"`
 }
 
 // ID names a job in messages.

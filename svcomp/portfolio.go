@@ -45,6 +45,12 @@ const (
 	OutSkipped   = "skipped" // not run (--engines)
 )
 
+// The semantics of integer overflow (Outcome.Overflow).
+const (
+	OverflowWrap  = "wrap"
+	OverflowError = "error"
+)
+
 // Options configure a portfolio run.
 type Options struct {
 	TimeLimit time.Duration // the one limit of the whole run
@@ -78,6 +84,10 @@ type Outcome struct {
 	Engines  []EngineOutcome `json:"engines"`
 	Seconds  float64         `json:"seconds"`
 	Notes    []string        `json:"notes,omitempty"`
+	// Overflow is the semantics of integer overflow the engines checked
+	// the program with: "wrap" (two's complement, Goal.WrapOverflow) or
+	// "error" (an error state Overflow); "" when no engine ran.
+	Overflow string `json:"overflow,omitempty"`
 	// Steps is the violation's trace (FALSE), replayed in the vm.
 	Steps []trace.Step `json:"trace,omitempty"`
 	// Witness is the witness file written ("" when none).
@@ -113,6 +123,10 @@ func Verify(ctx context.Context, nc *nats.Conn, p *Program, g *Goal, opts Option
 			out.Engines = append(out.Engines, EngineOutcome{Engine: e, Outcome: OutSkipped, Detail: g.Why})
 		}
 		return out
+	}
+	out.Overflow = OverflowError
+	if g.WrapOverflow {
+		out.Overflow = OverflowWrap
 	}
 	limit := opts.TimeLimit
 	if limit <= 0 {
@@ -284,7 +298,7 @@ func (r *runner) run(ctx context.Context, engine string) engineResult {
 }
 
 func (r *runner) submit(ctx context.Context, s coordinator.Submission) (*coordinator.Result, error) {
-	s.LL, s.Name = r.p.Src.LL, r.p.Src.Name
+	s.LL, s.Name, s.WrapOverflow = r.p.Src.LL, r.p.Src.Name, r.g.WrapOverflow
 	return coordinator.Submit(ctx, r.nc, s)
 }
 

@@ -55,6 +55,12 @@ type Goal struct {
 	BMCNoProof string
 	// Note says what is approximated or left unchecked, for the report.
 	Note string
+	// WrapOverflow: the engines check the program with two's-complement
+	// wrap-around for add, sub, mul, shl and abs (ir.Program.WrapOverflow),
+	// as SV-COMP's verifiers do for every property but no-overflow, so
+	// that an overflow is no error state blocking TRUE. Machine applies it;
+	// the portfolio's experiments ask the workers for it.
+	WrapOverflow bool
 }
 
 func errorOr(kinds []vm.ErrKind) string {
@@ -81,7 +87,14 @@ func notAbort(except ...vm.ErrKind) []vm.ErrKind {
 // GoalOf maps property p of program prog to the propositions the engines
 // look for.
 func GoalOf(p *Property, prog *ir.Program) *Goal {
-	g := &Goal{Prop: p, Provable: true}
+	// Signed overflow is undefined in C but no violation of these
+	// properties: SV-COMP's verifiers (CBMC, ESBMC, CPAchecker) give
+	// signed arithmetic two's-complement wrap-around except under
+	// no-overflow, and so does the program compiled at -O0 on real
+	// hardware. Termination keeps overflow an error (its engine reads an
+	// overflow as the end of a run, never as a cycle).
+	wrap := p.Kind == UnreachCall || p.Kind == NoDataRace || p.Kind == ValidMemsafety || p.Kind == ValidMemcleanup
+	g := &Goal{Prop: p, Provable: true, WrapOverflow: wrap}
 	anyError := "(Error && !Error(Abort))"
 	all := errorOr(notAbort())
 	switch p.Kind {
@@ -197,8 +210,13 @@ func allocates(prog *ir.Program) bool {
 	return false
 }
 
-// Machine prepares prog for the goal's engines: with its leak checks.
+// Machine prepares prog for the goal's engines: with its overflow
+// semantics (WrapOverflow, applied to prog itself, so that an engine
+// reading prog, absint, sees the same program) and its leak checks.
 func (g *Goal) Machine(prog *ir.Program) *vm.Machine {
+	if g.WrapOverflow {
+		prog.WrapOverflow()
+	}
 	m := vm.NewMachine(prog)
 	m.Leaks = g.Leaks
 	return m

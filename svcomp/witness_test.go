@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/trace"
 	"github.com/wyvernmc/wyvern/vm"
 )
@@ -15,7 +14,7 @@ import (
 // the violation's steps as the portfolio's simulation records them.
 func witnessFor(t *testing.T, file, prop string) (*vm.Machine, *Goal, []trace.Step) {
 	t.Helper()
-	prog := testutil.Program(t, "testdata/"+file)
+	prog := loadFresh(t, "testdata/"+file) // (Machine may change it)
 	p, err := ReadProperty("testdata/properties/" + prop + ".prp")
 	if err != nil {
 		t.Fatal(err)

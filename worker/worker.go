@@ -642,9 +642,9 @@ func (j *Job) Compile(ctx context.Context) (*query.Compiled, error) {
 	return query.Compile(q, m)
 }
 
-// Machine returns the job's program with its command-line arguments,
-// loaded once per worker process, with the leak checks its query needs
-// (a machine per set of checks).
+// Machine returns the job's program with its command-line arguments and
+// its overflow semantics (WrapOverflow), loaded once per worker process,
+// with the leak checks its query needs (a machine per set of checks).
 func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 	w := j.w
 	key := j.Program
@@ -657,6 +657,9 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 	}
 	if leaks != 0 {
 		key = fmt.Sprintf("%s leaks=%d", key, leaks)
+	}
+	if j.WrapOverflow {
+		key += " wrap"
 	}
 	w.mu.Lock()
 	e, ok := w.machines[key]
@@ -687,6 +690,9 @@ func (j *Job) Machine(ctx context.Context) (*vm.Machine, error) {
 		if err != nil {
 			e.err = err
 			return
+		}
+		if j.WrapOverflow {
+			prog.WrapOverflow()
 		}
 		e.m = vm.NewMachineArgs(prog, j.Args)
 		e.m.Leaks = leaks

@@ -45,6 +45,9 @@ type prepared struct {
 	bmc *jobs.BMCOptions
 	// args: the program's arguments after argv[0] (--arg)
 	args []string
+	// wrap: integer overflow wraps around (--overflow wrap), in prog and
+	// in the workers' jobs
+	wrap bool
 	// where: the query's place in a query file (-q), "QUERIES.q:3"
 	where string
 	// auto: the score Split=auto derived (q is then the adaptive query
@@ -67,7 +70,7 @@ func prepare(files []string, q *query.Query, lf *loadFlags) (*prepared, error) {
 	if err := ir.CheckDataModel(prog, lf.model.m); err != nil {
 		return nil, err
 	}
-	return (&prepared{src: src, prog: prog, args: lf.args}).withQuery(q)
+	return (&prepared{src: src, prog: lf.load(prog), args: lf.args, wrap: lf.overflow.wrap}).withQuery(q)
 }
 
 // withQuery checks query q against p's program: p for q.
@@ -333,7 +336,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var lim limitFlags
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern check FILE... QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1] [--data-model ILP32|LP64]")
+		fmt.Fprintln(stderr, "usage: wyvern check FILE... QUERY [--workers N] [--seed S] [--json] [--plot DIR] [--metrics ADDR] [-O 0|1] [--data-model ILP32|LP64] [--overflow error|wrap]")
 		fmt.Fprintln(stderr, "       wyvern check FILE... -q QUERIES.q [flags]")
 		fmt.Fprintln(stderr, "\nAnswers QUERY (or each query of QUERIES.q in turn) on FILE with an in-process NATS server,")
 		fmt.Fprintln(stderr, "a coordinator and N workers. Exit status: 0 holds (or an estimate), 10 violated or reachable,")
@@ -436,7 +439,7 @@ func submitOne(ctx context.Context, nc *nats.Conn, p *prepared, ef *experimentFl
 	var last atomic.Pointer[jobs.Progress] // for a partial result when interrupted
 	res, err := coordinator.Submit(ctx, nc, coordinator.Submission{
 		LL: p.src.LL, Name: p.src.Name, Query: p.q.Text, Seed: ef.seed, JobSize: ef.jobSize, Explicit: p.explicit, BMC: p.bmc,
-		Args: p.args,
+		Args: p.args, WrapOverflow: p.wrap,
 		Progress: func(pr jobs.Progress) {
 			if pr.Phase == "" { // a BMC job's reports while solving check no bound
 				last.Store(&pr)
@@ -594,7 +597,7 @@ func cmdSubmit(args []string, stdout, stderr io.Writer) int {
 	var nf natsFlags
 	nf.register(fs, "")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR] [--data-model ILP32|LP64]")
+		fmt.Fprintln(stderr, "usage: wyvern submit --nats URL [NATS auth/TLS flags] FILE QUERY [--seed S] [--json] [--plot DIR] [--metrics ADDR] [--data-model ILP32|LP64] [--overflow error|wrap]")
 		fmt.Fprintln(stderr, "       wyvern submit --nats URL FILE -q QUERIES.q [flags]")
 		fs.PrintDefaults()
 	}

@@ -56,6 +56,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *witness != "" {
+		if lf.overflow.set {
+			// (the witness's property decides, as it did for verify)
+			fmt.Fprintln(stderr, "wyvern: --overflow: a witness is replayed with the semantics verify gives its property")
+			return exitUsage
+		}
 		return replayWitness(pos, lf.options(), lf.model.set, *witness, stdout, stderr)
 	}
 	prog, err := ir.LoadFiles(pos, lf.options())
@@ -63,7 +68,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
-	m := vm.NewMachineArgs(prog, lf.args)
+	m := vm.NewMachineArgs(lf.load(prog), lf.args)
 	lim.limits().Apply(m)
 	if *cex != "" {
 		steps, err := readCounterexample(*cex)

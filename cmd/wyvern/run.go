@@ -24,6 +24,42 @@ type loadFlags struct {
 	clang multiFlag
 	args  multiFlag // the program's arguments after argv[0]
 	model dataModelFlag
+	// overflow: --overflow, "error" (default) or "wrap"
+	overflow overflowFlag
+}
+
+// overflowFlag is --overflow: whether integer overflow of add, sub, mul,
+// shl and abs under LLVM's nsw/nuw flags is an error state Overflow
+// (error) or wraps around (wrap: ir.Program.WrapOverflow).
+type overflowFlag struct{ wrap, set bool }
+
+func (o *overflowFlag) String() string {
+	if o.wrap {
+		return "wrap"
+	}
+	return "error"
+}
+
+func (o *overflowFlag) Set(s string) error {
+	switch s {
+	case "error":
+		o.wrap = false
+	case "wrap":
+		o.wrap = true
+	default:
+		return fmt.Errorf("want error or wrap, not %q", s)
+	}
+	o.set = true
+	return nil
+}
+
+// load gives prog the semantics the flags ask for (--overflow); call it
+// before the program's machines are made.
+func (l *loadFlags) load(prog *ir.Program) *ir.Program {
+	if l.overflow.wrap {
+		prog.WrapOverflow()
+	}
+	return prog
 }
 
 // dataModelFlag is --data-model: ILP32 or LP64.
@@ -48,6 +84,7 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.Var(&l.clang, "clang-flag", "extra flag passed to clang (repeatable)")
 	fs.Var(&l.args, "arg", "command-line argument for the program's main(argc, argv), after argv[0] (repeatable)")
 	fs.Var(&l.model, "data-model", "data model: LP64 (x86-64) or ILP32 (i386, clang -m32); a .ll or .bc file must be compiled for it")
+	fs.Var(&l.overflow, "overflow", "integer overflow of add, sub, mul, shl and abs under nsw/nuw: error (an error state Overflow) or wrap (two's complement, as the program compiled at -O0 runs)")
 }
 
 func (l *loadFlags) options() ir.Options {
@@ -100,7 +137,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var pf platformFlags
 	pf.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wyvern run FILE... [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--memtrack] [--memcleanup] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--clang-flag F] [--arg A]...")
+		fmt.Fprintln(stderr, "usage: wyvern run FILE... [--seed S] [--index I] [--max-steps N] [--trace] [--json] [--memtrack] [--memcleanup] [--platform posix|lodin] [--spurious P] [-O 0|1] [--data-model ILP32|LP64] [--overflow error|wrap] [--clang-flag F] [--arg A]...")
 		fmt.Fprintln(stderr, "\nRuns one trace of FILE (.c, .ll or .bc; several files are linked into one program). The program's")
 		fmt.Fprintln(stderr, "output goes to stdout, the reason the run ended to stderr. The exit status is the program's, or 10 error, 11 deadlock, 12 step bound,")
 		fmt.Fprintln(stderr, "13 failed assumption; 2 for bad input.")
@@ -128,7 +165,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wyvern: %s\n", oneLine(err))
 		return exitUsage
 	}
-	m := vm.NewMachineArgs(prog, lf.args)
+	m := vm.NewMachineArgs(lf.load(prog), lf.args)
 	lim.limits().Apply(m)
 	if *memtrack {
 		m.Leaks |= vm.CheckMemTrack

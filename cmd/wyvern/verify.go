@@ -268,6 +268,9 @@ func writeVerifyText(w io.Writer, r *verifyReport) {
 	for _, n := range o.Notes {
 		fmt.Fprintf(w, "Note: %s\n", n)
 	}
+	if o.Overflow == svcomp.OverflowWrap {
+		fmt.Fprintln(w, "Semantics: integer overflow wraps around (two's complement), as SV-COMP's verifiers assume for this property")
+	}
 	if o.Witness != "" {
 		fmt.Fprintf(w, "Witness: %s (%d steps; replay: wyvern replay %s --witness %s)\n", o.Witness, len(o.Steps), strings.Join(r.files, " "), o.Witness)
 	}

@@ -50,6 +50,13 @@ func TestVerify(t *testing.T) {
 		// before): a spurious wakeup, a signal waking the second waiter
 		{task: "cond_spurious.yml", verdict: "FALSE(unreach-call)", engine: svcomp.EngineExplicit},
 		{task: "cond_signal_any.yml", verdict: "FALSE(unreach-call)", engine: "explicit|simulation"},
+		// signed overflow wraps around for unreach-call (UNKNOWN both while
+		// an overflow was an error state), not for no-overflow; the FALSE
+		// witnesses replay under the same semantics
+		{task: "overflow_then_error.yml", prop: "unreach-call", verdict: "FALSE(unreach-call)", engine: "explicit|simulation|bmc", limit: "20s"},
+		{task: "overflow_then_error.yml", prop: "no-overflow", verdict: "FALSE(no-overflow)", engine: "explicit|simulation|bmc", limit: "20s"},
+		{task: "overflow_then_safe.yml", prop: "unreach-call", verdict: "TRUE", engine: "explicit|bmc|absint", limit: "20s"},
+		{task: "overflow_then_safe.yml", prop: "no-overflow", verdict: "FALSE(no-overflow)", engine: "explicit|simulation|bmc", limit: "20s"},
 	} {
 		t.Run(tc.task+"/"+tc.prop, func(t *testing.T) {
 			if tc.long && testing.Short() {
@@ -105,7 +112,7 @@ func TestVerify(t *testing.T) {
 }
 
 // TestVerifyJSON: --json has the verdict, the deciding engine, every
-// engine's outcome and the task's expected verdict.
+// engine's outcome, the task's expected verdict and the overflow semantics.
 func TestVerifyJSON(t *testing.T) {
 	requireClang(t)
 	var out, errb bytes.Buffer
@@ -118,13 +125,14 @@ func TestVerifyJSON(t *testing.T) {
 		Verdict  string `json:"verdict"`
 		Engine   string `json:"decided_by"`
 		Expected string `json:"expected"`
+		Overflow string `json:"overflow"`
 		Engines  []svcomp.EngineOutcome
 		Trace    []json.RawMessage `json:"trace"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != "FALSE(unreach-call)" || r.Engine == "" || r.Expected != "false" || len(r.Engines) != len(svcomp.Engines) || len(r.Trace) == 0 {
+	if r.Verdict != "FALSE(unreach-call)" || r.Engine == "" || r.Expected != "false" || r.Overflow != "wrap" || len(r.Engines) != len(svcomp.Engines) || len(r.Trace) == 0 {
 		t.Errorf("JSON %s", out.String())
 	}
 }
