@@ -178,7 +178,16 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	// poGaveUp: why the partial-order check gave no proof (without
 	// --complete the round-robin rounds then go on alone)
 	var poGaveUp string
+	reuse := ""
+	if threaded {
+		reuse = createAfterJoin(p)
+	}
 	finish := func(verdict, reason string) (*Result, error) {
+		proof := verdict == VerdictNotSatisfied && !target.Negated || verdict == VerdictSatisfied && target.Negated
+		if proof && reuse != "" {
+			// (see createAfterJoin: the vm reuses a joined thread's id)
+			verdict, reason = VerdictIncomplete, reason+"; but "+reuse+", and the vm gives it a joined thread's id where the encoding numbers threads in creation order: no proof"
+		}
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
 		return res, nil
