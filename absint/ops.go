@@ -409,51 +409,20 @@ func intersect(x, v val) (val, bool) {
 	return out, true
 }
 
+// negate is the predicate's negation (op itself when it is no integer
+// comparison).
 func negate(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpEq:
-		return ir.OpNe
-	case ir.OpNe:
-		return ir.OpEq
-	case ir.OpSlt:
-		return ir.OpSge
-	case ir.OpSle:
-		return ir.OpSgt
-	case ir.OpSgt:
-		return ir.OpSle
-	case ir.OpSge:
-		return ir.OpSlt
-	case ir.OpUlt:
-		return ir.OpUge
-	case ir.OpUle:
-		return ir.OpUgt
-	case ir.OpUgt:
-		return ir.OpUle
-	case ir.OpUge:
-		return ir.OpUlt
+	if n := ir.NegatedCmp(op); n != ir.OpNop {
+		return n
 	}
 	return op
 }
 
-// swap is the predicate with its operands exchanged.
+// swap is the predicate with its operands exchanged (op itself when it is
+// no integer comparison).
 func swap(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpSlt:
-		return ir.OpSgt
-	case ir.OpSle:
-		return ir.OpSge
-	case ir.OpSgt:
-		return ir.OpSlt
-	case ir.OpSge:
-		return ir.OpSle
-	case ir.OpUlt:
-		return ir.OpUgt
-	case ir.OpUle:
-		return ir.OpUge
-	case ir.OpUgt:
-		return ir.OpUlt
-	case ir.OpUge:
-		return ir.OpUle
+	if s := ir.SwappedCmp(op); s != ir.OpNop {
+		return s
 	}
 	return op
 }

@@ -194,3 +194,57 @@ func (o Op) String() string {
 	}
 	return "op?"
 }
+
+// SwappedCmp is integer comparison op with its operands exchanged
+// (a < b is b > a), OpNop when op is not an integer comparison.
+func SwappedCmp(op Op) Op {
+	switch op {
+	case OpEq, OpNe:
+		return op
+	case OpSlt:
+		return OpSgt
+	case OpSle:
+		return OpSge
+	case OpSgt:
+		return OpSlt
+	case OpSge:
+		return OpSle
+	case OpUlt:
+		return OpUgt
+	case OpUle:
+		return OpUge
+	case OpUgt:
+		return OpUlt
+	case OpUge:
+		return OpUle
+	}
+	return OpNop
+}
+
+// NegatedCmp is the negation of integer comparison op (!(a < b) is
+// a >= b), OpNop when op is not an integer comparison.
+func NegatedCmp(op Op) Op {
+	switch op {
+	case OpEq:
+		return OpNe
+	case OpNe:
+		return OpEq
+	case OpSlt:
+		return OpSge
+	case OpSle:
+		return OpSgt
+	case OpSgt:
+		return OpSle
+	case OpSge:
+		return OpSlt
+	case OpUlt:
+		return OpUge
+	case OpUle:
+		return OpUgt
+	case OpUgt:
+		return OpUle
+	case OpUge:
+		return OpUlt
+	}
+	return OpNop
+}

@@ -219,14 +219,14 @@ func tripCount(f *ir.Func, g *graph, hp int, priv map[int32]bool) (int, string, 
 	op := cmp.Op
 	x, k := cmp.A, cmp.B
 	if _, c := constOf(f, x); c {
-		x, k, op = k, x, swapCmp(op)
+		x, k, op = k, x, ir.SwappedCmp(op)
 	}
 	kv, kc := constOf(f, k)
 	if !kc || op == ir.OpNop {
 		return 0, "the branch condition is not a comparison with a constant", false
 	}
 	if inF {
-		op = negateCmp(op) // the loop goes on while op holds
+		op = ir.NegatedCmp(op) // the loop goes on while op holds
 	}
 	ld := lastDef(f, g, cmpPC, x)
 	if ld < 0 || f.Code[ld].Op != ir.OpLoad {
@@ -413,59 +413,6 @@ func valueAt(v uint64, w uint8, op ir.Op) *big.Int {
 		return new(big.Int).SetUint64(v & ir.Mask(w))
 	}
 	return signed(v, w)
-}
-
-// swapCmp is the comparison with its operands swapped (OpNop: not a
-// comparison the analysis handles).
-func swapCmp(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpSlt:
-		return ir.OpSgt
-	case ir.OpSle:
-		return ir.OpSge
-	case ir.OpSgt:
-		return ir.OpSlt
-	case ir.OpSge:
-		return ir.OpSle
-	case ir.OpUlt:
-		return ir.OpUgt
-	case ir.OpUle:
-		return ir.OpUge
-	case ir.OpUgt:
-		return ir.OpUlt
-	case ir.OpUge:
-		return ir.OpUle
-	case ir.OpNe, ir.OpEq:
-		return op
-	}
-	return ir.OpNop
-}
-
-// negateCmp is the comparison's negation (OpNop: not one handled).
-func negateCmp(op ir.Op) ir.Op {
-	switch op {
-	case ir.OpSlt:
-		return ir.OpSge
-	case ir.OpSle:
-		return ir.OpSgt
-	case ir.OpSgt:
-		return ir.OpSle
-	case ir.OpSge:
-		return ir.OpSlt
-	case ir.OpUlt:
-		return ir.OpUge
-	case ir.OpUle:
-		return ir.OpUgt
-	case ir.OpUgt:
-		return ir.OpUle
-	case ir.OpUge:
-		return ir.OpUlt
-	case ir.OpNe:
-		return ir.OpEq
-	case ir.OpEq:
-		return ir.OpNe
-	}
-	return ir.OpNop
 }
 
 // maxTrip is the largest static trip count used: a bound beyond it is no
