@@ -204,3 +204,45 @@ func TestCompleteProof(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundsUnprototypedAtomic: an unprototyped __VERIFIER_atomic_begin()
+// is called through a constant function pointer; the round-robin rounds must
+// still switch before it, or no schedule alternates two threads' sections
+// and the complete rounds prove a reachable error (they did before
+// 2026-11-28).
+func TestRoundsUnprototypedAtomic(t *testing.T) {
+	testutil.NeedClang(t)
+	// under ILP32, as verify loads SV-COMP's tasks, clang calls the
+	// unprototyped functions through a bitcast of their address
+	p, err := ir.Load("../testdata/bmc/encoder/mt_atomic_unproto.c", ir.Options{DataModel: ir.ILP32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := query.Parse("E<> Error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		contexts int
+		complete bool
+	}{
+		{"8 rounds", 8, false},
+		{"complete", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: 4, Contexts: tc.contexts, SolverTimeoutS: 60, Complete: tc.complete, RoundsOnly: true}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict == VerdictUnknown {
+				t.Skipf("no answer within the solver's limit (a loaded machine): %s", r.Reason)
+			}
+			if r.Verdict != VerdictSatisfied {
+				t.Fatalf("%s (%s), want satisfied: the violation needs a switch between two atomic sections", r.Verdict, r.Reason)
+			}
+		})
+	}
+}

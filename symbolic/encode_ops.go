@@ -29,7 +29,7 @@ func (e *encoder) block(fn *ir.Func, g *graph, b int, s *pstate) ([]out, []*psta
 		term := isTerminator(in.Op)
 		e.instance = visit<<20 | int(pc)
 		e.curCallB = in.Op == ir.OpCallB
-		if e.threaded && (visible(in.Op) || e.atomicCall(fn, in) || e.mainReturn(in)) && !e.lockMover(fn, pc) {
+		if e.threaded && e.switchBefore(fn, in) && !e.lockMover(fn, pc) {
 			e.cinfo.fn, e.cinfo.in = fn, in // for countSwitch
 			var all []*pstate
 			for _, st := range states {

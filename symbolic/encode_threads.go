@@ -354,13 +354,38 @@ func visible(op ir.Op) bool {
 	return false
 }
 
-// atomicCall reports whether in calls a __VERIFIER_atomic_ function: a
-// switch may come before it (none inside).
+// switchBefore reports whether a thread may switch before in (the
+// round-robin encoding's switch points): a load or store, a platform call
+// — direct, or through a constant function pointer, as an unprototyped
+// __VERIFIER_atomic_begin() is called in SV-COMP's files (before
+// 2026-11-28 such a call was no switch point, so the rounds left out every
+// schedule that switches between two atomic sections, and `--rounds-only
+// --complete` proved a program whose violation needs one) —, a call of a
+// __VERIFIER_atomic_ function, or main's return.
+func (e *encoder) switchBefore(fn *ir.Func, in *ir.Inst) bool {
+	if visible(in.Op) || e.atomicCall(fn, in) || e.mainReturn(in) {
+		return true
+	}
+	_, platform := e.choosingCall(fn, in)
+	return platform
+}
+
+// atomicCall reports whether in calls a __VERIFIER_atomic_ function,
+// directly or through a constant function pointer: a switch may come
+// before it (none inside).
 func (e *encoder) atomicCall(fn *ir.Func, in *ir.Inst) bool {
-	if in.Op != ir.OpCall || in.Imm >= uint64(len(fn.Calls)) {
+	if (in.Op != ir.OpCall && in.Op != ir.OpCallInd) || in.Imm >= uint64(len(fn.Calls)) {
 		return false
 	}
-	c := fn.Calls[in.Imm].Callee
+	cs := &fn.Calls[in.Imm]
+	if in.Op == ir.OpCallInd {
+		if k := cs.FnSlot - fn.ConstBase; cs.FnSlot >= fn.ConstBase && int(k) < len(fn.Consts) {
+			callee := e.funcOf(fn.Consts[k])
+			return callee != nil && callee.Atomic
+		}
+		return false
+	}
+	c := cs.Callee
 	return c >= 0 && int(c) < len(e.p.Funcs) && e.p.Funcs[c].Atomic
 }
 
