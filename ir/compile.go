@@ -887,6 +887,17 @@ func (c *fnCompiler) call(in *lir.InstCall, loc int32) error {
 	if direct && strings.HasPrefix(callee.Name(), "llvm.") {
 		return c.intrinsic(in, callee.Name(), loc)
 	}
+	if bc, ok := in.Callee.(*constant.ExprBitCast); ok && !direct {
+		// A platform function called through a bitcast of its address, as
+		// clang calls an unprototyped declaration (`void
+		// __VERIFIER_atomic_begin();`) under ILP32: the vm calls it as it
+		// would directly, so it is a direct platform call (OpCallB) and every
+		// analysis that looks for one finds it. A call with fewer arguments
+		// than the declaration's parameters stays indirect (the vm's error).
+		if f, ok := bc.From.(*lir.Func); ok && len(f.Blocks) == 0 && !strings.HasPrefix(f.Name(), "llvm.") && len(f.Params) <= len(in.Args) {
+			callee, direct = f, true
+		}
+	}
 	cs := CallSite{Callee: -1, FnSlot: -1, Ret: -1}
 	sig, ok := funcSig(in.Callee.Type())
 	if !ok {

@@ -205,9 +205,10 @@ func TestCompleteProof(t *testing.T) {
 	}
 }
 
-// TestRoundsUnprototypedAtomic: an unprototyped __VERIFIER_atomic_begin()
-// is called through a constant function pointer; the round-robin rounds must
-// still switch before it, or no schedule alternates two threads' sections
+// TestRoundsUnprototypedAtomic: clang calls an unprototyped
+// __VERIFIER_atomic_begin() through a constant function pointer (the loader
+// now makes it a direct platform call); the round-robin rounds must switch
+// before it, or no schedule alternates two threads' sections
 // and the complete rounds prove a reachable error (they did before
 // 2026-11-28).
 func TestRoundsUnprototypedAtomic(t *testing.T) {
