@@ -243,8 +243,9 @@ func (d *drfInfo) points() {
 	// vm adds the index to the address as an integer, so an index that
 	// may hold an address (a difference of addresses, a large constant)
 	// or an unknown value may take the pointer into any other block.
-	// Without ptrtoint no integer holds an address, and an unknown index
-	// (an input, a load) is taken to stay within its base's block: the
+	// Without ptrtoint no integer holds an address, and an index computed
+	// from inputs, loads and small constants is taken to stay within its
+	// base's block: the
 	// gap documented in docs/bmc.md (an index out of bounds by 2^32 bytes
 	// or more reaches another block in the vm).
 	index := func(v ptsVal) ptsVal {
