@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"encoding/binary"
+	"fmt"
 	"sort"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -1045,4 +1046,40 @@ func (d *drfInfo) joinedAll() []bool {
 // main before its first create or after joining every thread.
 func (d *drfInfo) isAlone(fi, pc int) bool {
 	return fi == d.p.Entry && pc < len(d.alone) && d.alone[pc]
+}
+
+// drfCheck refuses the proof of a threaded program when load or store in
+// touches, at a concrete address, a global that the lockset analysis'
+// points-to value of its address leaves out (an index computed from small
+// constants that leaves its base's block: the gap of points' index). The
+// analysis judged protection without that access, so the blocks and
+// movers it allowed may hide interleavings. A symbolic address is not
+// checked here.
+func (e *encoder) drfCheck(fn *ir.Func, in *ir.Inst, s *pstate) {
+	if !e.threaded || in.A < 0 || int(in.A) >= len(s.regs) {
+		return
+	}
+	p := s.regs[in.A]
+	if !p.isConst() {
+		return
+	}
+	if e.drf == nil {
+		e.drf = analyseDRF(e.p)
+	}
+	d := e.drf
+	if d.reason != "" || fn.Index < 0 || fn.Index >= len(d.pts) || d.p.Funcs[fn.Index] != fn || int(in.A) >= len(d.pts[fn.Index]) {
+		return
+	}
+	b := ir.PtrBlock(p.c)
+	if !d.isGlobal(b) {
+		return
+	}
+	if v := d.pts[fn.Index][in.A]; v.unknown || v.globals[b] {
+		return
+	}
+	name := "a global"
+	if g := d.global(b); g != nil {
+		name = g.Name
+	}
+	e.refuseProof(fmt.Sprintf("%s: an access of %s through a pointer the lockset analysis took to point elsewhere", fn.Name, name))
 }
