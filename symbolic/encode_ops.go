@@ -321,10 +321,13 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		}
 		r[in.Dst] = p
 	case ir.OpLoad:
+		e.drfCheck(fn, in, s)
 		return s, e.load(s, in)
 	case ir.OpStore:
+		e.drfCheck(fn, in, s)
 		return s, e.store(s, in)
 	case ir.OpLoadAgg, ir.OpStoreAgg:
+		e.drfCheck(fn, in, s)
 		return s, e.agg(fn, s, in)
 	case ir.OpAlloca:
 		return s, e.alloca(fn, pc, s, in)

@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"encoding/binary"
+	"fmt"
 	"sort"
 
 	"github.com/wyvernmc/wyvern/ir"
@@ -22,9 +23,9 @@ import (
 //     whether it is unknown (loaded from memory other than a private
 //     alloca, returned by a platform call, a parameter of a function whose
 //     address is taken). Pointer arithmetic keeps the union of its
-//     operands; a getelementptr keeps its base's (the vm keeps an
-//     out-of-bounds offset in its block). A program with inttoptr gets no
-//     reduction.
+//     operands; a getelementptr keeps its base's unless its index may
+//     hold an address (index, in points). A program with inttoptr gets
+//     no reduction.
 //   - Locksets: per instruction, the mutexes every path to it holds
 //     (intersection at joins and over call sites), mutexes being constant
 //     addresses passed to pthread_mutex_lock; trylock adds nothing, an
@@ -231,6 +232,29 @@ func (d *drfInfo) points() {
 		content[i] = map[int32]*ptsVal{}
 	}
 	unk := ptsVal{unknown: true}
+	ptrToInt := false
+	for _, f := range p.Funcs {
+		for pc := range f.Code {
+			if f.Code[pc].Op == ir.OpPtrToInt {
+				ptrToInt = true
+			}
+		}
+	}
+	// index is what a getelementptr's index adds to its base's value: the
+	// vm adds the index to the address as an integer, so an index that
+	// may hold an address (a difference of addresses, a large constant)
+	// or an unknown value may take the pointer into any other block.
+	// Without ptrtoint no integer holds an address, and an index computed
+	// from inputs, loads and small constants is taken to stay within its
+	// base's block: the
+	// gap documented in docs/bmc.md (an index out of bounds by 2^32 bytes
+	// or more reaches another block in the vm).
+	index := func(v ptsVal) ptsVal {
+		if v.other || len(v.globals) > 0 || (v.unknown && ptrToInt) {
+			return unk
+		}
+		return ptsVal{}
+	}
 	for changed := true; changed; {
 		changed = false
 		for fi, f := range p.Funcs {
@@ -263,11 +287,25 @@ func (d *drfInfo) points() {
 					set(in.Dst, get(in.B))
 				case ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle, ir.OpUgt, ir.OpUge, ir.OpSlt, ir.OpSle, ir.OpSgt, ir.OpSge, ir.OpFCmp:
 					// a Boolean: no pointer
-				case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpPtrToInt, ir.OpGEPC, ir.OpGEP1:
+				case ir.OpMov, ir.OpTrunc, ir.OpSExt, ir.OpPtrToInt:
 					set(in.Dst, get(in.A))
+				case ir.OpGEPC:
+					set(in.Dst, get(in.A))
+					if farOffset(int64(in.Imm)) {
+						set(in.Dst, unk) // may leave the block (see index)
+					}
+				case ir.OpGEP1:
+					set(in.Dst, get(in.A))
+					set(in.Dst, index(get(in.B)))
 				case ir.OpGEPN:
 					if in.Imm < uint64(len(f.GEPs)) {
 						set(in.Dst, get(f.GEPs[in.Imm].Base))
+						if farOffset(f.GEPs[in.Imm].Off) {
+							set(in.Dst, unk)
+						}
+						for _, x := range f.GEPs[in.Imm].Idx {
+							set(in.Dst, index(get(x)))
+						}
 					} else {
 						set(in.Dst, unk)
 					}
@@ -380,6 +418,11 @@ func (d *drfInfo) points() {
 		}
 	}
 }
+
+// farOffset reports whether a getelementptr's constant offset d may take
+// a pointer out of its block (the vm adds it to the address as an
+// integer; a block's offsets stay well below 2^30).
+func farOffset(d int64) bool { return d >= 1<<30 || d <= -(1<<30) }
 
 // succs are the pcs control may go to after pc.
 func succs(f *ir.Func, pc int) []int {
@@ -1003,4 +1046,40 @@ func (d *drfInfo) joinedAll() []bool {
 // main before its first create or after joining every thread.
 func (d *drfInfo) isAlone(fi, pc int) bool {
 	return fi == d.p.Entry && pc < len(d.alone) && d.alone[pc]
+}
+
+// drfCheck refuses the proof of a threaded program when load or store in
+// touches, at a concrete address, a global that the lockset analysis'
+// points-to value of its address leaves out (an index computed from small
+// constants that leaves its base's block: the gap of points' index). The
+// analysis judged protection without that access, so the blocks and
+// movers it allowed may hide interleavings. A symbolic address is not
+// checked here.
+func (e *encoder) drfCheck(fn *ir.Func, in *ir.Inst, s *pstate) {
+	if !e.threaded || in.A < 0 || int(in.A) >= len(s.regs) {
+		return
+	}
+	p := s.regs[in.A]
+	if !p.isConst() {
+		return
+	}
+	if e.drf == nil {
+		e.drf = analyseDRF(e.p)
+	}
+	d := e.drf
+	if d.reason != "" || fn.Index < 0 || fn.Index >= len(d.pts) || d.p.Funcs[fn.Index] != fn || int(in.A) >= len(d.pts[fn.Index]) {
+		return
+	}
+	b := ir.PtrBlock(p.c)
+	if !d.isGlobal(b) {
+		return
+	}
+	if v := d.pts[fn.Index][in.A]; v.unknown || v.globals[b] {
+		return
+	}
+	name := "a global"
+	if g := d.global(b); g != nil {
+		name = g.Name
+	}
+	e.refuseProof(fmt.Sprintf("%s: an access of %s through a pointer the lockset analysis took to point elsewhere", fn.Name, name))
 }
