@@ -122,8 +122,15 @@ func (s locSet) each(f func(int)) {
 	}
 }
 
-// locUnknown, in a points-to set, stands for every location.
-const locUnknown = 0
+// In a points-to set, locUnknown stands for every location, and for a
+// value that may be the address of a block allocated at run time (the
+// result of an unknown call); locAnywhere stands for every location, but
+// the value is no such address (a nondet pointer: its bytes are chosen, not
+// a block's id).
+const (
+	locUnknown = iota
+	locAnywhere
+)
 
 // provenance is the state of the analysis.
 type provenance struct {
@@ -143,7 +150,7 @@ type provenance struct {
 	byval [][]int32
 	// globals: location of each global's block id.
 	globals                   map[uint32]int
-	image, state, argv        int
+	image, state, argv, args  int
 	joinRet                   locSet // what pthread_join may store
 	anyArg                    locSet // what may reach every parameter
 	routines                  map[int]bool
@@ -166,8 +173,8 @@ func newProvenance(p *ir.Program) *provenance {
 	pv := &provenance{p: p, pts: make([][]locSet, len(p.Funcs)), ret: make([]locSet, len(p.Funcs)),
 		site: make([][]int32, len(p.Funcs)), byval: make([][]int32, len(p.Funcs)),
 		globals: map[uint32]int{}, routines: map[int]bool{}, tls: map[uint32]bool{}}
-	dynamic := []bool{true} // locUnknown
-	pv.names = []string{"unknown"}
+	dynamic := []bool{true, false} // locUnknown, locAnywhere
+	pv.names = []string{"unknown", "anywhere"}
 	newLoc := func(name string, dyn bool) int {
 		dynamic = append(dynamic, dyn)
 		pv.names = append(pv.names, name)
@@ -179,9 +186,12 @@ func newProvenance(p *ir.Program) *provenance {
 		}
 		pv.globals[g.Block] = newLoc("@"+g.Name, g.ThreadLocal)
 	}
+	pv.firstFunc = p.FirstFuncBlock
+	pv.afterFunctions = p.FirstFuncBlock + uint32(len(p.Funcs))
 	pv.image = newLoc("the platform's image", false)
 	pv.state = newLoc("the platform's state", false)
-	pv.argv = newLoc("main's arguments", true)
+	pv.argv = newLoc("main's argv", true)
+	pv.args = newLoc("main's argument strings", true)
 	for i, f := range p.Funcs {
 		if f.External {
 			continue
@@ -189,11 +199,13 @@ func newProvenance(p *ir.Program) *provenance {
 		pv.site[i] = make([]int32, len(f.Code))
 		for pc, in := range f.Code {
 			pv.site[i][pc] = -1
-			switch {
-			case in.Op == ir.OpAlloca:
+			switch in.Op {
+			case ir.OpAlloca:
 				pv.site[i][pc] = int32(newLoc(f.Name+": alloca", true))
-			case in.Op == ir.OpCallB && allocating(ir.Builtin(in.B)):
-				pv.site[i][pc] = int32(newLoc(f.Name+": "+ir.Builtin(in.B).String(), true))
+			case ir.OpCall, ir.OpCallInd, ir.OpCallB:
+				if _, b, unknown := pv.target(f, in); !unknown && allocating(b) {
+					pv.site[i][pc] = int32(newLoc(f.Name+": "+b.String(), true))
+				}
 			}
 		}
 		pv.byval[i] = make([]int32, len(f.Params))
@@ -210,15 +222,13 @@ func newProvenance(p *ir.Program) *provenance {
 		if d {
 			pv.dyn.add(l, pv.words)
 		}
-		if l != locUnknown {
+		if l != locUnknown && l != locAnywhere {
 			pv.all.add(l, pv.words)
 		}
 	}
-	pv.firstFunc = p.FirstFuncBlock
-	pv.afterFunctions = p.FirstFuncBlock + uint32(len(p.Funcs))
 	pv.cont = make([]locSet, pv.nLocs)
 	pv.cont[pv.image].add(pv.image, pv.words) // (the ctype tables' pointers)
-	pv.cont[pv.argv].add(pv.argv, pv.words)
+	pv.cont[pv.argv].add(pv.args, pv.words)
 	// initial contents of the globals: the addresses of globals in their
 	// initial bytes (8-byte pointers, and 4-byte ones of ILP32 programs)
 	for _, g := range p.Globals {
@@ -252,9 +262,12 @@ func newProvenance(p *ir.Program) *provenance {
 			}
 		}
 		if i == p.Entry {
+			// main (argc, argv, envp): argc is a number
 			var a locSet
 			a.add(pv.argv, pv.words)
-			pv.setParams(f, -1, a)
+			for k := 1; k < len(f.Params); k++ {
+				pv.setParams(f, k, a)
+			}
 		}
 	}
 	return pv
@@ -302,7 +315,7 @@ func (pv *provenance) any(fi int, s, n int32) bool {
 
 // expand returns the locations a pointer with set t may point into.
 func (pv *provenance) expand(t locSet) locSet {
-	if t.has(locUnknown) {
+	if t.has(locUnknown) || t.has(locAnywhere) {
 		return pv.all
 	}
 	return t
@@ -367,7 +380,7 @@ func (pv *provenance) run() string {
 		}
 	}
 	for _, g := range pv.p.Globals {
-		if numberLeaves(g) && pv.cont[pv.globals[g.Block]].meets(pv.dyn) {
+		if !g.Const && numberLeaves(g) && pv.cont[pv.globals[g.Block]].meets(pv.dyn) {
 			// (a query reads a global's bytes as a number)
 			return "@" + g.Name + ": a number that may hold an address of a block allocated at run time"
 		}
@@ -586,13 +599,11 @@ func (pv *provenance) call(fi int, f *ir.Func, in ir.Inst, pc int) {
 		t.add(l, pv.words)
 		return t
 	}
-	switch in.Op {
-	case ir.OpCall:
-		if cs.Callee < 0 || int(cs.Callee) >= len(pv.p.Funcs) || pv.p.Funcs[cs.Callee].External {
-			pv.unknownCall(fi, cs, args)
-			return
-		}
-		callee := pv.p.Funcs[cs.Callee]
+	callee, b, unknown := pv.target(f, in)
+	switch {
+	case unknown:
+		pv.unknownCall(fi, cs, args)
+	case callee != nil:
 		for k := range cs.Args {
 			if k >= len(callee.Params) {
 				// (no variadic program functions; conservative)
@@ -602,15 +613,8 @@ func (pv *provenance) call(fi int, f *ir.Func, in ir.Inst, pc int) {
 			pv.setParams(callee, k, arg(k))
 		}
 		result(pv.ret[callee.Index])
-	case ir.OpCallInd:
-		pv.unknownCall(fi, cs, args)
-	case ir.OpCallB:
-		b := ir.Builtin(in.B)
-		e, known := builtinEffects(b)
-		if !known {
-			pv.unknownCall(fi, cs, args)
-			return
-		}
+	default:
+		e, _ := builtinEffects(b)
 		switch b {
 		case ir.BPthreadCreate:
 			if len(cs.Args) < 4 {
@@ -671,9 +675,17 @@ func (pv *provenance) call(fi int, f *ir.Func, in ir.Inst, pc int) {
 			result(r)
 		case ir.BStrtol, ir.BStrtoul, ir.BStrtod:
 			pv.store(arg(1), arg(0)) // the end pointer
+		case ir.BSscanf:
+			// numbers, and characters copied from the string (%s; a
+			// pointer read by %p is forged from text)
+			var dsts locSet
+			for k := 2; k < len(cs.Args); k++ {
+				dsts.union(arg(k))
+			}
+			pv.store(dsts, pv.load(arg(0)))
 		case ir.BNondet:
 			if cs.RetBits >= 64 {
-				result(one(locUnknown)) // (a 64-bit result may be a nondet pointer)
+				result(one(locAnywhere)) // (a 64-bit result may be a nondet pointer)
 			}
 		default:
 			if e.stores {
@@ -709,6 +721,57 @@ func (pv *provenance) unknownCall(fi int, cs *ir.CallSite, args locSet) {
 		t.add(locUnknown, pv.words)
 		pv.set(fi, cs.Ret, max(cs.RetSlots, 1), t)
 	}
+}
+
+// target resolves a call instruction: the program function it calls
+// (callee), or the platform function (b, callee nil), or neither (unknown:
+// an indirect call through a variable, or a call this analysis cannot
+// resolve). A call through a constant function pointer (a bitcast of
+// __VERIFIER_nondet_uint to another type) is resolved.
+func (pv *provenance) target(f *ir.Func, in ir.Inst) (callee *ir.Func, b ir.Builtin, unknown bool) {
+	if int(in.Imm) >= len(f.Calls) {
+		return nil, ir.BNone, true
+	}
+	cs := &f.Calls[in.Imm]
+	var fn *ir.Func
+	switch in.Op {
+	case ir.OpCallB:
+		if _, known := builtinEffects(ir.Builtin(in.B)); !known {
+			return nil, ir.BNone, true
+		}
+		return nil, ir.Builtin(in.B), false
+	case ir.OpCall:
+		if cs.Callee >= 0 && int(cs.Callee) < len(pv.p.Funcs) {
+			fn = pv.p.Funcs[cs.Callee]
+		}
+	case ir.OpCallInd:
+		fn = pv.constFuncAny(f, cs.FnSlot)
+	}
+	switch {
+	case fn == nil:
+		return nil, ir.BNone, true
+	case !fn.External:
+		return fn, ir.BNone, false
+	}
+	if _, known := builtinEffects(fn.Builtin); fn.Builtin == ir.BNone || !known {
+		return nil, ir.BNone, true
+	}
+	return nil, fn.Builtin, false
+}
+
+// constFuncAny returns the function (a program or a platform function)
+// whose address slot s of f holds as a constant, or nil.
+func (pv *provenance) constFuncAny(f *ir.Func, s int32) *ir.Func {
+	k := s - f.ConstBase
+	if s < f.ConstBase || int(k) >= len(f.Consts) {
+		return nil
+	}
+	c := f.Consts[k]
+	id := ir.PtrBlock(c)
+	if ir.PtrOff(c) != 0 || id < pv.firstFunc || id >= pv.afterFunctions {
+		return nil
+	}
+	return pv.p.Funcs[id-pv.firstFunc]
 }
 
 // constFunc returns the program function whose address slot s of f holds
@@ -755,28 +818,17 @@ func (pv *provenance) observes(fi int, f *ir.Func) int {
 			if f.OrdersPointers && (pv.any(fi, in.A, 1) || pv.any(fi, in.B, 1)) {
 				return pc
 			}
-		case ir.OpCall, ir.OpCallInd:
-			// an indirect call may be memcmp's or qsort's (and an
-			// unresolved direct call anything)
+		case ir.OpCall, ir.OpCallInd, ir.OpCallB:
 			if int(in.Imm) >= len(f.Calls) {
 				return pc
 			}
 			cs := &f.Calls[in.Imm]
-			if in.Op == ir.OpCall && cs.Callee >= 0 && int(cs.Callee) < len(pv.p.Funcs) && !pv.p.Funcs[cs.Callee].External {
+			callee, b, unknown := pv.target(f, in)
+			if callee != nil {
 				continue
 			}
-			for k := range cs.Args {
-				if s, n := argSlots(cs, k); pv.holdsAddress(pv.get(fi, s, n)) {
-					return pc
-				}
-			}
-		case ir.OpCallB:
-			if int(in.Imm) >= len(f.Calls) {
-				return pc
-			}
-			cs := &f.Calls[in.Imm]
-			b := ir.Builtin(in.B)
-			if e, _ := builtinEffects(b); e.reads {
+			// (an unknown call may be memcmp's or qsort's)
+			if e, _ := builtinEffects(b); e.reads || unknown {
 				for k := range cs.Args {
 					if s, n := argSlots(cs, k); pv.holdsAddress(pv.get(fi, s, n)) {
 						return pc // a pointer's bytes compared or sorted

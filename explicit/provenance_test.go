@@ -129,6 +129,15 @@ long n;
 void keep(int **pp, int *p) { *pp = p; }
 void (*fp)(int **, int *) = keep;
 int main(void) { int x; int *q; fp(&q, &x); n = *(long *)&q; return 0; }`, true},
+		{"nondet_through_unprototyped_declaration", `
+unsigned __VERIFIER_nondet_uint(); int arr[4];
+void push(int *a, int x) { a[0] = x; }
+int main(void) { int t = __VERIFIER_nondet_uint(); push(arr, t); return arr[0]; }`, false},
+		{"nondet_pointer_stored_as_number", `
+long __VERIFIER_nondet_long(void); long n;
+int main(void) { long v = __VERIFIER_nondet_long(); int x = 1; int *p = &x; n = v + *p; return (int)n; }`, false},
+		{"argc_stored", `
+int main(int argc, char **argv) { int n = argc; return n + argv[0][0]; }`, false},
 		{"union_of_integers", `
 union u { int k; long n; }; long n;
 int main(void) { int x = 2; volatile union u v; v.k = x; n = v.n; return 0; }`, false},
