@@ -16,7 +16,8 @@ import (
 // reduction answered not-satisfied for E<> Exists (p)([p.reach_error]) on
 // each of them with the gate off.
 var provPrograms = []string{"testdata/por_prov_global.c", "testdata/por_prov_field.c", "testdata/por_prov_arg.c",
-	"testdata/por_prov_ret.c", "testdata/por_prov_heap.c"}
+	"testdata/por_prov_ret.c", "testdata/por_prov_heap.c", "testdata/por_prov_union.c", "testdata/por_prov_union_global.c",
+	"testdata/por_prov_union_heap.c", "testdata/por_prov_pun.c", "testdata/por_prov_memcpy_long.c", "testdata/por_prov_struct_copy.c"}
 
 // provHeader starts every program of TestSeesBlockIDs.
 const provHeader = `#include <pthread.h>
@@ -76,6 +77,70 @@ int main(void) { int x = 5; int *p = &x; long v = 7; n = (long)(void *)v + *p; r
 long n;
 int *id(int *p) { return p; }
 int main(void) { int x; n = (long)id(&x); return 0; }`, true},
+		{"union_pun", `
+union u { int *p; long n; }; long n;
+int main(void) { int x; volatile union u v; v.p = &x; n = v.n; return 0; }`, true},
+		{"union_pun_through_global", `
+union u { int *p; long n; }; union u g; long n;
+int main(void) { int x; g.p = &x; n = g.n; return 0; }`, true},
+		{"union_pun_bytes", `
+union u { int *p; unsigned char c[8]; }; unsigned n;
+int main(void) { int x; volatile union u v; v.p = &x; n = v.c[5]; return 0; }`, true},
+		{"union_pun_in_heap_block", `
+union u { int *p; long n; }; long n;
+int main(void) { int x; union u *v = malloc(sizeof *v); v->p = &x; n = v->n; free(v); return 0; }`, true},
+		{"type_pun", `
+long n;
+int main(void) { int x; int *volatile p = &x; n = *(volatile long *)&p; return 0; }`, true},
+		{"memcpy_of_pointer_into_local_long", `
+long n;
+int main(void) { int x; int *p = &x; long k; memcpy(&k, &p, sizeof k); n = k; return 0; }`, true},
+		{"memcpy_of_pointer_unread", `
+int main(void) { int x; int *p = &x; long k; memcpy(&k, &p, sizeof k); return 0; }`, false},
+		{"memcpy_of_pointer_twice", `
+long n;
+int main(void) { int x; int *p = &x; int *q; long k; memcpy(&q, &p, sizeof q); memcpy(&k, &q, sizeof k); n = k; return 0; }`, true},
+		{"struct_copy_read_by_offset", `
+struct s { int k; int *p; }; long n;
+int main(void) { int x; struct s v = {1, &x}, w; w = v; n = *(long *)((char *)&w + 8); return 0; }`, true},
+		{"struct_of_pointers_to_numbers", `
+struct args { int *flag; int *turn; }; int n;
+void *f(void *a) { struct args *s = a; *s->flag = 1; *s->turn = 0; n = *s->flag + *s->turn; return 0; }
+int main(void) { int flag = 0, turn = 0; struct args s = {&flag, &turn}; pthread_t t;
+  pthread_create(&t, 0, f, &s); pthread_join(t, 0); return flag + turn; }`, false},
+		{"pointer_global_dereferenced", `
+int *gp;
+int main(void) { int x = 1; gp = &x; return *gp; }`, false},
+		{"pointer_global_read_as_number", `
+int *gp; long n;
+int main(void) { int x = 1; gp = &x; n = *(long *)&gp; return 0; }`, true},
+		{"global_number_holding_address", `
+union u { int *p; long n; }; union u g;
+int main(void) { int x; g.p = &x; return 0; }`, true},
+		{"cmpxchg_of_pointers", `
+int *top;
+int main(void) { int x; int *old = top; __atomic_compare_exchange_n(&top, &old, &x, 0, 5, 5); return old != 0; }`,
+			true}, // (clang lowers __atomic builtins on pointers to loads and a cmpxchg of i64: a number, conservatively)
+		{"fetch_add_on_pointer_bytes", `
+union u { int *p; long n; }; long n;
+int main(void) { int x; union u v; v.p = &x; n = __atomic_fetch_add(&v.n, 1, 5); return 0; }`, true},
+		{"pointer_through_unknown_call", `
+long n;
+void keep(int **pp, int *p) { *pp = p; }
+void (*fp)(int **, int *) = keep;
+int main(void) { int x; int *q; fp(&q, &x); n = *(long *)&q; return 0; }`, true},
+		{"nondet_through_unprototyped_declaration", `
+unsigned __VERIFIER_nondet_uint(); int arr[4];
+void push(int *a, int x) { a[0] = x; }
+int main(void) { int t = __VERIFIER_nondet_uint(); push(arr, t); return arr[0]; }`, false},
+		{"nondet_pointer_stored_as_number", `
+long __VERIFIER_nondet_long(void); long n;
+int main(void) { long v = __VERIFIER_nondet_long(); int x = 1; int *p = &x; n = v + *p; return (int)n; }`, false},
+		{"argc_stored", `
+int main(int argc, char **argv) { int n = argc; return n + argv[0][0]; }`, false},
+		{"union_of_integers", `
+union u { int k; long n; }; long n;
+int main(void) { int x = 2; volatile union u v; v.k = x; n = v.n; return 0; }`, false},
 		{"returned_integer", `
 long n;
 int *mk(long v) { return (int *)v; }

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	lir "github.com/llir/llvm/ir"
@@ -587,6 +588,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if !ok {
 			return c.errf("atomicrmw operation %s is not supported", in.Op)
 		}
+		if _, isPtr := in.X.Type().(*types.PointerType); !isPtr {
+			c.out.NumLoads = append(c.out.NumLoads, int32(len(c.out.Code)))
+		}
 		c.emit(Inst{Op: OpAtomicRMW, W: size, Aux: op, Dst: c.dst(in), A: p, B: v}, loc)
 		return nil
 	case *lir.InstCmpXchg:
@@ -600,6 +604,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		size, err := c.l.dl.scalarSize(in.Cmp.Type())
 		if err != nil {
 			return c.errf("%v", err)
+		}
+		if _, isPtr := in.Cmp.Type().(*types.PointerType); !isPtr {
+			c.out.NumLoads = append(c.out.NumLoads, int32(len(c.out.Code)))
 		}
 		c.emit(Inst{Op: OpCmpXchg, W: size, Dst: c.dst(in), A: o[0], B: o[1], C: o[2]}, loc)
 		return nil
@@ -713,12 +720,16 @@ func (c *fnCompiler) memop(load bool, t types.Type, dst, ptr, val int32, loc int
 	switch t.(type) {
 	case *types.StructType, *types.ArrayType:
 		var acc AggAccess
-		if err := c.l.dl.leaves(t, 0, &acc, nil); err != nil {
+		var kinds []ValueKind
+		if err := c.l.dl.leaves(t, 0, &acc, &kinds); err != nil {
 			return c.errf("%v", err)
 		}
 		idx := uint64(len(c.out.Aggs))
 		c.out.Aggs = append(c.out.Aggs, acc)
 		if load {
+			if slices.ContainsFunc(kinds, func(k ValueKind) bool { return k != KindPtr }) {
+				c.out.NumLoads = append(c.out.NumLoads, int32(len(c.out.Code)))
+			}
 			c.emit(Inst{Op: OpLoadAgg, Dst: dst, A: ptr, Imm: idx}, loc)
 		} else {
 			c.emit(Inst{Op: OpStoreAgg, A: ptr, B: val, Imm: idx}, loc)
@@ -743,6 +754,9 @@ func (c *fnCompiler) memop(load bool, t types.Type, dst, ptr, val int32, loc int
 	}
 	if load {
 		in := Inst{Op: OpLoad, W: size, Dst: dst, A: ptr}
+		if _, isPtr := t.(*types.PointerType); !isPtr {
+			c.out.NumLoads = append(c.out.NumLoads, int32(len(c.out.Code)))
+		}
 		if it, ok := t.(*types.IntType); ok && it.BitSize < uint64(size)*8 {
 			in.Imm = Mask(uint8(it.BitSize)) // i1 and odd widths: keep the value's bits
 		}

@@ -154,7 +154,13 @@ type Func struct {
 	// icmp ult, ugt, slt, ... of pointer operands): the result depends on
 	// the blocks' ids, not only on the objects (explicit.visibility).
 	OrdersPointers bool
-	SrcLoc         SrcLoc
+	// NumLoads are the pcs of the loads that read memory as numbers (an
+	// integer, a float, an aggregate with a leaf that is no pointer, the
+	// old value of an atomicrmw or cmpxchg of a number): such a load
+	// of bytes a pointer was stored into (a union, a type pun) sees the
+	// pointer's block id, as ptrtoint does (explicit.seesBlockIDs).
+	NumLoads []int32
+	SrcLoc   SrcLoc
 }
 
 // Var maps a C local variable to the slot holding its address (an alloca).
