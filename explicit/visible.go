@@ -244,9 +244,10 @@ func slotUses(f *ir.Func, gepOK func(dst int32) bool, escape func(s int32)) {
 // (gen.runInvisible): before 2026-11-28 they never were, and the global
 // reduction ran a new thread's allocas before its creator's next step, so
 // it missed the orders in which a later thread's stack blocks get the lower
-// ids (explicit/testdata/por_alloca_order.c). Otherwise only comparing a
-// dangling pointer for equality (undefined behaviour) or reading a
-// pointer's bytes as an integer through a union (not covered) sees ids.
+// ids (explicit/testdata/por_alloca_order.c). Reading a pointer's bytes as a
+// number (a union, a type pun, a pointer memcpy'd into a long) counts as
+// seeing ids too (provenance.go, por_prov_union*.c); otherwise only comparing
+// a dangling pointer for equality (undefined behaviour) sees them.
 func (v *visibility) renumbers(t *vm.Thread) bool {
 	if t.Done || len(t.Frames) == 0 {
 		return false
