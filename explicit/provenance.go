@@ -777,20 +777,10 @@ func (pv *provenance) constFuncAny(f *ir.Func, s int32) *ir.Func {
 // constFunc returns the program function whose address slot s of f holds
 // as a constant, or nil.
 func (pv *provenance) constFunc(f *ir.Func, s int32) *ir.Func {
-	k := s - f.ConstBase
-	if s < f.ConstBase || int(k) >= len(f.Consts) {
-		return nil
+	if fn := pv.constFuncAny(f, s); fn != nil && !fn.External {
+		return fn
 	}
-	c := f.Consts[k]
-	id := ir.PtrBlock(c)
-	if ir.PtrOff(c) != 0 || id < pv.firstFunc || id >= pv.afterFunctions {
-		return nil
-	}
-	fn := pv.p.Funcs[id-pv.firstFunc]
-	if fn.External {
-		return nil
-	}
-	return fn
+	return nil
 }
 
 // observes returns the pc of an instruction of f that may see a dynamic
