@@ -1064,12 +1064,16 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 // poEncodings are a partial-order check's encodings: with integer clocks
 // for the solvers that take integers (ints), with bitvector clocks of the
 // narrowest width that holds the events' ranks for those that do not
-// (bvs, boolector). The portfolio gets the integer one only, so that its
-// z3 and cvc5 check it and boolector sits out: on the corpus's threaded
-// lines boolector with bitvector clocks took 10 to 50 times the CPU time
-// of z3 or cvc5 with integer clocks (BENCHMARKS.md), CPU that z3 and cvc5
-// lose to it on a loaded machine (mt_condvar_ok: 2.2 CPU seconds with
-// boolector in the race, 0.7 for z3 alone). The bitvector version for a
+// (bvs, boolector). The portfolio gets both: z3 and cvc5 check the
+// integer one at once, and boolector the bitvector one only when they
+// have not answered within portfolioLate (portfolio.go). On the corpus's
+// threaded lines boolector with bitvector clocks took 10 to 50 times the
+// CPU time of z3 or cvc5 with integer clocks (BENCHMARKS.md), CPU that z3
+// and cvc5 lose to it on a loaded machine (mt_condvar_ok: 2.2 CPU seconds
+// with boolector in the race, 0.7 for z3 alone), and they answer there
+// within the delay; where the threads' own bodies are most of the formula
+// (critical sections as blocks over arrays, SV-COMP's queue_ok) boolector
+// is the fast one (8.4 s against z3's 156 s). The bitvector version for a
 // solver without integers attached to a query (Query.SetBVOnly) is
 // supported by every solver, the portfolio included.
 type poEncodings struct {
@@ -1080,7 +1084,7 @@ type poEncodings struct {
 func poEncode(p *ir.Program, o EncodeOptions, name string) (poEncodings, error) {
 	var pe poEncodings
 	wantInts := name == Portfolio || backends[name].intLogic != ""
-	wantBVs := !wantInts
+	wantBVs := !wantInts || name == Portfolio
 	o.poBits = 0
 	clocks := -1
 	if wantInts {
@@ -1104,17 +1108,18 @@ func poEncode(p *ir.Program, o EncodeOptions, name string) (poEncodings, error) 
 		// the narrowest clocks that hold the events' ranks (and C)
 		if w := bits.Len(uint(clocks + 2)); w < poClockBits {
 			o.poBits = max(w, 2)
+		}
+		if pe.bvs == nil || o.poBits != 0 {
 			enc, err := Encode(p, o)
-			if err != nil {
+			switch {
+			case err != nil && pe.ints != nil:
+				// the portfolio: the integer version alone (more events
+				// than bitvector clocks hold)
+			case err != nil:
 				return pe, err
+			default:
+				pe.bvs = enc
 			}
-			pe.bvs = enc
-		} else if pe.bvs == nil {
-			enc, err := Encode(p, o)
-			if err != nil {
-				return pe, err
-			}
-			pe.bvs = enc
 		}
 	}
 	return pe, nil

@@ -128,21 +128,41 @@ func (p *portfolio) Check(ctx context.Context, q *Query) (Answer, error) {
 		if len(ms) == 0 {
 			return Answer{}, fmt.Errorf("symbolic: %s: no member takes integers (z3, cvc5)", Portfolio)
 		}
-		return (&portfolio{members: ms}).race(ctx, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
+		return (&portfolio{members: ms}).race(ctx, nil, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
 	}
-	return p.race(ctx, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
+	var late func(Solver) time.Duration
+	if q.UsesInt() {
+		// a bitvector version attached (Query.SetBVOnly): the members
+		// without integers check it, joining late
+		late = func(m Solver) time.Duration {
+			if s, ok := m.(*session); ok && s.b.intLogic == "" {
+				return portfolioLate
+			}
+			return 0
+		}
+	}
+	return p.race(ctx, late, func(ctx context.Context, m Solver) (Answer, error) { return m.Check(ctx, q) })
 }
+
+// portfolioLate is how long the members without integers (boolector) wait
+// before they check a query's bitvector version (Query.SetBVOnly: the
+// partial-order check's clocks as bitvectors): where z3 and cvc5 answer
+// within it (the BMC corpus's threaded lines: under a second), boolector
+// takes no CPU from them; where they do not, it races them (SV-COMP's
+// queue_ok: boolector 8.4 s, z3 156 s; BENCHMARKS.md).
+var portfolioLate = 2 * time.Second
 
 func (p *portfolio) CheckSat(ctx context.Context, want ...string) (Answer, error) {
-	return p.race(ctx, func(ctx context.Context, m Solver) (Answer, error) { return m.CheckSat(ctx, want...) })
+	return p.race(ctx, nil, func(ctx context.Context, m Solver) (Answer, error) { return m.CheckSat(ctx, want...) })
 }
 
-// race runs check on every member in parallel. The first sat or unsat
-// answer wins: the others are canceled (their processes killed) and
-// awaited. Without one, the answer is unknown with every member's reason
-// (timeout when one of them timed out), or, when every member failed, the
-// first error.
-func (p *portfolio) race(ctx context.Context, check func(context.Context, Solver) (Answer, error)) (Answer, error) {
+// race runs check on every member in parallel, each after its delay late
+// (nil: none; a member whose delay has not passed when the race is decided
+// never starts). The first sat or unsat answer wins: the others are
+// canceled (their processes killed) and awaited. Without one, the answer
+// is unknown with every member's reason (timeout when one of them timed
+// out), or, when every member failed, the first error.
+func (p *portfolio) race(ctx context.Context, late func(Solver) time.Duration, check func(context.Context, Solver) (Answer, error)) (Answer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	start := time.Now()
@@ -156,6 +176,18 @@ func (p *portfolio) race(ctx context.Context, check func(context.Context, Solver
 	out := make(chan result, len(p.members))
 	for i, m := range p.members {
 		go func() {
+			if late != nil {
+				if d := late(m); d > 0 {
+					t := time.NewTimer(d)
+					select {
+					case <-t.C:
+					case <-rctx.Done():
+						t.Stop()
+						out <- result{i, Answer{Status: Unknown, Reason: ctxReason(rctx.Err())}, nil}
+						return
+					}
+				}
+			}
 			a, err := check(rctx, m)
 			out <- result{i, a, err}
 		}()

@@ -90,3 +90,58 @@ func TestPortfolioTimeout(t *testing.T) {
 		t.Fatal("a portfolio with one binary path accepted")
 	}
 }
+
+// TestPortfolioLateMember: a query with integers and a bitvector version
+// (Query.SetBVOnly, the partial-order check's clocks) goes to z3 and cvc5
+// at once and to boolector only after portfolioLate: where they do not
+// answer, boolector's answer on the bitvector version wins; where they
+// answer first, the race is decided without waiting for the delay.
+func TestPortfolioLateMember(t *testing.T) {
+	s := newPortfolioT(t, Options{Timeout: 20 * time.Second})
+	defer func(d time.Duration) { portfolioLate = d }(portfolioLate)
+
+	// z3 and cvc5 get a factoring problem they do not solve in the test's
+	// time; boolector gets a trivial one
+	hard := NewQuery()
+	factoring(hard)
+	n := hard.Declare("n", IntSort())
+	hard.Assert(IntLE("0", n))
+	easy := NewQuery()
+	y := easy.BitVec("y", 8)
+	easy.Assert(Eq(y, BV(7, 8)))
+	hard.SetBVOnly(easy)
+	portfolioLate = 100 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	a, err := s.Check(ctx, hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != Sat || a.Solver != "boolector" || !a.BVOnly || a.Model["y"].Uint64() != 7 {
+		t.Fatalf("hard integer version, easy bitvector one: %v from %s (bv-only %v), want sat y = 7 from boolector", a, a.Solver, a.BVOnly)
+	}
+	if a.Elapsed < portfolioLate {
+		t.Fatalf("boolector answered after %v, before its delay %v", a.Elapsed, portfolioLate)
+	}
+
+	// the other way round: z3 and cvc5 answer, the late member never runs
+	// and the race does not wait for its delay
+	easyInt := NewQuery()
+	m := easyInt.Declare("m", IntSort())
+	easyInt.Assert(IntLE("3", m))
+	hardBV := NewQuery()
+	factoring(hardBV)
+	easyInt.SetBVOnly(hardBV)
+	portfolioLate = time.Hour
+	start := time.Now()
+	a, err = s.Check(ctx, easyInt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != Sat || a.BVOnly || (a.Solver != "z3" && a.Solver != "cvc5") {
+		t.Fatalf("easy integer version: %v from %s (bv-only %v), want sat from z3 or cvc5", a, a.Solver, a.BVOnly)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the race took %v: it waited for the late member", d)
+	}
+}
