@@ -348,6 +348,7 @@ type encoder struct {
 	created  map[int]*slot       // threads by the instruction execution that creates them
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
+	joins    []joinRec           // the pthread_join calls encoded so far, in encoding order
 
 	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 	// po: the partial-order encoding (encode_po.go), nil otherwise;

@@ -708,18 +708,22 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		if s.g == "false" {
 			return s, nil
 		}
+		r, me := int(s.rnd.c), e.thIndex()
+		// the vm's next check: a target joined already (it has ended) is
+		// an error (joinedBefore)
+		again := e.joinedBefore(joinRec{th: me, rnd: r, t: t})
+		e.check(s, errCond{vm.ErrPthread, again})
+		if s.g == "false" {
+			return s, nil
+		}
 		// Whether the target has finished is decided once every thread is
 		// known: some thread with its id returned in an earlier round, or
 		// earlier in this round (before this thread's context).
 		done := e.q.Bool(e.fresh("jd"))
 		res := e.q.Declare(e.fresh("jr"), BitVec(64))
 		e.terms += 2
-		g, r, me := e.defBool(and2(s.g, done)), int(s.rnd.c), -1
-		for k, sl := range e.slots {
-			if sl == e.th {
-				me = k
-			}
-		}
+		g := e.defBool(and2(s.g, done))
+		e.joins[len(e.joins)-1].g = g
 		if e.po != nil {
 			e.poJoin(s, t, done, res)
 		} else {
@@ -1082,4 +1086,56 @@ func (e *encoder) threadInfo(i int, sl *slot) ThreadInfo {
 	ti.TidName = name
 	e.q.Want(name)
 	return ti
+}
+
+// joinRec is a pthread_join call of the encoding: thread th (a slot
+// index) joins the thread with id t in round rnd and goes on where g holds
+// (the target had ended and had not been joined before).
+type joinRec struct {
+	th, rnd int
+	t       Term // 64 bits
+	g       Term
+}
+
+// joinedBefore records the join j (its g still to come: "false" until the
+// caller sets it) and returns the Bool "an earlier join of the same id
+// went on": in the vm the target is then joined already, and the join
+// fails with PthreadMisuse (vm/platform.go; before 2026-11-29 the
+// encodings let a second join of a thread succeed,
+// encoder/mt_join_alias.c). Earlier is the encoding's order of the
+// program's steps: an earlier round, an earlier thread in the same round
+// (round-robin), or the same thread and round, encoded earlier (program
+// order on a path). In round 0 and in the partial-order encoding (joins
+// in the entry function only, one round) every earlier join is encoded
+// already; a later round's join gets a variable defined once every thread
+// is. The encodings number threads in creation order where the vm reuses
+// a joined thread's id (reuse.go): an id held from before such a reuse
+// names another thread there, and no proof is claimed for such programs.
+func (e *encoder) joinedBefore(j joinRec) Term {
+	j.g = "false"
+	e.joins = append(e.joins, j)
+	i := len(e.joins) - 1
+	earlier := func() Term {
+		j := e.joins[i]
+		var ts []Term
+		for k, o := range e.joins {
+			if k == i || o.g == "false" {
+				continue
+			}
+			if o.rnd < j.rnd || o.rnd == j.rnd && (o.th < j.th || o.th == j.th && k < i) {
+				ts = append(ts, and2(o.g, eqT(o.t, j.t)))
+			}
+		}
+		return or(ts...)
+	}
+	if e.po != nil || j.rnd == 0 {
+		return e.defBool(earlier())
+	}
+	again := e.q.Bool(e.fresh("jj"))
+	e.terms++
+	e.deferred = append(e.deferred, func(int) {
+		e.q.Assert(Eq(again, earlier()))
+		e.terms++
+	})
+	return again
 }
