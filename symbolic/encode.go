@@ -342,6 +342,7 @@ type encoder struct {
 	privOf   map[int]map[int32]bool // per function: its private allocas
 	guesses  []guess
 	usesCond bool                // condition variables (thread ids bounded by condThreads)
+	atomics  bool                // threaded: the program has atomic sections (blockOn)
 	visits   int                 // blocks executions so far (one per position visit, for all rounds)
 	visit    int                 // the block execution under way
 	instance int                 // the instruction execution block is at (per pc, for all its states)
