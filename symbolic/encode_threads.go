@@ -790,7 +790,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		r, me := int(s.rnd.c), e.thIndex()
 		// the vm's next check: a target joined already (it has ended) is
 		// an error (joinedBefore)
-		again := e.joinedBefore(joinRec{th: me, rnd: r, t: t})
+		again, ji := e.joinedBefore(joinRec{th: me, rnd: r, t: t})
 		e.check(s, errCond{vm.ErrPthread, again})
 		if s.g == "false" {
 			return s, nil
@@ -802,7 +802,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		res := e.q.Declare(e.fresh("jr"), BitVec(64))
 		e.terms += 2
 		g := e.defBool(and2(s.g, done))
-		e.joins[len(e.joins)-1].g = g
+		e.joins[ji].g = g
 		if e.po != nil {
 			e.poJoin(s, t, done, res)
 		} else {
@@ -1190,8 +1190,8 @@ type joinRec struct {
 }
 
 // joinedBefore records the join j (its g still to come: "false" until the
-// caller sets it) and returns the Bool "an earlier join of the same id
-// went on": in the vm the target is then joined already, and the join
+// caller sets e.joins[i].g) and returns the Bool "an earlier join of the
+// same id went on" and i: in the vm the target is then joined already, and the join
 // fails with PthreadMisuse (vm/platform.go; before 2026-11-29 the
 // encodings let a second join of a thread succeed,
 // encoder/mt_join_alias.c). Earlier is the encoding's order of the
@@ -1203,7 +1203,7 @@ type joinRec struct {
 // is. The encodings number threads in creation order where the vm reuses
 // a joined thread's id (reuse.go): an id held from before such a reuse
 // names another thread there, and no proof is claimed for such programs.
-func (e *encoder) joinedBefore(j joinRec) Term {
+func (e *encoder) joinedBefore(j joinRec) (Term, int) {
 	j.g = "false"
 	e.joins = append(e.joins, j)
 	i := len(e.joins) - 1
@@ -1221,7 +1221,7 @@ func (e *encoder) joinedBefore(j joinRec) Term {
 		return or(ts...)
 	}
 	if e.po != nil || j.rnd == 0 {
-		return e.defBool(earlier())
+		return e.defBool(earlier()), i
 	}
 	again := e.q.Bool(e.fresh("jj"))
 	e.terms++
@@ -1229,5 +1229,5 @@ func (e *encoder) joinedBefore(j joinRec) Term {
 		e.q.Assert(Eq(again, earlier()))
 		e.terms++
 	})
-	return again
+	return again, i
 }
