@@ -247,3 +247,76 @@ func TestRoundsUnprototypedAtomic(t *testing.T) {
 		})
 	}
 }
+
+// TestVMAgreement: on programs where an encoding once disagreed with the vm
+// (its model did not replay, or it proved a reachable error), BMC's
+// verdict is the explicit search's (the vm's, without reduction) where
+// both decide, and the one the table wants: a model that does not replay
+// fails Check (an error), so a case also fails when one comes back.
+func TestVMAgreement(t *testing.T) {
+	tests := []struct {
+		file, query string
+		contexts    int
+		complete    bool // Complete (the partial order first), else round-robin rounds alone
+		want        string
+	}{
+		// a second join of a thread fails (PthreadMisuse), both encodings
+		{"mt_join_alias.c", "E<> Error(PthreadMisuse)", 0, true, VerdictSatisfied},
+		{"mt_join_alias.c", "E<> Error(AssertFail)", 0, true, VerdictNotSatisfied}, // the partial order proves it
+		{"mt_join_alias.c", "E<> Error(PthreadMisuse)", 2, false, VerdictSatisfied},
+		{"mt_join_alias.c", "E<> Error(AssertFail)", 3, false, VerdictIncomplete},
+		{"mt_join_two.c", "E<> Error(PthreadMisuse)", 0, true, VerdictSatisfied}, // joins outside main: rounds
+		{"mt_join_two.c", "E<> Error(PthreadMisuse)", 2, false, VerdictSatisfied},
+		{"mt_join_two.c", "E<> Error(AssertFail)", 3, false, VerdictIncomplete},
+		// a lock inside an atomic section while another thread holds the
+		// mutex: the vm runs the others, then the blocked thread alone as
+		// soon as it can go on (the round-robin rounds end the run there;
+		// the partial order refuses the program)
+		{"mt_atomic_lock_held.c", "E<> Error(AssertFail)", 0, true, VerdictSatisfied}, // while main waits inside
+		{"mt_atomic_lock_held.c", "E<> Error(AssertFail)", 3, false, VerdictSatisfied},
+		{"mt_atomic_lock_after.c", "E<> Error", 0, true, VerdictIncomplete}, // not after the unlock
+		{"mt_atomic_lock_after.c", "E<> Error", 3, false, VerdictIncomplete},
+		{"mt_atomic_lock_resume.c", "E<> Error", 0, true, VerdictIncomplete}, // was a wrong not-satisfied
+		{"mt_atomic_lock_fn.c", "E<> Error", 0, true, VerdictIncomplete},     // the same, a __VERIFIER_atomic_ function
+	}
+	for _, tc := range tests {
+		name := tc.file + "/" + tc.query + "/c" + strconv.Itoa(tc.contexts)
+		if tc.complete {
+			name += "/complete"
+		}
+		t.Run(name, func(t *testing.T) {
+			p := testutil.Program(t, filepath.Join("../testdata/bmc/encoder", tc.file))
+			q, err := query.Parse(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := query.Compile(q, vm.NewMachine(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex, err := explicit.Search(context.Background(), c, explicit.Options{Reduction: explicit.None, MaxTime: 20 * time.Second})
+			if err != nil {
+				t.Fatalf("explicit search: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			r, err := Check(ctx, p, q, jobs.BMCOptions{Unwind: 1, Contexts: tc.contexts, SolverTimeoutS: 30, Complete: tc.complete, RoundsOnly: !tc.complete}, nil)
+			if err != nil {
+				t.Fatalf("wyvern check testdata/bmc/encoder/%s '%s' --engine bmc --unwind 1 --contexts %d (complete %v): %v", tc.file, tc.query, tc.contexts, tc.complete, err)
+			}
+			if r.Verdict == VerdictUnknown {
+				t.Skipf("no answer within the solver's limit (a loaded machine): %s", r.Reason)
+			}
+			definite := r.Verdict == VerdictSatisfied || r.Verdict == VerdictNotSatisfied
+			if definite && r.Verdict != string(ex.Verdict) {
+				t.Fatalf("bmc %s (%s), explicit search %s", r.Verdict, r.Reason, ex.Verdict)
+			}
+			if r.Verdict != tc.want {
+				t.Fatalf("%s (%s), want %s (explicit search: %s)", r.Verdict, r.Reason, tc.want, ex.Verdict)
+			}
+			if tc.complete && r.Verdict == VerdictIncomplete && strings.HasPrefix(tc.file, "mt_atomic_lock") && !strings.Contains(r.Reason, "inside an atomic section") {
+				t.Fatalf("incomplete for another reason: %s", r.Reason)
+			}
+		})
+	}
+}

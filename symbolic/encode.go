@@ -342,12 +342,14 @@ type encoder struct {
 	privOf   map[int]map[int32]bool // per function: its private allocas
 	guesses  []guess
 	usesCond bool                // condition variables (thread ids bounded by condThreads)
+	atomics  bool                // threaded: the program has atomic sections (blockOn)
 	visits   int                 // blocks executions so far (one per position visit, for all rounds)
 	visit    int                 // the block execution under way
 	instance int                 // the instruction execution block is at (per pc, for all its states)
 	created  map[int]*slot       // threads by the instruction execution that creates them
 	ids      map[int]uint32      // block ids by the instruction execution that allocates them
 	deferred []func(threads int) // constraints that range over every thread id
+	joins    []joinRec           // the pthread_join calls encoded so far, in encoding order
 
 	ind *induct // k-induction's encodings (kinduction.go), nil otherwise
 	// po: the partial-order encoding (encode_po.go), nil otherwise;

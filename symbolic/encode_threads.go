@@ -162,6 +162,7 @@ func (e *encoder) scanThreads() error {
 	}
 	e.created, e.ids = map[int]*slot{}, map[int]uint32{}
 	for _, f := range e.p.Funcs {
+		e.atomics = e.atomics || f.Atomic
 		for pc := range f.Code {
 			in := &f.Code[pc]
 			b, ok := e.choosingCall(f, in)
@@ -169,6 +170,8 @@ func (e *encoder) scanThreads() error {
 				continue
 			}
 			switch b {
+			case ir.BAtomicBegin:
+				e.atomics = true
 			case ir.BNondet, ir.BUniform, ir.BCoin:
 				if in.Imm >= uint64(len(f.Calls)) {
 					return fmt.Errorf("%s: call site %d out of range", e.where(f, int32(pc)), in.Imm)
@@ -618,12 +621,88 @@ func (e *encoder) condWrite(s *pstate, c Term, p val, v Term, n int) {
 // blockWhere ends the current thread for good where c holds (it waits for
 // something that will not come within the rounds left); the path goes on
 // where it does not.
-func (e *encoder) blockWhere(s *pstate, c Term) {
+func (e *encoder) blockWhere(s *pstate, c Term) { e.blockOn(s, c, nil) }
+
+// parkKey is the key of the shared wcv map (encode_tmem.go) under which
+// the round-robin encoding keeps the address of the lock a thread blocked
+// inside an atomic section waits for (0: none); thread ids, the other
+// keys, are below 2^32.
+const parkKey = 1 << 40
+
+// blockOn is blockWhere; lock, where not nil, is the word of the mutex or
+// rwlock the thread waits for.
+//
+// Ending a blocked thread's rounds is not scheduling it again, which the
+// vm's scheduler may do, except inside an atomic section: the vm runs the
+// others while the thread is blocked there, but the thread alone once it
+// can go on (vm.Machine.EnabledThreads). So in the round-robin encoding a
+// thread blocked inside a section waiting for a lock parks: its address
+// goes under parkKey in the shared state, the others go on, and the run
+// ends (nothing after counts) at the next unlock of that address
+// (atomicWake), where the vm would resume the parked thread. Any other
+// block inside a section (a join, a condition wait, a second parked
+// thread) ends the run at once. Either way the executions after are not
+// followed, so no proof is claimed (encoder/mt_atomic_lock_after.c).
+// Before 2026-11-29 the thread just stopped, the others going on after
+// the unlock as if the vm could leave it blocked, and --complete proved
+// encoder/mt_atomic_lock_resume.c, whose error needs the parked thread
+// to resume, wrongly. (The partial-order encoding refuses a blocking call
+// inside a section.)
+func (e *encoder) blockOn(s *pstate, c Term, lock *val) {
 	if c == "false" {
 		return
 	}
-	e.stop(s, and2(s.g, c), false, false)
+	g := and2(s.g, c)
+	if !e.threaded || e.po != nil || s.atomic == 0 || g == "false" {
+		e.stop(s, g, false, false)
+		s.g = e.defBool(and2(s.g, not(c)))
+		return
+	}
+	e.refuseProof("a thread may block inside an atomic section, where the vm runs it again as soon as it can go on: the round-robin rounds end the run there")
+	g = e.defBool(g)
+	if lock == nil {
+		e.stop(s, g, true, false)
+		s.g = e.defBool(and2(s.g, not(c)))
+		return
+	}
+	old := s.tm.wcv.get(parkKey)
+	free := eqT(e.bv(old, 64), BV(0, 64))
+	if old.isConst() {
+		free = Bool(old.c == 0)
+	}
+	e.stop(s, and2(g, not(free)), true, false) // another thread is parked
+	park := e.defBool(and2(g, free))
+	if park != "false" {
+		saved := s.tm.wcv.own[parkKey]
+		_, had := s.tm.wcv.own[parkKey]
+		s.tm.wcv.own[parkKey] = e.sel(park, val{t: e.bv(*lock, 64), w: 64}, old)
+		e.stop(s, park, false, false)
+		if had {
+			s.tm.wcv.own[parkKey] = saved
+		} else {
+			delete(s.tm.wcv.own, parkKey)
+		}
+	}
 	s.g = e.defBool(and2(s.g, not(c)))
+}
+
+// atomicWake ends the run after an unlock (a wait's release, an init) of
+// the lock at p (s: after its write) where a thread parked inside an
+// atomic section waits for it (blockOn): the vm runs that thread next. A
+// plain store to the lock's word is not looked at: a model going on past
+// one that frees the lock would not replay (an internal error, never a
+// verdict: no proof is claimed).
+func (e *encoder) atomicWake(s *pstate, p val) {
+	if !e.threaded || e.po != nil || !e.atomics || s.g == "false" {
+		return
+	}
+	pk := s.tm.wcv.get(parkKey)
+	if pk.isConst() && pk.c == 0 {
+		return
+	}
+	t := e.bv(pk, 64)
+	wake := e.defBool(and2(s.g, and2(not(eqT(t, BV(0, 64))), eqT(t, e.bv(p, 64)))))
+	s.halted = e.sel(wake, cst(1, 1), s.halted)
 }
 
 // loadWord checks a load of the 4-byte word at p and returns it.
@@ -708,18 +787,22 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		if s.g == "false" {
 			return s, nil
 		}
+		r, me := int(s.rnd.c), e.thIndex()
+		// the vm's next check: a target joined already (it has ended) is
+		// an error (joinedBefore)
+		again, ji := e.joinedBefore(joinRec{th: me, rnd: r, t: t})
+		e.check(s, errCond{vm.ErrPthread, again})
+		if s.g == "false" {
+			return s, nil
+		}
 		// Whether the target has finished is decided once every thread is
 		// known: some thread with its id returned in an earlier round, or
 		// earlier in this round (before this thread's context).
 		done := e.q.Bool(e.fresh("jd"))
 		res := e.q.Declare(e.fresh("jr"), BitVec(64))
 		e.terms += 2
-		g, r, me := e.defBool(and2(s.g, done)), int(s.rnd.c), -1
-		for k, sl := range e.slots {
-			if sl == e.th {
-				me = k
-			}
-		}
+		g := e.defBool(and2(s.g, done))
+		e.joins[ji].g = g
 		if e.po != nil {
 			e.poJoin(s, t, done, res)
 		} else {
@@ -784,6 +867,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 			return s, nil
 		}
 		e.tWrite(s, arg(s, cs, 0), cst(0, 32), 4)
+		e.atomicWake(s, arg(s, cs, 0))
 		ret(zero)
 	case ir.BMutexDestroy, ir.BRwlockDestroy:
 		v := e.loadWord(s, arg(s, cs, 0))
@@ -813,7 +897,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		}
 		busy = e.defBool(busy)
 		if b == ir.BMutexLock || b == ir.BRwlockWrlock || b == ir.BRwlockRdlock {
-			e.blockWhere(s, busy)
+			e.blockOn(s, busy, &p)
 			if s.g == "false" {
 				return s, nil
 			}
@@ -838,6 +922,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 			return s, nil
 		}
 		e.tWrite(s, p, cst(0, 32), 4)
+		e.atomicWake(s, p)
 		ret(zero)
 	case ir.BRwlockUnlock:
 		p := arg(s, cs, 0)
@@ -851,6 +936,7 @@ func (e *encoder) threadBuiltin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, 
 		}
 		vt := e.bv(v, 32)
 		e.tWrite(s, p, e.term(ite(BVSLT(vt, BV(0, 32)), BV(0, 32), BVSub(vt, BV(1, 32))), 32), 4)
+		e.atomicWake(s, p)
 		ret(zero)
 	case ir.BAttrInit, ir.BCondInit, ir.BCondDestroy:
 		ret(zero)
@@ -999,10 +1085,20 @@ func (e *encoder) condWait(s *pstate, cs *ir.CallSite, tid, owner val) (*pstate,
 		return s, nil
 	}
 	e.tWrite(s, m, cst(0, 32), 4)
+	e.atomicWake(s, m)
 	s.cseq = e.inc32(s.cseq, 1)
 	e.setByTid(s.tm.wcv, tid, val{t: e.bv(cv, 64), w: 64})
 	e.setByTid(s.tm.wseq, tid, s.cseq)
 	s.soff++ // the first step
+	if s.atomic > 0 {
+		// the thread waits inside an atomic section: the vm runs the
+		// others, and this one alone once it is woken and the mutex is
+		// free; the run ends here (blockOn)
+		e.refuseProof("a thread may block inside an atomic section, where the vm runs it again as soon as it can go on: the round-robin rounds end the run there")
+		e.stop(s, s.g, true, false)
+		s.g = "false"
+		return s, nil
+	}
 	relock := func(s *pstate) {
 		w := e.byTid(s.tm.wcv, tid)
 		e.blockWhere(s, not(e.woken(w)))
@@ -1082,4 +1178,56 @@ func (e *encoder) threadInfo(i int, sl *slot) ThreadInfo {
 	ti.TidName = name
 	e.q.Want(name)
 	return ti
+}
+
+// joinRec is a pthread_join call of the encoding: thread th (a slot
+// index) joins the thread with id t in round rnd and goes on where g holds
+// (the target had ended and had not been joined before).
+type joinRec struct {
+	th, rnd int
+	t       Term // 64 bits
+	g       Term
+}
+
+// joinedBefore records the join j (its g still to come: "false" until the
+// caller sets e.joins[i].g) and returns the Bool "an earlier join of the
+// same id went on" and i: in the vm the target is then joined already, and the join
+// fails with PthreadMisuse (vm/platform.go; before 2026-11-29 the
+// encodings let a second join of a thread succeed,
+// encoder/mt_join_alias.c). Earlier is the encoding's order of the
+// program's steps: an earlier round, an earlier thread in the same round
+// (round-robin), or the same thread and round, encoded earlier (program
+// order on a path). In round 0 and in the partial-order encoding (joins
+// in the entry function only, one round) every earlier join is encoded
+// already; a later round's join gets a variable defined once every thread
+// is. The encodings number threads in creation order where the vm reuses
+// a joined thread's id (reuse.go): an id held from before such a reuse
+// names another thread there, and no proof is claimed for such programs.
+func (e *encoder) joinedBefore(j joinRec) (Term, int) {
+	j.g = "false"
+	e.joins = append(e.joins, j)
+	i := len(e.joins) - 1
+	earlier := func() Term {
+		j := e.joins[i]
+		var ts []Term
+		for k, o := range e.joins {
+			if k == i || o.g == "false" {
+				continue
+			}
+			if o.rnd < j.rnd || o.rnd == j.rnd && (o.th < j.th || o.th == j.th && k < i) {
+				ts = append(ts, and2(o.g, eqT(o.t, j.t)))
+			}
+		}
+		return or(ts...)
+	}
+	if e.po != nil || j.rnd == 0 {
+		return e.defBool(earlier()), i
+	}
+	again := e.q.Bool(e.fresh("jj"))
+	e.terms++
+	e.deferred = append(e.deferred, func(int) {
+		e.q.Assert(Eq(again, earlier()))
+		e.terms++
+	})
+	return again, i
 }
