@@ -195,7 +195,7 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		res.ElapsedSec = time.Since(start).Seconds()
 		return res, nil
 	}
-	if threaded && !o.RoundsOnly && reuse == "" {
+	if threaded && !o.RoundsOnly && reuse == "" && trySequential {
 		if v, why, ok := proveSequential(ctx, p, q, target, o, res); ok {
 			return finish(v, why)
 		}

@@ -78,6 +78,10 @@ type seqPlan struct {
 	nops    map[*ir.Func]map[int32]bool // the pthread calls that become no-ops (lock, unlock of m; main's init)
 }
 
+// trySequential: Check tries the sequentialized proof first (the tests of
+// the partial-order encoding turn it off for programs it would prove).
+var trySequential = true
+
 // maxSeqThreads bounds the orders tried (3! = 6).
 const maxSeqThreads = 3
 
