@@ -40,6 +40,9 @@ type BoundCheck struct {
 	// PartialOrder: a threaded program's check of every interleaving
 	// (encode_po.go).
 	PartialOrder bool `json:"partial_order,omitempty"`
+	// Order: a check of one order of a sequentialized threaded program
+	// (sequential.go): the order's number, from 1.
+	Order int `json:"order,omitempty"`
 }
 
 // WitnessInput is a nondeterministic value of the witness: the k-th
@@ -191,6 +194,14 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
 		return res, nil
+	}
+	if threaded && !o.RoundsOnly && reuse == "" && trySequential {
+		if v, why, ok := proveSequential(ctx, p, q, target, o, res); ok {
+			return finish(v, why)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	for _, k := range bounds {
 		if err := ctx.Err(); err != nil {
