@@ -9,6 +9,7 @@ import (
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
 )
 
 // Sequentialized proofs of one-section threads (issue 30). SV-COMP's
@@ -74,6 +75,7 @@ type seqThread struct {
 type seqPlan struct {
 	p       *ir.Program
 	threads []seqThread
+	trees   [][]*ir.Func                // each thread's start routine and callees
 	lo, hi  int                         // main's straight run from the first create to the last join
 	nops    map[*ir.Func]map[int32]bool // the pthread calls that become no-ops (lock, unlock of m; main's init)
 }
@@ -281,6 +283,7 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 	if m == 0 {
 		return nil, "no mutex"
 	}
+	plan.trees = trees
 	// every other function (main's helpers): no pthread call, no atomic
 	// section
 	inTree := map[*ir.Func]bool{main: true}
@@ -556,6 +559,9 @@ func proveSequential(ctx context.Context, p *ir.Program, q *query.Query, target 
 		}
 	}
 	plan, why := sequentialPlan(p)
+	if why == "" {
+		why = plan.runEnds(target)
+	}
 	if why != "" {
 		return "", "", false
 	}
@@ -593,4 +599,58 @@ func proveSequential(ctx context.Context, p *ir.Program, q *query.Query, target 
 	}
 	res.Bound = k
 	return want, fmt.Sprintf("no violation in any of the %d orders of the threads run whole (each thread touches shared memory only inside its one critical section of one mutex: the program sequentialized), and every execution is complete within unwind %d", orders, k), true
+}
+
+// runEnds says why a thread's code may end the run without a violation of
+// target ("" when it cannot): a failing assumption, exit, abort (but
+// right after a violation call, SV-COMP's `reach_error(); abort();`), or an
+// error of a kind target leaves out. In an order every thread runs whole,
+// so a thread whose section came before the violation in the vm's
+// execution also runs the rest of its code before the later threads: had
+// that rest ended the run, the order would lose the violation (a wrong
+// proof: mt_seq_assume_bug.c).
+func (plan *seqPlan) runEnds(target query.Target) string {
+	if !target.AnyError {
+		for _, name := range vm.ErrKindNames() {
+			k, _ := vm.ErrKindByName(name)
+			if k == vm.ErrAbort || vm.LeakChecksFor(k) != 0 || slices.Contains(target.Errors, k) {
+				continue
+			}
+			return "the violation leaves out error " + name + ", which ends a run"
+		}
+	}
+	violationCall := func(f *ir.Func, pc int) bool {
+		if pc < 0 {
+			return false
+		}
+		in := &f.Code[pc]
+		switch {
+		case in.Op == ir.OpCallB:
+			b := ir.Builtin(in.B)
+			return b == ir.BReachError || b == ir.BVerifierError || b == ir.BAssertFail && (target.AnyError || slices.Contains(target.Errors, vm.ErrAssertFail))
+		case in.Op == ir.OpCall && in.Imm < uint64(len(f.Calls)):
+			c := int(f.Calls[in.Imm].Callee)
+			return c >= 0 && c < len(plan.p.Funcs) && slices.Contains(target.Calls, plan.p.Funcs[c].Name)
+		}
+		return false
+	}
+	for _, tree := range plan.trees {
+		for _, f := range tree {
+			for pc := range f.Code {
+				in := &f.Code[pc]
+				if in.Op != ir.OpCallB {
+					continue
+				}
+				switch ir.Builtin(in.B) {
+				case ir.BAssume, ir.BExit:
+					return fmt.Sprintf("%s at %d: %s may end the run", f.Name, pc, ir.Builtin(in.B))
+				case ir.BAbort:
+					if !target.AnyError && !violationCall(f, pc-1) {
+						return fmt.Sprintf("%s at %d: abort may end the run without a violation", f.Name, pc)
+					}
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/wyvernmc/wyvern/internal/testutil"
 	"github.com/wyvernmc/wyvern/jobs"
 	"github.com/wyvernmc/wyvern/query"
+	"github.com/wyvernmc/wyvern/vm"
 )
 
 // TestSequential: the sequentialized proof (sequential.go) takes exactly
@@ -18,30 +19,55 @@ import (
 // search). The two refused programs are bugs that running the threads
 // whole would hide.
 func TestSequential(t *testing.T) {
+	// SV-COMP's unreach-call as verify asks it: the error function's
+	// calls and every error but abort's (and the leak checks')
+	var kinds []string
+	for _, name := range vm.ErrKindNames() {
+		if k, _ := vm.ErrKindByName(name); k != vm.ErrAbort && vm.LeakChecksFor(k) == 0 {
+			kinds = append(kinds, "Error("+name+")")
+		}
+	}
+	unreach := "E<> Exists (p)([p.reach_error]) || " + strings.Join(kinds, " || ")
 	for _, c := range []struct {
 		file    string
-		refused string // sequentialPlan's reason ("" : the premises hold)
+		query   string // "": E<> Error
+		refused string // sequentialPlan's reason, then runEnds' ("" : the premises hold)
 		verdict string
 		seq     bool // the verdict comes from the orders
 	}{
-		{"mt_seq_queue.c", "", VerdictNotSatisfied, true},
-		{"mt_seq_three_bug.c", "", VerdictSatisfied, false},
-		{"mt_seq_outside_bug.c", "a memory access outside the critical section", VerdictSatisfied, false},
-		{"mt_seq_twice_bug.c", "a lock that is not of the one mutex, once", VerdictSatisfied, false},
-		{"mt_join_two.c", "pthread_t variable", "", false},
+		{"mt_seq_queue.c", "", "", VerdictNotSatisfied, true},
+		{"mt_seq_queue.c", unreach, "", VerdictNotSatisfied, true},
+		{"mt_seq_queue.c", "E<> Error(AssertFail)", "the violation leaves out error", VerdictNotSatisfied, false},
+		{"mt_seq_three_bug.c", "", "", VerdictSatisfied, false},
+		{"mt_seq_outside_bug.c", "", "a memory access outside the critical section", VerdictSatisfied, false},
+		{"mt_seq_twice_bug.c", "", "a lock that is not of the one mutex, once", VerdictSatisfied, false},
+		{"mt_seq_assume_bug.c", "", "__VERIFIER_assume may end the run", VerdictSatisfied, false},
+		{"mt_seq_abort_bug.c", unreach, "abort may end the run", VerdictSatisfied, false},
+		{"mt_join_two.c", "", "pthread_t variable", "", false},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			p := testutil.Program(t, "../testdata/bmc/encoder/"+c.file)
+			text := c.query
+			if text == "" {
+				text = "E<> Error"
+			}
+			q, err := query.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target, err := query.BMCTarget(q)
+			if err != nil {
+				t.Fatal(err)
+			}
 			plan, why := sequentialPlan(p)
-			if c.refused == "" && (plan == nil || why != "") || c.refused != "" && !strings.Contains(why, c.refused) {
-				t.Fatalf("sequentialPlan: %q, want %q", why, c.refused)
+			if why == "" {
+				why = plan.runEnds(target)
+			}
+			if c.refused == "" && why != "" || c.refused != "" && !strings.Contains(why, c.refused) {
+				t.Fatalf("sequentialPlan, runEnds: %q, want %q", why, c.refused)
 			}
 			if c.verdict == "" {
 				return
-			}
-			q, err := query.Parse("E<> Error")
-			if err != nil {
-				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
