@@ -263,6 +263,15 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 			return nil, "a pthread_t variable whose address is used otherwise"
 		}
 	}
+	for pc := hi + 1; pc < len(main.Code); pc++ {
+		if in := &main.Code[pc]; in.Op == ir.OpLoad {
+			if _, ok := idOf[in.A]; ok {
+				// (the orders leave the variables as they were: no create
+				// stores a thread id there)
+				return nil, fmt.Sprintf("main at %d: a pthread_t variable read after the joins", pc)
+			}
+		}
+	}
 	plan.lo, plan.hi = lo, hi
 
 	// the threads' code: the mutex first (their lock calls)
