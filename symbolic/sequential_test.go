@@ -43,6 +43,8 @@ func TestSequential(t *testing.T) {
 		{"mt_seq_twice_bug.c", "", "a lock that is not of the one mutex, once", VerdictSatisfied, false},
 		{"mt_seq_assume_bug.c", "", "__VERIFIER_assume may end the run", VerdictSatisfied, false},
 		{"mt_seq_abort_bug.c", unreach, "abort may end the run", VerdictSatisfied, false},
+		{"mt_seq_exit_bug.c", "", "exit may end the run", VerdictSatisfied, false},
+		{"mt_seq_divzero_bug.c", "E<> Error(AssertFail)", "the violation leaves out error", VerdictSatisfied, false},
 		{"mt_seq_tid_bug.c", "", "a pthread_t variable read after the joins", VerdictSatisfied, false},
 		{"mt_join_two.c", "", "pthread_t variable", "", false},
 	} {
