@@ -109,12 +109,6 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 		}
 	}
 	main := p.Funcs[p.Entry]
-	constOf := func(f *ir.Func, slot int32) (uint64, bool) {
-		if slot >= f.ConstBase && int(slot-f.ConstBase) < len(f.Consts) {
-			return f.Consts[slot-f.ConstBase], true
-		}
-		return 0, false
-	}
 	callSite := func(f *ir.Func, in *ir.Inst) *ir.CallSite {
 		if in.Imm < uint64(len(f.Calls)) {
 			return &f.Calls[in.Imm]
@@ -134,7 +128,7 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 		if cs == nil || len(cs.Args) == 0 {
 			return false
 		}
-		v, ok := constOf(f, cs.Args[0])
+		v, ok := constArg(f, cs, 0)
 		if !ok || v == 0 || (m != 0 && v != m) {
 			return false
 		}
@@ -161,9 +155,9 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 				if cs == nil || len(cs.Args) < 4 {
 					return nil, "pthread_create's arguments"
 				}
-				attr, ok1 := constOf(f, cs.Args[1])
-				fp, ok2 := constOf(f, cs.Args[2])
-				_, ok3 := constOf(f, cs.Args[3])
+				attr, ok1 := constArg(f, cs, 1)
+				fp, ok2 := constArg(f, cs, 2)
+				_, ok3 := constArg(f, cs, 3)
 				if !ok1 || attr != 0 || !ok2 || !ok3 {
 					return nil, fmt.Sprintf("main at %d: pthread_create with attributes, or a start routine or argument that is not a constant", pc)
 				}
@@ -178,7 +172,7 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 				if !sameMutex(f, cs) || len(cs.Args) < 2 {
 					return nil, fmt.Sprintf("main at %d: pthread_mutex_init of a mutex that is not one constant global", pc)
 				}
-				if a, ok := constOf(f, cs.Args[1]); !ok || a != 0 {
+				if a, ok := constArg(f, cs, 1); !ok || a != 0 {
 					return nil, fmt.Sprintf("main at %d: mutex attributes", pc)
 				}
 				nop(f, pc)
@@ -222,7 +216,7 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 			if cs == nil || len(cs.Args) < 2 {
 				return nil, "pthread_join's arguments"
 			}
-			if r, ok := constOf(main, cs.Args[1]); !ok || r != 0 {
+			if r, ok := constArg(main, cs, 1); !ok || r != 0 {
 				return nil, fmt.Sprintf("main at %d: pthread_join with a result pointer", pc)
 			}
 			k, ok := loaded[cs.Args[0]]
@@ -357,7 +351,7 @@ func sequentialPlan(p *ir.Program) (*seqPlan, string) {
 						nop(f, pc)
 					case ir.BNondet, ir.BAssume, ir.BAbort, ir.BExit, ir.BReachError, ir.BVerifierError, ir.BAssertFail:
 					case ir.BPrintf, ir.BPuts, ir.BPutchar:
-						if !constOutput(p, f, cs, constOf) {
+						if !constOutput(p, f, cs) {
 							return nil, fmt.Sprintf("%s at %d: output that reads memory: %s", f.Name, pc, f.Text[pc])
 						}
 					default:
@@ -409,16 +403,16 @@ func callTree(p *ir.Program, fn *ir.Func) ([]*ir.Func, string) {
 // constOutput reports whether an output call prints only a constant
 // string and numbers: its pointer arguments are constant addresses of
 // constant globals, its other arguments are not pointers.
-func constOutput(p *ir.Program, f *ir.Func, cs *ir.CallSite, constOf func(*ir.Func, int32) (uint64, bool)) bool {
+func constOutput(p *ir.Program, f *ir.Func, cs *ir.CallSite) bool {
 	if cs == nil {
 		return false
 	}
-	for i, a := range cs.Args {
+	for i := range cs.Args {
 		ptr := i < len(cs.ArgKinds) && cs.ArgKinds[i] == ir.KindPtr
 		if !ptr {
 			continue
 		}
-		v, ok := constOf(f, a)
+		v, ok := constArg(f, cs, i)
 		if !ok {
 			return false
 		}
