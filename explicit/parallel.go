@@ -1,9 +1,11 @@
 package explicit
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 
+	"github.com/wyvernmc/wyvern/query"
 	"github.com/wyvernmc/wyvern/vm"
 )
 
@@ -62,6 +64,7 @@ type psucc struct {
 	ch0, ch1 uint32 // its choices: pblock.choices[ch0:ch1]
 	k0, k1   uint32 // its encoding (full storage): pblock.keys[k0:k1]
 	e0, e1   uint32 // where its parts end: pblock.kends[e0:e1]
+	pre      preVisit
 }
 
 // pblock is a block of queued states and the buffer of their successors.
@@ -89,6 +92,8 @@ type pworker struct {
 	curSt   *vm.State
 	curHash vm.Hash128
 	seen    int64 // successors found visited by this goroutine's probe
+	visEn   []int32
+	acc     []vm.Access
 }
 
 // parDone, when set (tests), is called at the end of every parallel
@@ -107,10 +112,13 @@ type par struct {
 	// generators to build successors in
 	mu   sync.Mutex
 	pool []*vm.State
+	// keyWords: with compaction, the length of the initial state's
+	// encoding, which the queue's estimates use for every state
+	keyWords int
 }
 
 func newPar(sr *searcher) *par {
-	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow)}
+	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow), keyWords: len(sr.key)}
 	// W expanding goroutines besides the merger: with W-1 of them (the
 	// merger counted as one) two workers were one generator feeding one
 	// merger, slower than the sequential search (fib_8 compact on 16 idle
@@ -194,8 +202,18 @@ func (w *pworker) expand(blk *pblock) {
 	blk.err, w.blk = nil, blk
 	m := w.p.sr.m
 	for i := range blk.items {
+		// the states after this one, one stage of vm.PrefetchState each
+		// (as the sequential search's prefetch): they were made by
+		// another goroutine, or long ago
+		for k, q := 0, blk.items[i+1:]; k < min(len(q), vm.PrefetchStages); k++ {
+			vm.PrefetchState(q[k].st, vm.PrefetchStages-1-k)
+		}
 		it := &blk.items[i]
-		w.en = m.EnabledThreads(it.st, w.en)
+		if it.en != 0 {
+			w.en = appendMask(w.en[:0], it.en)
+		} else {
+			w.en = m.EnabledThreads(it.st, w.en)
+		}
 		w.curSt, w.curHash = it.st, it.h
 		err := w.g.expand(it.st, w.en, true, w.successor)
 		blk.ends = append(blk.ends, len(blk.succs))
@@ -239,9 +257,30 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 	}
 	blk.choices = append(blk.choices, choices...)
 	ps.ch1 = uint32(len(blk.choices))
+	ps.pre = w.classify(st, len(w.key))
 	ps.st = w.g.take()
 	blk.succs = append(blk.succs, ps)
 	return nil
+}
+
+// classify finds what the merger's visit and push read of successor st
+// (keyWords: the length of its encoding, full storage) while st is in this
+// goroutine's cache: its enabled processes and, with EnumStates, whether
+// it races. The rest of visit (the query's proposition, whose compiled
+// form keeps state between calls) stays with the merger.
+func (w *pworker) classify(st *vm.State, keyWords int) preVisit {
+	sr := w.p.sr
+	if sr.s.compact {
+		keyWords = w.p.keyWords
+	}
+	pv := preVisit{known: true, quads: uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))}
+	if sr.c.Q.Kind == query.EnumStates {
+		w.visEn, w.acc, pv.race = sr.m.EnabledRace(st, w.visEn, w.acc)
+	} else {
+		w.visEn = sr.m.EnabledThreads(st, w.visEn)
+	}
+	pv.en = enMask(w.visEn)
+	return pv
 }
 
 // runParallel is run's loop for Options.Workers > 1 (breadth-first).
@@ -304,7 +343,9 @@ func (sr *searcher) runParallel() error {
 				if !sr.s.compact {
 					key, ends = blk.keys[ps.k0:ps.k1], blk.kends[ps.e0:ps.e1]
 				}
+				sr.pre = ps.pre
 				kept, err := sr.admit(ps.st, ps.h, key, ends, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
+				sr.pre = preVisit{}
 				if !kept {
 					spare = append(spare, ps.st)
 				}

@@ -140,10 +140,11 @@ type searcher struct {
 	qPeak     int64 // the most qBytes has been
 	maxBytes  int64
 	key       []uint64
-	ends      []int32 // full storage: where key's parts end (vm.Machine.AppendKeyParts)
-	en        []int32 // processes of the state being expanded
-	visEn     []int32 // processes of the state visit classified
-	visMask   uint32  // visEn as item.en (0: not known)
+	ends      []int32  // full storage: where key's parts end (vm.Machine.AppendKeyParts)
+	en        []int32  // processes of the state being expanded
+	visEn     []int32  // processes of the state visit classified
+	visMask   uint32   // visEn as item.en (0: not known)
+	pre       preVisit // the merger's successor, as its worker classified it (parallel.go)
 	acc       []vm.Access
 	parts     *vm.PartsHasher // compaction
 	curSt     *vm.State       // state being expanded
@@ -535,7 +536,8 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 
 // visit classifies a new state and reports whether it decides the query.
 // It sets sr.visMask to the state's enabled processes (item.en) when it
-// lists them (EnumStates: with DataRace), to 0 when not.
+// lists them (EnumStates: with DataRace) or a parallel search's worker
+// did (sr.pre), to 0 when not.
 func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	res := sr.res
 	sr.visMask = 0
@@ -567,14 +569,33 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 			return true
 		}
 	case query.EnumStates:
-		var race bool
-		sr.visEn, sr.acc, race = sr.m.EnabledRace(st, sr.visEn, sr.acc)
+		race := sr.pre.race
+		if !sr.pre.known {
+			sr.visEn, sr.acc, race = sr.m.EnabledRace(st, sr.visEn, sr.acc)
+			sr.visMask = enMask(sr.visEn)
+		}
 		if race {
 			res.RaceStates++
 		}
-		sr.visMask = enMask(sr.visEn)
+	}
+	if sr.pre.known {
+		sr.visMask = sr.pre.en // (its worker listed them, whatever the query)
 	}
 	return false
+}
+
+// preVisit is what a parallel search's worker found of a successor it
+// passes on to the merger (parallel.go), so that the merger, whose work
+// bounds the speed-up, does not read the state's processes (made by
+// another goroutine, so in another core's cache) to find it again.
+type preVisit struct {
+	known bool
+	// en: the state's enabled processes as item.en (enMask; 0: more
+	// than 32 processes, listed again at its expansion); race: with
+	// EnumStates, what EnabledRace says of it.
+	en    uint32
+	race  bool
+	quads uint32 // stateBytes/4, as push computes it
 }
 
 // keepMarked has full storage keep the root of record idx when visit
@@ -648,7 +669,10 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 		if sr.memo {
 			memo = sr.memos.put(&sr.cm)
 		}
-		q := uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
+		q := sr.pre.quads
+		if !sr.pre.known {
+			q = uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))
+		}
 		sr.qBytes += 4 * int64(q)
 		sr.queue = append(sr.queue, item{st: st, idx: idx, depth: depth, h: h, quads: q, en: en, memo: memo})
 	}
