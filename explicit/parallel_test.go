@@ -139,14 +139,16 @@ func TestParallelLarge(t *testing.T) {
 		if reports == 0 {
 			t.Errorf("%+v: no progress report", opts)
 		}
-		// the workers' probe of the compact table finds transitions to
-		// states seen before (37 % of them here: the rest were added by
-		// blocks not yet merged, close in the queue), never more than
-		// there are (each is a transition that added no state)
+		// the workers find transitions to states seen before, through
+		// their probe of the compact table (37 % of them here: the rest
+		// were added by blocks not yet merged, close in the queue) and
+		// the successors made before in the same block (inBlock): 95 %
+		// with both; never more than there are (each is a transition
+		// that added no state)
 		switch revisits := res.Transitions - (res.States - 1); {
 		case !opts.Compact && seen != 0:
 			t.Errorf("%+v: full storage, %d successors found visited by the workers", opts, seen)
-		case opts.Compact && opts.MaxStates == 0 && (seen < revisits/10 || seen > revisits):
+		case opts.Compact && opts.MaxStates == 0 && (seen < revisits/2 || seen > revisits):
 			t.Errorf("%+v: the workers found %d successors visited, of %d transitions to visited states", opts, seen, revisits)
 		}
 	}

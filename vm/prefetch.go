@@ -50,3 +50,7 @@ func prefetchSlice[E any](s []E) {
 	var e E
 	prefetchRange(uintptr(unsafe.Pointer(unsafe.SliceData(s))), min(uintptr(len(s))*unsafe.Sizeof(e), 8*64))
 }
+
+// PrefetchRange starts loading the cache lines holding the n bytes at p (a
+// hint that never faults: the search prefetches its tables' lines with it).
+func PrefetchRange(p unsafe.Pointer, n uintptr) { prefetchRange(uintptr(p), n) }
