@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -119,10 +120,13 @@ type par struct {
 	// keyWords: with compaction, the length of the initial state's
 	// encoding, which the queue's estimates use for every state
 	keyWords int
+	// keySeed: the seed of the hashes of encodings (full storage,
+	// inBlockKey)
+	keySeed uint64
 }
 
 func newPar(sr *searcher) *par {
-	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow), keyWords: len(sr.key)}
+	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow), keyWords: len(sr.key), keySeed: vm.NewHashSeed()}
 	// W expanding goroutines besides the merger: with W-1 of them (the
 	// merger counted as one) two workers were one generator feeding one
 	// merger, slower than the sequential search (fib_8 compact on 16 idle
@@ -239,6 +243,14 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 	switch {
 	case !sr.s.compact:
 		w.key, w.ends = sr.m.AppendKeyParts(w.key[:0], w.ends[:0], st)
+		// (h: a hash of the encoding, to find it in the block; the
+		// merger's look-up uses the encoding itself)
+		ps.h = vm.Hash128{vm.HashWords(w.key, w.p.keySeed), uint64(len(w.key))}
+		if w.inBlockKey(ps.h, w.key) {
+			blk.succs = append(blk.succs, psucc{h: ps.h})
+			w.seen++
+			return nil
+		}
 		ps.k0 = uint32(len(blk.keys))
 		blk.keys = append(blk.keys, w.key...)
 		ps.k1 = uint32(len(blk.keys))
@@ -309,6 +321,20 @@ func (w *pworker) probeBlock(blk *pblock) {
 func (w *pworker) inBlock(h vm.Hash128) bool {
 	for i := range w.blk.succs {
 		if w.blk.succs[i].h == h {
+			return true
+		}
+	}
+	return false
+}
+
+// inBlockKey is inBlock with full storage: a successor made before in
+// the block has encoding key (hashed to h). States are the same exactly
+// when their encodings are (the visited set's identity), so the merger
+// reaches this one after that one, as with compaction.
+func (w *pworker) inBlockKey(h vm.Hash128, key []uint64) bool {
+	blk := w.blk
+	for i := range blk.succs {
+		if ps := &blk.succs[i]; ps.h == h && ps.st != nil && slices.Equal(blk.keys[ps.k0:ps.k1], key) {
 			return true
 		}
 	}

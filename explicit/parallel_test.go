@@ -144,10 +144,14 @@ func TestParallelLarge(t *testing.T) {
 		// were added by blocks not yet merged, close in the queue) and
 		// the successors made before in the same block (inBlock): 95 %
 		// with both; never more than there are (each is a transition
-		// that added no state)
+		// that added no state); with full storage, only those of the
+		// block (inBlockKey: 61 %)
 		switch revisits := res.Transitions - (res.States - 1); {
-		case !opts.Compact && seen != 0:
-			t.Errorf("%+v: full storage, %d successors found visited by the workers", opts, seen)
+		case seen > revisits:
+			t.Errorf("%+v: the workers found %d successors visited, of %d transitions to visited states", opts, seen, revisits)
+		case !opts.Compact && opts.MaxStates == 0 && seen < revisits/4:
+			// full storage: those made before in the same block alone
+			t.Errorf("%+v: full storage, the workers found %d successors visited, of %d transitions to visited states", opts, seen, revisits)
 		case opts.Compact && opts.MaxStates == 0 && (seen < revisits/2 || seen > revisits):
 			t.Errorf("%+v: the workers found %d successors visited, of %d transitions to visited states", opts, seen, revisits)
 		}
