@@ -16,6 +16,9 @@ type rootTable struct {
 	w     []uint64    // wide
 	slots int
 	n     int
+	// recent: roots of the table, the last one added or found at each
+	// index (store.recent, for roots: 0 none)
+	recent *[recentSlots]uint64
 }
 
 // rootGroup is 8 narrow slots: the low 32 bits of each packed root, then
@@ -32,7 +35,7 @@ const (
 )
 
 func newRootTable(seed uint64) *rootTable {
-	return &rootTable{seed: seed, g: make([]rootGroup, minSlots/8), slots: minSlots}
+	return &rootTable{seed: seed, g: make([]rootGroup, minSlots/8), slots: minSlots, recent: new([recentSlots]uint64)}
 }
 
 // narrowID is id in 24 bits: a pair's id, or a leaf's index with bit 23
@@ -68,10 +71,22 @@ func unpack(lo uint32, hi uint16) uint64 {
 
 // add adds root v (not 0) and reports whether it was new.
 func (r *rootTable) add(v uint64) bool {
+	h := mixPair(v, r.seed)
+	c := &r.recent[h&(recentSlots-1)]
+	if *c == v {
+		return false
+	}
+	*c = v // (in the table once this look-up is done)
+	return r.insert(v, h)
+}
+
+// insert is add without the cache of recent roots, h being v's hash
+// (mixPair).
+func (r *rootTable) insert(v, h uint64) bool {
 	if 8*(r.n+1) > 7*r.slots {
 		r.grow()
 	}
-	i := slot(mixPair(v, r.seed), r.slots)
+	i := slot(h, r.slots)
 	if !r.wide {
 		lo, hi, ok := pack(v)
 		if ok {
@@ -190,7 +205,7 @@ func (r *rootTable) grow() {
 		r.g = make([]rootGroup, r.slots/8)
 	}
 	r.n = 0
-	old.all(func(v uint64) { r.add(v) })
+	old.all(func(v uint64) { r.insert(v, mixPair(v, r.seed)) })
 }
 
 // bytes is the table's memory, empty slots included.

@@ -233,6 +233,11 @@ func TestCompactFingerprint(t *testing.T) {
 		{"rest of the second lane ignored", []vm.Hash128{{5, 1}, {5, 2}, {5, 1<<56 - 1}}, []bool{true, false, false}},
 		{"zero stored as one", []vm.Hash128{{0, 7}, {1, 8}, {2, 9}}, []bool{true, false, true}},
 		{"same home slot", []vm.Hash128{{1 << 10}, {1<<10 + 1}, {1<<10 + 2}, {1 << 10}}, []bool{true, true, true, false}},
+		// the cache of recent fingerprints (store.recent): one index,
+		// taken in turn by two first lanes, then by a fingerprint that
+		// differs from one in it by the second lane's byte alone
+		{"one recent slot", []vm.Hash128{{1<<12 | 5}, {2<<12 | 5}, {1<<12 | 5}, {2<<12 | 5}, {1<<12 | 5, 1 << 56}, {1<<12 | 5, 1 << 56}, {1<<12 | 5}},
+			[]bool{true, true, false, false, true, false, false}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
