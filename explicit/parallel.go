@@ -307,7 +307,7 @@ func (w *pworker) probeBlock(blk *pblock) {
 			w.seen++
 			continue
 		}
-		ps.pre = w.classify(ps.st, 0)
+		ps.pre = w.classify(ps.st, w.p.keyWords)
 	}
 }
 
@@ -342,15 +342,12 @@ func (w *pworker) inBlockKey(h vm.Hash128, key []uint64) bool {
 }
 
 // classify finds what the merger's visit and push read of successor st
-// (keyWords: the length of its encoding, full storage) while st is in this
-// goroutine's cache: its enabled processes and, with EnumStates, whether
-// it races. The rest of visit (the query's proposition, whose compiled
-// form keeps state between calls) stays with the merger.
+// (keyWords: the length of the encoding push counts for it) while st is
+// in this goroutine's cache: its enabled processes and, with EnumStates,
+// whether it races. The rest of visit (the query's proposition, whose
+// compiled form keeps state between calls) stays with the merger.
 func (w *pworker) classify(st *vm.State, keyWords int) preVisit {
 	sr := w.p.sr
-	if sr.s.compact {
-		keyWords = w.p.keyWords
-	}
 	pv := preVisit{known: true, quads: uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))}
 	if sr.c.Q.Kind == query.EnumStates {
 		w.visEn, w.acc, pv.race = sr.m.EnabledRace(st, w.visEn, w.acc)

@@ -448,23 +448,23 @@ func (s *store) seen(h vm.Hash128) bool {
 
 // prefetchSlot starts loading the compact table's slot where the look-up
 // of parts hash h begins (a hint: it changes nothing).
-func (s *store) prefetchSlot(h vm.Hash128) {
-	v, _ := fingerprint(h)
-	i := slot(v, s.slots)
-	g := &s.fp[i>>3]
-	vm.PrefetchRange(unsafe.Pointer(&g.lo[i&7]), 8)
-	vm.PrefetchRange(unsafe.Pointer(&g.hi), 8)
-}
+func (s *store) prefetchSlot(h vm.Hash128) { prefetchFP(s.fp, s.slots, h) }
 
 // prefetchSeen is prefetchSlot for a later call of seen, from any
 // goroutine (the table as last published).
 func (s *store) prefetchSeen(h vm.Hash128) {
-	v, _ := fingerprint(h)
 	t := s.pub.Load()
-	i := slot(v, t.slots)
-	g := &t.g[i>>3]
-	vm.PrefetchRange(unsafe.Pointer(&g.lo[i&7]), 8)
-	vm.PrefetchRange(unsafe.Pointer(&g.hi), 8)
+	prefetchFP(t.g, t.slots, h)
+}
+
+// prefetchFP starts loading the slot of table g (of the given slots)
+// where the look-up of parts hash h begins: its word and its byte.
+func prefetchFP(g []fpGroup, slots int, h vm.Hash128) {
+	v, _ := fingerprint(h)
+	i := slot(v, slots)
+	grp := &g[i>>3]
+	vm.PrefetchRange(unsafe.Pointer(&grp.lo[i&7]), 8)
+	vm.PrefetchRange(unsafe.Pointer(&grp.hi), 8)
 }
 
 // place puts fingerprint (v, x), known to be new, in the first free slot
