@@ -264,6 +264,9 @@ type Result struct {
 	ElapsedSec     float64  `json:"elapsed_s"`
 	StatesPerSec   float64  `json:"states_per_s"`
 	Notes          []string `json:"notes,omitempty"`
+	// fromRef counts the states of a packed queue rebuilt from the one
+	// rebuilt before (searcher.unpack): not part of the answer.
+	fromRef int64
 }
 
 // String summarises the result in a few lines.

@@ -84,7 +84,8 @@ func noQueueBytes(res *Result) *Result {
 // estimate is far below the estimate of a queue of state graphs, the
 // search's heap stays far below the graphs' (the live heap sampled at
 // progress reports), and it allocates few times a state: the states it
-// rebuilds reuse the records, chunks and buffers of those it expanded.
+// rebuilds reuse the records, chunks and buffers of those it expanded, and
+// most are rebuilt from the state taken before them.
 func TestPackedQueueBytes(t *testing.T) {
 	m := machine(t, "../testdata/smc/fib_4.c")
 	c := compile(t, m, "EnumStates")
@@ -113,5 +114,11 @@ func TestPackedQueueBytes(t *testing.T) {
 	}
 	if per := fmt.Sprintf("%.4f", allocs); allocs > 0.05 {
 		t.Errorf("%s allocations a state with a packed queue, want at most 0.05", per)
+	}
+	// Most states taken from the queue are rebuilt from the one before
+	// (searcher.unpack), the others decoded whole.
+	t.Logf("%d of %d states rebuilt from the one taken before", packed.fromRef, packed.States)
+	if 2*packed.fromRef < packed.States {
+		t.Errorf("%d of %d states rebuilt from the one taken before, want at least half", packed.fromRef, packed.States)
 	}
 }

@@ -183,6 +183,13 @@ type searcher struct {
 	auxBuf    []uint32
 	leafWords [][]uint64
 	leafBuf   []uint64 // the words leafWords slices
+	// ref is a copy of the state unpack rebuilt last, refLeaves its
+	// leaves and refAux its auxiliary list; oldWords, its parts where the
+	// next state's differ (leafDiff).
+	ref       *vm.State
+	refLeaves []uint32
+	refAux    uint32
+	oldWords  [][]uint64
 
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
@@ -372,26 +379,53 @@ var packQueue = true
 
 // unpack rebuilds the state of it, an item of a packed queue, and its
 // memo (sr.pm) from its root, into a state of the generator's (recycled
-// after its expansion, as a queued state is), and makes it it.st.
+// after its expansion, as a queued state is), and makes it it.st. A state
+// taken from the queue mostly differs from the one taken before it in a
+// few parts (a breadth-first queue holds siblings and cousins side by
+// side): it is then made from that one (sr.ref, vm.Machine.DecodeKeyFrom),
+// decoding only its other parts.
 func (sr *searcher) unpack(it *item) error {
 	t := sr.s.tree
 	t.unfold(it.root, &sr.pm)
-	sr.leafWords, sr.leafBuf = sr.leafWords[:0], sr.leafBuf[:0]
-	for _, id := range sr.pm.leaves {
-		sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
-	}
-	off := 0
-	for _, id := range sr.pm.leaves {
-		n := t.leafLen(id)
-		sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
-		off += n
-	}
 	st := sr.g.take()
 	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
 	st.AllocateInBulk()
-	if err := sr.m.DecodeKeyInto(st, sr.leafWords, sr.auxes.list(it.aux)); err != nil {
-		return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+	aux := sr.auxes.list(it.aux)
+	done := false
+	if sr.ref != nil && it.aux == sr.refAux && len(sr.pm.leaves) == len(sr.refLeaves) {
+		var err error
+		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafDiff(), sr.oldWords, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
+		}
+		if done {
+			sr.res.fromRef++
+		}
 	}
+	if !done {
+		sr.leafWords, sr.leafBuf = sr.leafWords[:0], sr.leafBuf[:0]
+		for _, id := range sr.pm.leaves {
+			sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
+		}
+		off := 0
+		for _, id := range sr.pm.leaves {
+			n := t.leafLen(id)
+			sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
+			off += n
+		}
+		if err := sr.m.DecodeKeyInto(st, sr.leafWords, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+		}
+	}
+	if sr.ref == nil {
+		sr.ref = new(vm.State)
+	}
+	sr.m.CopyInto(sr.ref, st)
+	// What the state before was the last to hold, and what decoding did
+	// not reuse, goes to the generator, which makes st's successors.
+	sr.ref.GiveSpares(sr.g.scr)
+	st.GiveSpares(sr.g.scr)
+	sr.refLeaves = append(sr.refLeaves[:0], sr.pm.leaves...)
+	sr.refAux = it.aux
 	if sr.verify {
 		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
 		var m treeMemo
@@ -401,6 +435,33 @@ func (sr *searcher) unpack(it *item) error {
 	}
 	it.st = st
 	return nil
+}
+
+// leafDiff returns the parts of the state unfolded into sr.pm for
+// vm.Machine.DecodeKeyFrom, nil where its leaf is sr.ref's, and makes
+// sr.oldWords sr.ref's parts where they differ.
+func (sr *searcher) leafDiff() [][]uint64 {
+	t := sr.s.tree
+	sr.leafBuf = sr.leafBuf[:0]
+	for i, id := range sr.pm.leaves {
+		if was := sr.refLeaves[i]; was != id {
+			sr.leafBuf = t.appendLeaf(t.appendLeaf(sr.leafBuf, id), was)
+		}
+	}
+	sr.leafWords, sr.oldWords = sr.leafWords[:0], sr.oldWords[:0]
+	off := 0
+	for i, id := range sr.pm.leaves {
+		was := sr.refLeaves[i]
+		if was == id {
+			sr.leafWords, sr.oldWords = append(sr.leafWords, nil), append(sr.oldWords, nil)
+			continue
+		}
+		n, k := t.leafLen(id), t.leafLen(was)
+		sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
+		sr.oldWords = append(sr.oldWords, sr.leafBuf[off+n:off+n+k:off+n+k])
+		off += n + k
+	}
+	return sr.leafWords
 }
 
 // check is what the search does every 256 states it takes from the queue,

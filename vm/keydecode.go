@@ -60,6 +60,88 @@ func (m *Machine) DecodeKeyInto(st *State, parts [][]uint64, aux []uint32) error
 	return nil
 }
 
+// DecodeKeyFrom is DecodeKeyInto for a state whose encoding differs in a
+// few parts from that of ref, a running state DecodeKeyInto or
+// DecodeKeyFrom made and left unchanged: parts[i] is nil where the state's
+// part i is ref's, and where it is not, old[i] is ref's part i. Both
+// encodings have as many parts, equal headers and block counts, and both
+// states the same auxiliary words (the caller checks). It makes st a copy
+// of ref (CopyInto) and decodes only the parts that differ, as
+// DecodeKeyInto would have decoded them: a process's part into a new
+// record, a block's into its descriptor. It reports false, having changed
+// nothing, when the encodings differ in a way it does not decode in place
+// (a block part of another block than ref's, or a machine with
+// thread-local globals, whose processes' constants read memory): the
+// caller then decodes the whole state.
+func (m *Machine) DecodeKeyFrom(st, ref *State, parts, old [][]uint64, aux []uint32) (bool, error) {
+	if m.tls != nil || len(old) != len(parts) || len(ref.Threads) < 1 || len(parts) < len(ref.Threads)+2 {
+		return false, nil
+	}
+	nt := len(ref.Threads)
+	if parts[0] != nil || parts[nt+1] != nil {
+		return false, nil
+	}
+	for i := nt + 2; i < len(parts); i++ {
+		if parts[i] == nil {
+			continue
+		}
+		id, err := blockPartID(parts[i])
+		if err != nil {
+			return false, fmt.Errorf("%w: %v", ErrKeyDecode, err)
+		}
+		if was, err := blockPartID(old[i]); err != nil || was != id {
+			return false, nil
+		}
+	}
+	m.CopyInto(st, ref)
+	st.Mem.limit = m.runLimit()
+	st.Steps, st.Err, st.LastThread = 0, nil, -1 // (as Reset leaves them)
+	st.Out = st.Out[:0]
+	for i := nt + 2; i < len(parts); i++ {
+		if parts[i] != nil {
+			if err := decodeBlock(&st.Mem, &m.init, parts[i]); err != nil {
+				m.Reset(st)
+				return true, fmt.Errorf("%w: %v", ErrKeyDecode, err)
+			}
+		}
+	}
+	st.Mem.recount()
+	// The processes' auxiliary words (each frame's result slots) follow
+	// the dead stack ids.
+	a := aux
+	if len(a) == 0 || uint64(a[0]) > uint64(len(a)-1) {
+		m.Reset(st)
+		return true, fmt.Errorf("%w: dead stack ids: truncated", ErrKeyDecode)
+	}
+	a = a[1+a[0]:]
+	st.condSeq = 0
+	for k, t := range st.Threads {
+		if parts[1+k] == nil {
+			a = a[min(len(t.Frames), len(a)):] // its frames' words, as before
+		} else {
+			nt := st.blankThread()
+			nt.ID = int32(k)
+			if err := m.decodeThread(st, nt, parts[1+k], &a); err != nil {
+				m.Reset(st)
+				return true, fmt.Errorf("%w: process %d: %v", ErrKeyDecode, k, err)
+			}
+			if release(t) {
+				st.spare = append(st.spare, t)
+			}
+			st.Threads[k] = nt
+			t = nt
+		}
+		if t.Wait == waitCond {
+			st.condSeq = max(st.condSeq, t.WaitSeq)
+		}
+	}
+	if len(a) != 0 {
+		m.Reset(st)
+		return true, fmt.Errorf("%w: %d auxiliary words left", ErrKeyDecode, len(a))
+	}
+	return true, nil
+}
+
 func (m *Machine) decodeKey(st *State, parts [][]uint64, aux []uint32) error {
 	if len(parts) < 2 || len(parts[0]) != 3 {
 		return fmt.Errorf("%d parts", len(parts))
@@ -197,64 +279,85 @@ func (m *Machine) decodeMemory(st *State, count []uint64, blocks [][]uint64, aux
 	*aux = a[1+nfs:]
 	last := uint32(0)
 	for _, w := range blocks {
-		if len(w) < 2 {
-			return fmt.Errorf("block part of %d words", len(w))
+		id, err := blockPartID(w)
+		if err != nil {
+			return err
 		}
-		id, kind := uint32(w[0]>>8), uint8(w[0])
-		size, thread := uint32(w[1]), int32(uint32(w[1]>>32))
-		if id == 0 || id >= n || id <= last || kind > blkDead {
-			return fmt.Errorf("block %d of kind %d (after block %d, of %d)", id, kind, last, n)
+		if id == 0 || id >= n || id <= last {
+			return fmt.Errorf("block %d (after block %d, of %d)", id, last, n)
 		}
 		last = id
-		w = w[2:]
-		b := mem.wblk(id)
-		b.kind, b.thread = kind, thread
-		if !hasBytes(kind) {
-			b.size, b.data, b.pages = size, nil, nil
-			if len(w) != 0 {
-				return fmt.Errorf("block %d: %d words without bytes", id, len(w))
-			}
-			continue
-		}
-		if len(w) != (int(size)+7)/8 {
-			return fmt.Errorf("block %d: %d words for %d bytes", id, len(w), size)
-		}
-		if size <= pageSize {
-			b.pages = nil
-			if size != b.size || b.data == nil {
-				b.data = mem.buffer(int(size))[:size]
-			}
-			b.size = size
-			wordsToBytes(b.data, w)
-			continue
-		}
-		var ipages []*page // the image's pages, shared where equal
-		if id < img.n {
-			if ib := img.blk(id); ib.size == size && ib.pages != nil {
-				ipages = ib.pages
-			}
-		}
-		np := int((size + pageSize - 1) / pageSize)
-		if b.pages == nil || b.size != size {
-			b.data = nil
-			b.pages = make([]*page, np)
-		}
-		b.size = size
-		var buf [pageSize]byte
-		for pi := range np {
-			k := min(int(size)-pi*pageSize, pageSize)
-			pw := w[pi*pageSize/8 : (pi*pageSize+k+7)/8]
-			wordsToBytes(buf[:k], pw)
-			if ipages != nil && bytes.Equal(ipages[pi].data[:k], buf[:k]) {
-				b.pages[pi] = ipages[pi]
-				continue
-			}
-			pg := &page{owner: mem.epoch}
-			copy(pg.data[:], buf[:k])
-			b.pages[pi] = pg
+		if err := decodeBlock(mem, img, w); err != nil {
+			return err
 		}
 	}
 	mem.recount()
+	return nil
+}
+
+// blockPartID returns the id of the block whose part is w.
+func blockPartID(w []uint64) (uint32, error) {
+	if len(w) < 2 {
+		return 0, fmt.Errorf("block part of %d words", len(w))
+	}
+	if kind := uint8(w[0]); kind > blkDead {
+		return 0, fmt.Errorf("block %d of kind %d", uint32(w[0]>>8), kind)
+	}
+	return uint32(w[0] >> 8), nil
+}
+
+// decodeBlock gives mem's block the kind, size, owner and bytes of its
+// part w (blockPartID checked its header).
+func decodeBlock(mem, img *Memory, w []uint64) error {
+	id, kind := uint32(w[0]>>8), uint8(w[0])
+	size, thread := uint32(w[1]), int32(uint32(w[1]>>32))
+	w = w[2:]
+	b := mem.wblk(id)
+	b.kind, b.thread = kind, thread
+	if !hasBytes(kind) {
+		b.size, b.data, b.pages = size, nil, nil
+		if len(w) != 0 {
+			return fmt.Errorf("block %d: %d words without bytes", id, len(w))
+		}
+		return nil
+	}
+	if len(w) != (int(size)+7)/8 {
+		return fmt.Errorf("block %d: %d words for %d bytes", id, len(w), size)
+	}
+	if size <= pageSize {
+		b.pages = nil
+		if size != b.size || b.data == nil {
+			b.data = mem.buffer(int(size))[:size]
+		}
+		b.size = size
+		wordsToBytes(b.data, w)
+		return nil
+	}
+	var ipages []*page // the image's pages, shared where equal
+	if id < img.n {
+		if ib := img.blk(id); ib.size == size && ib.pages != nil {
+			ipages = ib.pages
+		}
+	}
+	np := int((size + pageSize - 1) / pageSize)
+	if b.pages == nil || b.size != size {
+		b.data = nil
+		b.pages = make([]*page, np)
+	}
+	b.size = size
+	var buf [pageSize]byte
+	for pi := range np {
+		k := min(int(size)-pi*pageSize, pageSize)
+		pw := w[pi*pageSize/8 : (pi*pageSize+k+7)/8]
+		wordsToBytes(buf[:k], pw)
+		if ipages != nil && bytes.Equal(ipages[pi].data[:k], buf[:k]) {
+			b.pages[pi] = ipages[pi]
+			continue
+		}
+		pg := &page{owner: mem.epoch}
+		copy(pg.data[:], buf[:k])
+		b.pages[pi] = pg
+	}
 	return nil
 }
 

@@ -32,10 +32,10 @@ func TestDecodeKey(t *testing.T) {
 	for _, path := range progs {
 		t.Run(path, func(t *testing.T) {
 			m := NewMachine(testutil.Program(t, path))
-			dec, a, b := new(State), new(State), new(State)
-			var key, k2 []uint64
+			dec := new(State)
+			var key []uint64
 			var ends []int32
-			var aux, aux2 []uint32
+			var aux []uint32
 			var en []int32
 			decoded := 0
 			for seed := uint64(1); seed <= 3; seed++ {
@@ -48,28 +48,8 @@ func TestDecodeKey(t *testing.T) {
 						t.Fatalf("seed %d step %d: %v", seed, step, err)
 					}
 					decoded++
-					if k2 = m.AppendKey(k2[:0], dec); !slices.Equal(k2, key) {
-						t.Fatalf("seed %d step %d: the decoded state's encoding differs:\n got %v\nwant %v", seed, step, k2, key)
-					}
-					if aux2 = m.AppendKeyAux(aux2[:0], dec); !slices.Equal(aux2, aux) {
-						t.Fatalf("seed %d step %d: the decoded state's auxiliary words %v, want %v", seed, step, aux2, aux)
-					}
-					if en = m.EnabledThreads(st, en); len(en) == 0 {
+					if en = checkDecoded(t, m, st, dec, key, aux, seed, step); len(en) == 0 {
 						break
-					}
-					if got := m.EnabledThreads(dec, nil); !slices.Equal(got, en) {
-						t.Fatalf("seed %d step %d: decoded state enables %v, the original %v", seed, step, got, en)
-					}
-					for _, tid := range en {
-						m.CopyInto(a, st)
-						m.CopyInto(b, dec)
-						m.StepEnabled(a, tid, NewRand(seed, uint64(step)))
-						m.StepEnabled(b, tid, NewRand(seed, uint64(step)))
-						m.SettleEnd(a, tid)
-						m.SettleEnd(b, tid)
-						if ka, kb := m.AppendKey(nil, a), m.AppendKey(nil, b); !slices.Equal(ka, kb) {
-							t.Fatalf("seed %d step %d process %d: the successors' encodings differ:\n decoded %v\noriginal %v", seed, step, tid, kb, ka)
-						}
 					}
 					tid := en[rnd.Uint64()%uint64(len(en))]
 					m.StepOnly(st, tid, rnd)
@@ -79,6 +59,109 @@ func TestDecodeKey(t *testing.T) {
 			t.Logf("%d states decoded", decoded)
 			if decoded < 50 {
 				t.Errorf("only %d states decoded", decoded)
+			}
+		})
+	}
+}
+
+// checkDecoded fails t unless dec, rebuilt from st's encoding key and
+// auxiliary words aux, has st's encoding, auxiliary words and enabled
+// processes, and each of its successors the encoding of st's; it returns
+// the enabled processes.
+func checkDecoded(t *testing.T, m *Machine, st, dec *State, key []uint64, aux []uint32, seed uint64, step int) []int32 {
+	t.Helper()
+	if k2 := m.AppendKey(nil, dec); !slices.Equal(k2, key) {
+		t.Fatalf("seed %d step %d: the decoded state's encoding differs:\n got %v\nwant %v", seed, step, k2, key)
+	}
+	if aux2 := m.AppendKeyAux(nil, dec); !slices.Equal(aux2, aux) {
+		t.Fatalf("seed %d step %d: the decoded state's auxiliary words %v, want %v", seed, step, aux2, aux)
+	}
+	en := m.EnabledThreads(st, nil)
+	if got := m.EnabledThreads(dec, nil); !slices.Equal(got, en) {
+		t.Fatalf("seed %d step %d: decoded state enables %v, the original %v", seed, step, got, en)
+	}
+	a, b := new(State), new(State)
+	for _, tid := range en {
+		m.CopyInto(a, st)
+		m.CopyInto(b, dec)
+		m.StepEnabled(a, tid, NewRand(seed, uint64(step)))
+		m.StepEnabled(b, tid, NewRand(seed, uint64(step)))
+		m.SettleEnd(a, tid)
+		m.SettleEnd(b, tid)
+		if ka, kb := m.AppendKey(nil, a), m.AppendKey(nil, b); !slices.Equal(ka, kb) {
+			t.Fatalf("seed %d step %d process %d: the successors' encodings differ:\n decoded %v\noriginal %v", seed, step, tid, kb, ka)
+		}
+	}
+	return en
+}
+
+// TestDecodeKeyFrom: along the runs of TestDecodeKey, each running state
+// rebuilt from the state rebuilt before it and the parts where their
+// encodings differ (DecodeKeyFrom) is the state DecodeKeyInto rebuilds —
+// the same encoding, auxiliary words, enabled processes and successors'
+// encodings — and DecodeKeyFrom declines (false) only a change it does not
+// decode in place: then the whole state is decoded, as the search does.
+func TestDecodeKeyFrom(t *testing.T) {
+	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c",
+		"../testdata/diff/72_thread_local.c", "../testdata/mt/platform_calls.c"}, identityPrograms...)
+	for _, path := range progs {
+		t.Run(path, func(t *testing.T) {
+			m := NewMachine(testutil.Program(t, path))
+			var ref *State
+			var refKey []uint64
+			var refEnds []int32
+			var refAux []uint32
+			dec := new(State)
+			from, whole := 0, 0
+			for seed := uint64(1); seed <= 3; seed++ {
+				st := m.NewState()
+				rnd := NewRand(seed, 0)
+				for step := 0; step < 300 && st.Status == Running; step++ {
+					key, ends := m.AppendKeyParts(nil, nil, st)
+					aux := m.AppendKeyAux(nil, st)
+					parts := splitParts(key, ends)
+					done := false
+					if ref != nil && slices.Equal(aux, refAux) {
+						old := splitParts(refKey, refEnds)
+						if len(old) == len(parts) {
+							diff, was := make([][]uint64, len(parts)), make([][]uint64, len(parts))
+							for i := range parts {
+								if !slices.Equal(parts[i], old[i]) {
+									diff[i], was[i] = parts[i], old[i]
+								}
+							}
+							ok, err := m.DecodeKeyFrom(dec, ref, diff, was, aux)
+							if err != nil {
+								t.Fatalf("seed %d step %d: %v", seed, step, err)
+							}
+							done = ok
+						}
+					}
+					if done {
+						from++
+					} else {
+						whole++
+						if err := m.DecodeKeyInto(dec, parts, aux); err != nil {
+							t.Fatalf("seed %d step %d: %v", seed, step, err)
+						}
+					}
+					en := checkDecoded(t, m, st, dec, key, aux, seed, step)
+					if ref == nil {
+						ref = new(State)
+					}
+					m.CopyInto(ref, dec)
+					refKey, refEnds, refAux = key, ends, aux
+					if len(en) == 0 {
+						break
+					}
+					tid := en[rnd.Uint64()%uint64(len(en))]
+					m.StepOnly(st, tid, rnd)
+					m.SettleEnd(st, tid)
+				}
+			}
+			t.Logf("%d states rebuilt from the one before, %d whole", from, whole)
+			if m.tls == nil && 4*from < from+whole {
+				t.Errorf("only %d states rebuilt from the one before (%d whole): want a quarter at least", from, whole)
 			}
 		})
 	}
@@ -122,5 +205,63 @@ func TestDecodeKeyRejects(t *testing.T) {
 	}
 	if err := m.DecodeKeyInto(new(State), good, aux); err != nil {
 		t.Fatalf("the initial state: %v", err)
+	}
+}
+
+// TestDecodeKeyFromDeclines: DecodeKeyFrom leaves the state as it was and
+// reports false for a change it does not decode in place (the header or
+// the block count, a block part of another block), and refuses a changed
+// part that is no part with ErrKeyDecode.
+func TestDecodeKeyFromDeclines(t *testing.T) {
+	m := NewMachine(testutil.Program(t, "../testdata/smc/fib_4.c"))
+	st := m.NewState()
+	for i := 0; i < 40; i++ { // past main's first allocas
+		m.StepOnly(st, 0, NewRand(1, 0))
+	}
+	key, ends := m.AppendKeyParts(nil, nil, st)
+	aux := m.AppendKeyAux(nil, st)
+	parts := splitParts(key, ends)
+	ref := new(State)
+	if err := m.DecodeKeyInto(ref, parts, aux); err != nil {
+		t.Fatal(err)
+	}
+	nt := len(st.Threads)
+	if len(parts) < nt+4 {
+		t.Fatalf("%d parts: want two blocks at least", len(parts))
+	}
+	only := func(i int, p []uint64) ([][]uint64, [][]uint64) {
+		diff, was := make([][]uint64, len(parts)), make([][]uint64, len(parts))
+		diff[i], was[i] = p, parts[i]
+		return diff, was
+	}
+	other := slices.Clone(parts[nt+2])
+	other[0] = parts[nt+3][0] // another block's id and kind
+	for _, tc := range []struct {
+		name string
+		i    int
+		p    []uint64
+	}{
+		{"header", 0, slices.Clone(parts[0])},
+		{"block count", nt + 1, slices.Clone(parts[nt+1])},
+		{"another block", nt + 2, other},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dec := m.NewState()
+			before := m.AppendKey(nil, dec)
+			diff, was := only(tc.i, tc.p)
+			ok, err := m.DecodeKeyFrom(dec, ref, diff, was, aux)
+			if ok || err != nil {
+				t.Fatalf("DecodeKeyFrom: %v, %v; want false, nil", ok, err)
+			}
+			if after := m.AppendKey(nil, dec); !slices.Equal(after, before) {
+				t.Fatal("a declined DecodeKeyFrom changed the state")
+			}
+		})
+	}
+	bad := slices.Clone(parts[nt+2])
+	bad = append(bad, 1) // a word more than its bytes
+	diff, was := only(nt+2, bad)
+	if _, err := m.DecodeKeyFrom(m.NewState(), ref, diff, was, aux); !errors.Is(err, ErrKeyDecode) {
+		t.Fatalf("a block part with a word too many: %v, want ErrKeyDecode", err)
 	}
 }
