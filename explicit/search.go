@@ -184,12 +184,12 @@ type searcher struct {
 	leafWords [][]uint64
 	leafBuf   []uint64 // the words leafWords slices
 	// ref is a copy of the state unpack rebuilt last, refLeaves its
-	// leaves and refAux its auxiliary list; oldWords, its parts where the
-	// next state's differ (leafDiff).
+	// leaves, refBlocks the block ids of its block parts and refAux its
+	// auxiliary list.
 	ref       *vm.State
 	refLeaves []uint32
+	refBlocks []uint32
 	refAux    uint32
-	oldWords  [][]uint64
 
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
@@ -394,7 +394,7 @@ func (sr *searcher) unpack(it *item) error {
 	done := false
 	if sr.ref != nil && it.aux == sr.refAux && len(sr.pm.leaves) == len(sr.refLeaves) {
 		var err error
-		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafDiff(), sr.oldWords, aux); err != nil {
+		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafDiff(), sr.refBlocks, aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
 		}
 		if done {
@@ -425,6 +425,7 @@ func (sr *searcher) unpack(it *item) error {
 	sr.ref.GiveSpares(sr.g.scr)
 	st.GiveSpares(sr.g.scr)
 	sr.refLeaves = append(sr.refLeaves[:0], sr.pm.leaves...)
+	sr.refBlocks = append(sr.refBlocks[:0], sr.pm.blocks...)
 	sr.refAux = it.aux
 	if sr.verify {
 		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
@@ -438,28 +439,25 @@ func (sr *searcher) unpack(it *item) error {
 }
 
 // leafDiff returns the parts of the state unfolded into sr.pm for
-// vm.Machine.DecodeKeyFrom, nil where its leaf is sr.ref's, and makes
-// sr.oldWords sr.ref's parts where they differ.
+// vm.Machine.DecodeKeyFrom: nil where its leaf is sr.ref's.
 func (sr *searcher) leafDiff() [][]uint64 {
 	t := sr.s.tree
 	sr.leafBuf = sr.leafBuf[:0]
 	for i, id := range sr.pm.leaves {
-		if was := sr.refLeaves[i]; was != id {
-			sr.leafBuf = t.appendLeaf(t.appendLeaf(sr.leafBuf, id), was)
+		if sr.refLeaves[i] != id {
+			sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
 		}
 	}
-	sr.leafWords, sr.oldWords = sr.leafWords[:0], sr.oldWords[:0]
+	sr.leafWords = sr.leafWords[:0]
 	off := 0
 	for i, id := range sr.pm.leaves {
-		was := sr.refLeaves[i]
-		if was == id {
-			sr.leafWords, sr.oldWords = append(sr.leafWords, nil), append(sr.oldWords, nil)
+		if sr.refLeaves[i] == id {
+			sr.leafWords = append(sr.leafWords, nil)
 			continue
 		}
-		n, k := t.leafLen(id), t.leafLen(was)
+		n := t.leafLen(id)
 		sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
-		sr.oldWords = append(sr.oldWords, sr.leafBuf[off+n:off+n+k:off+n+k])
-		off += n + k
+		off += n
 	}
 	return sr.leafWords
 }

@@ -63,7 +63,8 @@ func (m *Machine) DecodeKeyInto(st *State, parts [][]uint64, aux []uint32) error
 // DecodeKeyFrom is DecodeKeyInto for a state whose encoding differs in a
 // few parts from that of ref, a running state DecodeKeyInto or
 // DecodeKeyFrom made and left unchanged: parts[i] is nil where the state's
-// part i is ref's, and where it is not, old[i] is ref's part i. Both
+// part i is ref's, and refBlocks[j] is the block id of ref's j-th block
+// part (part j after the process parts and the block count). Both
 // encodings have as many parts, equal headers and block counts, and both
 // states the same auxiliary words (the caller checks). It makes st a copy
 // of ref (CopyInto) and decodes only the parts that differ, as
@@ -73,24 +74,20 @@ func (m *Machine) DecodeKeyInto(st *State, parts [][]uint64, aux []uint32) error
 // (a block part of another block than ref's, or a machine with
 // thread-local globals, whose processes' constants read memory): the
 // caller then decodes the whole state.
-func (m *Machine) DecodeKeyFrom(st, ref *State, parts, old [][]uint64, aux []uint32) (bool, error) {
-	if m.tls != nil || len(old) != len(parts) || len(ref.Threads) < 1 || len(parts) < len(ref.Threads)+2 {
-		return false, nil
-	}
+func (m *Machine) DecodeKeyFrom(st, ref *State, parts [][]uint64, refBlocks []uint32, aux []uint32) (bool, error) {
 	nt := len(ref.Threads)
-	if parts[0] != nil || parts[nt+1] != nil {
+	if m.tls != nil || nt < 1 || len(parts) != nt+2+len(refBlocks) || parts[0] != nil || parts[nt+1] != nil {
 		return false, nil
 	}
-	for i := nt + 2; i < len(parts); i++ {
-		if parts[i] == nil {
-			continue
-		}
-		id, err := blockPartID(parts[i])
-		if err != nil {
-			return false, fmt.Errorf("%w: %v", ErrKeyDecode, err)
-		}
-		if was, err := blockPartID(old[i]); err != nil || was != id {
-			return false, nil
+	for j, was := range refBlocks {
+		if p := parts[nt+2+j]; p != nil {
+			id, err := blockPartID(p)
+			if err != nil {
+				return false, fmt.Errorf("%w: %v", ErrKeyDecode, err)
+			}
+			if id != was {
+				return false, nil
+			}
 		}
 	}
 	m.CopyInto(st, ref)

@@ -124,13 +124,13 @@ func TestDecodeKeyFrom(t *testing.T) {
 					if ref != nil && slices.Equal(aux, refAux) {
 						old := splitParts(refKey, refEnds)
 						if len(old) == len(parts) {
-							diff, was := make([][]uint64, len(parts)), make([][]uint64, len(parts))
+							diff := make([][]uint64, len(parts))
 							for i := range parts {
 								if !slices.Equal(parts[i], old[i]) {
-									diff[i], was[i] = parts[i], old[i]
+									diff[i] = parts[i]
 								}
 							}
-							ok, err := m.DecodeKeyFrom(dec, ref, diff, was, aux)
+							ok, err := m.DecodeKeyFrom(dec, ref, diff, blockIDs(t, old, len(ref.Threads)), aux)
 							if err != nil {
 								t.Fatalf("seed %d step %d: %v", seed, step, err)
 							}
@@ -229,10 +229,11 @@ func TestDecodeKeyFromDeclines(t *testing.T) {
 	if len(parts) < nt+4 {
 		t.Fatalf("%d parts: want two blocks at least", len(parts))
 	}
-	only := func(i int, p []uint64) ([][]uint64, [][]uint64) {
-		diff, was := make([][]uint64, len(parts)), make([][]uint64, len(parts))
-		diff[i], was[i] = p, parts[i]
-		return diff, was
+	refBlocks := blockIDs(t, parts, nt)
+	only := func(i int, p []uint64) [][]uint64 {
+		diff := make([][]uint64, len(parts))
+		diff[i] = p
+		return diff
 	}
 	other := slices.Clone(parts[nt+2])
 	other[0] = parts[nt+3][0] // another block's id and kind
@@ -248,8 +249,7 @@ func TestDecodeKeyFromDeclines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dec := m.NewState()
 			before := m.AppendKey(nil, dec)
-			diff, was := only(tc.i, tc.p)
-			ok, err := m.DecodeKeyFrom(dec, ref, diff, was, aux)
+			ok, err := m.DecodeKeyFrom(dec, ref, only(tc.i, tc.p), refBlocks, aux)
 			if ok || err != nil {
 				t.Fatalf("DecodeKeyFrom: %v, %v; want false, nil", ok, err)
 			}
@@ -260,8 +260,22 @@ func TestDecodeKeyFromDeclines(t *testing.T) {
 	}
 	bad := slices.Clone(parts[nt+2])
 	bad = append(bad, 1) // a word more than its bytes
-	diff, was := only(nt+2, bad)
-	if _, err := m.DecodeKeyFrom(m.NewState(), ref, diff, was, aux); !errors.Is(err, ErrKeyDecode) {
+	if _, err := m.DecodeKeyFrom(m.NewState(), ref, only(nt+2, bad), refBlocks, aux); !errors.Is(err, ErrKeyDecode) {
 		t.Fatalf("a block part with a word too many: %v, want ErrKeyDecode", err)
 	}
+}
+
+// blockIDs returns the block ids of the block parts of an encoding's parts
+// (those after nt processes and the block count).
+func blockIDs(t *testing.T, parts [][]uint64, nt int) []uint32 {
+	t.Helper()
+	var ids []uint32
+	for _, p := range parts[nt+2:] {
+		id, err := blockPartID(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
 }
