@@ -50,7 +50,7 @@ func BenchmarkSearch(b *testing.B) {
 			m := machine(b, bc.path)
 			c := compile(b, m, bc.query)
 			opts := Options{Reduction: bc.red, POR: bc.por, Compact: bc.compact, MaxBytes: -1, Workers: bc.workers}
-			var states, trans int64
+			var states, trans, fromRef int64
 			var bytes float64
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
@@ -63,6 +63,7 @@ func BenchmarkSearch(b *testing.B) {
 				}
 				states += res.States
 				trans += res.Transitions
+				fromRef += res.fromRef
 				bytes = res.BytesPerState
 			}
 			b.StopTimer()
@@ -78,6 +79,11 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportMetric(float64(trans)/sec, "transitions/s")
 			b.ReportMetric(bytes, "bytes/state")
 			b.ReportMetric(float64(states)/float64(b.N), "states")
+			if fromRef > 0 {
+				// the share of the states a packed queue rebuilt from the
+				// one taken before (searcher.unpack)
+				b.ReportMetric(float64(fromRef)/float64(states), "from-prev")
+			}
 		})
 	}
 }
