@@ -83,6 +83,7 @@ func (m *Memory) copyFrom(src *Memory) {
 	e := m.takeEpoch()
 	src.epoch, src.base = e, e
 	m.reset(src)
+	m.limit = src.limit // (a zero State had none: MaxMemory must hold in every copy)
 }
 
 // StepOnly executes exactly one step of thread tid as the scheduler loop

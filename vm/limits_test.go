@@ -97,6 +97,30 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
+// TestMemoryLimitInCopies: a state CopyInto copies into a zero State (as
+// explicit search's generator builds successors in fresh states) keeps the
+// per-run memory limit: the copy's run ends in ResourceLimit at the
+// limit, as the original's does.
+func TestMemoryLimitInCopies(t *testing.T) {
+	m := mallocLoop(t, "0", "0")
+	m.MaxMemory = 8 << 20
+	st := m.NewState()
+	for range 20 { // a few blocks allocated
+		m.StepOnly(st, 0, nil)
+	}
+	c := new(State)
+	m.CopyInto(c, st)
+	if c.Mem.limit != st.Mem.limit || c.Mem.limit == 0 {
+		t.Fatalf("copy's memory limit %d, the original's %d", c.Mem.limit, st.Mem.limit)
+	}
+	for i := 0; i < 1e5 && c.Status == Running; i++ {
+		m.StepOnly(c, 0, nil)
+	}
+	if c.Status != Failed || c.Err.Kind != ErrResourceLimit {
+		t.Fatalf("malloc forever in a copy under an 8 MiB limit: %v %v", c.Status, c.Err)
+	}
+}
+
 // TestStackLimit: alloca in a loop ends in ResourceLimit; recursion past
 // MaxDepth in StackOverflow naming the depth.
 func TestStackLimit(t *testing.T) {
