@@ -65,8 +65,10 @@ func (m *Machine) DecodeKeyInto(st *State, parts [][]uint64, aux []uint32) error
 // DecodeKeyFrom made and left unchanged: parts[i] is nil where the state's
 // part i is ref's, and refBlocks[j] is the block id of ref's j-th block
 // part (part j after the process parts and the block count). Both
-// encodings have as many parts, equal headers and block counts, and both
-// states the same auxiliary words (the caller checks). It makes st a copy
+// encodings have as many parts, equal headers and block counts (the
+// caller checks); aux is the state's auxiliary words, of which a process
+// whose part is ref's must have ref's (its frames' result slots: an error
+// otherwise). It makes st a copy
 // of ref (CopyInto) and decodes only the parts that differ, as
 // DecodeKeyInto would have decoded them: a process's part into a new
 // record, a block's into its descriptor. It reports false, having changed
@@ -90,6 +92,12 @@ func (m *Machine) DecodeKeyFrom(st, ref *State, parts [][]uint64, refBlocks []ui
 			}
 		}
 	}
+	bulk := st.Mem.bulk
+	fail := func(format string, args ...any) (bool, error) {
+		m.Reset(st)
+		st.Mem.bulk = bulk // (as DecodeKeyInto leaves it)
+		return true, fmt.Errorf("%w: "+format, append([]any{ErrKeyDecode}, args...)...)
+	}
 	m.CopyInto(st, ref)
 	st.Mem.limit = m.runLimit()
 	st.Steps, st.Err, st.LastThread = 0, nil, -1 // (as Reset leaves them)
@@ -97,30 +105,34 @@ func (m *Machine) DecodeKeyFrom(st, ref *State, parts [][]uint64, refBlocks []ui
 	for i := nt + 2; i < len(parts); i++ {
 		if parts[i] != nil {
 			if err := decodeBlock(&st.Mem, &m.init, parts[i]); err != nil {
-				m.Reset(st)
-				return true, fmt.Errorf("%w: %v", ErrKeyDecode, err)
+				return fail("%v", err)
 			}
 		}
 	}
 	st.Mem.recount()
-	// The processes' auxiliary words (each frame's result slots) follow
-	// the dead stack ids.
+	// The auxiliary words: the dead stack ids (taken from aux, as
+	// DecodeKeyInto takes them), then each frame's result slots, which a
+	// process whose part is unchanged has as ref's (checked).
 	a := aux
 	if len(a) == 0 || uint64(a[0]) > uint64(len(a)-1) {
-		m.Reset(st)
-		return true, fmt.Errorf("%w: dead stack ids: truncated", ErrKeyDecode)
+		return fail("dead stack ids: truncated")
 	}
+	st.Mem.freeStack = append(st.Mem.freeStack[:0], a[1:1+a[0]]...)
 	a = a[1+a[0]:]
 	st.condSeq = 0
 	for k, t := range st.Threads {
 		if parts[1+k] == nil {
-			a = a[min(len(t.Frames), len(a)):] // its frames' words, as before
+			for f := range t.Frames {
+				if len(a) == 0 || int32(a[0]) != t.Frames[f].RetN {
+					return fail("process %d frame %d: result slots not ref's", k, f)
+				}
+				a = a[1:]
+			}
 		} else {
 			nt := st.blankThread()
 			nt.ID = int32(k)
 			if err := m.decodeThread(st, nt, parts[1+k], &a); err != nil {
-				m.Reset(st)
-				return true, fmt.Errorf("%w: process %d: %v", ErrKeyDecode, k, err)
+				return fail("process %d: %v", k, err)
 			}
 			if release(t) {
 				st.spare = append(st.spare, t)
@@ -133,8 +145,7 @@ func (m *Machine) DecodeKeyFrom(st, ref *State, parts [][]uint64, refBlocks []ui
 		}
 	}
 	if len(a) != 0 {
-		m.Reset(st)
-		return true, fmt.Errorf("%w: %d auxiliary words left", ErrKeyDecode, len(a))
+		return fail("%d auxiliary words left", len(a))
 	}
 	return true, nil
 }

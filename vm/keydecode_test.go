@@ -210,8 +210,9 @@ func TestDecodeKeyRejects(t *testing.T) {
 
 // TestDecodeKeyFromDeclines: DecodeKeyFrom leaves the state as it was and
 // reports false for a change it does not decode in place (the header or
-// the block count, a block part of another block), and refuses a changed
-// part that is no part with ErrKeyDecode.
+// the block count, a block part of another block), and refuses with
+// ErrKeyDecode a changed part that is no part and auxiliary words that
+// give a process whose part is ref's other result slots.
 func TestDecodeKeyFromDeclines(t *testing.T) {
 	m := NewMachine(testutil.Program(t, "../testdata/smc/fib_4.c"))
 	st := m.NewState()
@@ -257,6 +258,13 @@ func TestDecodeKeyFromDeclines(t *testing.T) {
 				t.Fatal("a declined DecodeKeyFrom changed the state")
 			}
 		})
+	}
+	// aux with other result slots for a frame of a process whose part is
+	// ref's: an error, not a state with ref's
+	other2 := slices.Clone(aux)
+	other2[len(other2)-1]++
+	if _, err := m.DecodeKeyFrom(m.NewState(), ref, make([][]uint64, len(parts)), refBlocks, other2); !errors.Is(err, ErrKeyDecode) {
+		t.Fatalf("other result slots for an unchanged process: %v, want ErrKeyDecode", err)
 	}
 	bad := slices.Clone(parts[nt+2])
 	bad = append(bad, 1) // a word more than its bytes
