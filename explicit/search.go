@@ -394,7 +394,7 @@ func (sr *searcher) unpack(it *item) error {
 	done := false
 	if sr.ref != nil && it.aux == sr.refAux && len(sr.pm.leaves) == len(sr.refLeaves) {
 		var err error
-		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafDiff(), sr.refBlocks, aux); err != nil {
+		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafParts(sr.refLeaves), sr.refBlocks, aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
 		}
 		if done {
@@ -402,17 +402,7 @@ func (sr *searcher) unpack(it *item) error {
 		}
 	}
 	if !done {
-		sr.leafWords, sr.leafBuf = sr.leafWords[:0], sr.leafBuf[:0]
-		for _, id := range sr.pm.leaves {
-			sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
-		}
-		off := 0
-		for _, id := range sr.pm.leaves {
-			n := t.leafLen(id)
-			sr.leafWords = append(sr.leafWords, sr.leafBuf[off:off+n:off+n])
-			off += n
-		}
-		if err := sr.m.DecodeKeyInto(st, sr.leafWords, aux); err != nil {
+		if err := sr.m.DecodeKeyInto(st, sr.leafParts(nil), aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
 		}
 	}
@@ -438,20 +428,22 @@ func (sr *searcher) unpack(it *item) error {
 	return nil
 }
 
-// leafDiff returns the parts of the state unfolded into sr.pm for
-// vm.Machine.DecodeKeyFrom: nil where its leaf is sr.ref's.
-func (sr *searcher) leafDiff() [][]uint64 {
+// leafParts returns the parts of the state unfolded into sr.pm, the words
+// of its leaves, for vm.Machine.DecodeKeyInto, or, given the leaves of
+// sr.ref, for vm.Machine.DecodeKeyFrom: nil where its leaf is ref's.
+func (sr *searcher) leafParts(ref []uint32) [][]uint64 {
 	t := sr.s.tree
+	same := func(i int) bool { return ref != nil && ref[i] == sr.pm.leaves[i] }
 	sr.leafBuf = sr.leafBuf[:0]
 	for i, id := range sr.pm.leaves {
-		if sr.refLeaves[i] != id {
+		if !same(i) {
 			sr.leafBuf = t.appendLeaf(sr.leafBuf, id)
 		}
 	}
 	sr.leafWords = sr.leafWords[:0]
 	off := 0
 	for i, id := range sr.pm.leaves {
-		if sr.refLeaves[i] == id {
+		if same(i) {
 			sr.leafWords = append(sr.leafWords, nil)
 			continue
 		}

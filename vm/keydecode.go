@@ -129,16 +129,16 @@ func (m *Machine) DecodeKeyFrom(st, ref *State, parts [][]uint64, refBlocks []ui
 				a = a[1:]
 			}
 		} else {
-			nt := st.blankThread()
-			nt.ID = int32(k)
-			if err := m.decodeThread(st, nt, parts[1+k], &a); err != nil {
+			u := st.blankThread()
+			u.ID = int32(k)
+			if err := m.decodeThread(st, u, parts[1+k], &a); err != nil {
 				return fail("process %d: %v", k, err)
 			}
 			if release(t) {
 				st.spare = append(st.spare, t)
 			}
-			st.Threads[k] = nt
-			t = nt
+			st.Threads[k] = u
+			t = u
 		}
 		if t.Wait == waitCond {
 			st.condSeq = max(st.condSeq, t.WaitSeq)
