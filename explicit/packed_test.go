@@ -11,16 +11,19 @@ import (
 	"github.com/wyvernmc/wyvern/internal/testutil"
 )
 
-// TestPackedQueueMatches: the breadth-first search with full storage whose
-// queue keeps each state packed (its leaves in the tree and its auxiliary
-// words, rebuilt by vm.Machine.DecodeKeyInto when expanded) gives exactly
-// the result of the search whose queue keeps the states' graphs (verdict,
-// reason, every count, depth, queue length, visited-set bytes, witnesses
-// and their traces; not the queue's byte estimate, which is what differs)
-// over the reduction corpus, with every reduction, partial-order reduction
-// on top of global, enumeration cut off by state limits and queries decided
-// mid-search. Every rebuilt state is checked against its leaves
-// (verifyPartsHash, set for the package's tests).
+// TestPackedQueueMatches: the breadth-first search whose queue keeps each
+// state packed — with full storage its leaves in the tree and its
+// auxiliary words, with compaction the parts of its encoding coded against
+// the state queued before (partQueue); rebuilt by vm.Machine.DecodeKeyFrom
+// or DecodeKeyInto when expanded — gives exactly the result of the search
+// whose queue keeps the states' graphs (verdict, reason, every count,
+// depth, queue length, visited-set bytes, witnesses and their traces; not
+// the queue's byte estimate, which is what differs) over the reduction
+// corpus, with both storages, every reduction, partial-order reduction on
+// top of global, enumeration cut off by state limits and queries decided
+// mid-search. Every rebuilt state is checked against its leaves or parts,
+// and every successor's parts made from its parent's against its whole
+// encoding (verifyPartsHash, set for the package's tests).
 func TestPackedQueueMatches(t *testing.T) {
 	testutil.NeedClang(t)
 	type tc struct {
@@ -30,27 +33,32 @@ func TestPackedQueueMatches(t *testing.T) {
 	var cases []tc
 	for _, p := range reductionCorpus(t) {
 		for _, red := range reductions {
-			opts := Options{Reduction: red, MaxStates: 200_000}
-			cases = append(cases, tc{p, "EnumStates", opts})
-			if red == None {
-				for _, n := range []int64{1, 2, 40, 1000} {
-					o := opts
-					o.MaxStates = n
-					cases = append(cases, tc{p, "EnumStates", o})
+			for _, compact := range []bool{false, true} {
+				opts := Options{Reduction: red, MaxStates: 200_000, Compact: compact}
+				cases = append(cases, tc{p, "EnumStates", opts})
+				if red == None {
+					for _, n := range []int64{1, 2, 40, 1000} {
+						o := opts
+						o.MaxStates = n
+						cases = append(cases, tc{p, "EnumStates", o})
+					}
 				}
-			}
-			for _, q := range []string{"E<> Deadlock", "E<> Error", "A[] !Error"} {
-				cases = append(cases, tc{p, q, opts})
-				if red == Global {
-					o := opts
-					o.POR = true
-					cases = append(cases, tc{p, q, o})
+				for _, q := range []string{"E<> Deadlock", "E<> Error", "A[] !Error"} {
+					cases = append(cases, tc{p, q, opts})
+					if red == Global {
+						o := opts
+						o.POR = true
+						cases = append(cases, tc{p, q, o})
+					}
 				}
 			}
 		}
 	}
-	cases = append(cases, tc{peterson, mutex, Options{}}, tc{petersonBug, mutex, Options{Reduction: Global, POR: true}},
-		tc{"testdata/nondet_int.c", "E<> x == 7", Options{}})
+	for _, compact := range []bool{false, true} {
+		cases = append(cases, tc{peterson, mutex, Options{Compact: compact}},
+			tc{petersonBug, mutex, Options{Reduction: Global, POR: true, Compact: compact}},
+			tc{"testdata/nondet_int.c", "E<> x == 7", Options{Compact: compact}})
+	}
 	defer func(v bool) { packQueue = v }(packQueue)
 	for _, c := range cases {
 		name := strings.TrimSuffix(filepath.Base(c.path), ".c")
@@ -59,66 +67,61 @@ func TestPackedQueueMatches(t *testing.T) {
 			comp := compile(t, m, c.query)
 			packQueue = false
 			res, err := Search(context.Background(), comp, c.opts)
-			want := comparable(t, noQueueBytes(res), err)
+			want := comparable(t, res, err)
 			packQueue = true
 			res, err = Search(context.Background(), comp, c.opts)
-			if got := comparable(t, noQueueBytes(res), err); got != want {
-				t.Errorf("%s %q %s por=%v max-states %d, packed queue:\n got %s\nwant %s",
-					c.path, c.query, c.opts.Reduction, c.opts.POR, c.opts.MaxStates, got, want)
+			if got := comparable(t, res, err); got != want {
+				t.Errorf("%s %q %s por=%v compact=%v max-states %d, packed queue:\n got %s\nwant %s",
+					c.path, c.query, c.opts.Reduction, c.opts.POR, c.opts.Compact, c.opts.MaxStates, got, want)
 			}
 		})
 	}
 }
 
-// noQueueBytes returns res without its queue estimate (nil stays nil).
-func noQueueBytes(res *Result) *Result {
-	if res == nil {
-		return nil
-	}
-	r := *res
-	r.QueuePeakBytes = 0
-	return &r
-}
-
-// TestPackedQueueBytes: on fib_4 (67 168 states) the packed queue's
-// estimate is far below the estimate of a queue of state graphs, the
-// search's heap stays far below the graphs' (the live heap sampled at
-// progress reports), and it allocates few times a state: the states it
-// rebuilds reuse the records, chunks and buffers of those it expanded, and
-// most are rebuilt from the state taken before them.
+// TestPackedQueueBytes: on fib_4 (67 168 states), with either storage, the
+// packed queue's estimate is far below the estimate of a queue of state
+// graphs, and the search allocates few times a state: the states it
+// rebuilds reuse the records, chunks and buffers of those it expanded (and
+// with compaction the queue its segments), and most are rebuilt from the
+// state taken before them.
 func TestPackedQueueBytes(t *testing.T) {
 	m := machine(t, "../testdata/smc/fib_4.c")
 	c := compile(t, m, "EnumStates")
 	defer func(v, p bool) { verifyPartsHash, packQueue = v, p }(verifyPartsHash, packQueue)
 	verifyPartsHash = false // (its checks allocate)
-	run := func(packed bool) (*Result, float64) {
-		packQueue = packed
-		var ms0, ms1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms0)
-		res, err := Search(context.Background(), c, Options{MaxBytes: -1})
-		runtime.ReadMemStats(&ms1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, float64(ms1.Mallocs-ms0.Mallocs) / float64(res.States)
-	}
-	graphs, _ := run(false)
-	packed, allocs := run(true)
-	t.Logf("queue peak estimate %d bytes packed, %d with graphs; %.4f allocations a state packed", packed.QueuePeakBytes, graphs.QueuePeakBytes, allocs)
-	if packed.States != graphs.States || packed.MaxQueue != graphs.MaxQueue {
-		t.Fatalf("packed: %d states, queue %d; graphs: %d states, queue %d", packed.States, packed.MaxQueue, graphs.States, graphs.MaxQueue)
-	}
-	if 5*packed.QueuePeakBytes > graphs.QueuePeakBytes {
-		t.Errorf("packed queue peak estimate %d bytes, graphs' %d: want at most a fifth", packed.QueuePeakBytes, graphs.QueuePeakBytes)
-	}
-	if per := fmt.Sprintf("%.4f", allocs); allocs > 0.05 {
-		t.Errorf("%s allocations a state with a packed queue, want at most 0.05", per)
-	}
-	// Most states taken from the queue are rebuilt from the one before
-	// (searcher.unpack), the others decoded whole.
-	t.Logf("%d of %d states rebuilt from the one taken before", packed.fromRef, packed.States)
-	if 2*packed.fromRef < packed.States {
-		t.Errorf("%d of %d states rebuilt from the one taken before, want at least half", packed.fromRef, packed.States)
+	for _, compact := range []bool{false, true} {
+		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
+			run := func(packed bool) (*Result, float64) {
+				packQueue = packed
+				var ms0, ms1 runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms0)
+				res, err := Search(context.Background(), c, Options{MaxBytes: -1, Compact: compact})
+				runtime.ReadMemStats(&ms1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res, float64(ms1.Mallocs-ms0.Mallocs) / float64(res.States)
+			}
+			graphs, _ := run(false)
+			packed, allocs := run(true)
+			t.Logf("queue peak estimate %d bytes packed, %d with graphs; %.4f allocations a state packed", packed.QueuePeakBytes, graphs.QueuePeakBytes, allocs)
+			if packed.States != graphs.States || packed.MaxQueue != graphs.MaxQueue {
+				t.Fatalf("packed: %d states, queue %d; graphs: %d states, queue %d", packed.States, packed.MaxQueue, graphs.States, graphs.MaxQueue)
+			}
+			if 5*packed.QueuePeakBytes > graphs.QueuePeakBytes {
+				t.Errorf("packed queue peak estimate %d bytes, graphs' %d: want at most a fifth", packed.QueuePeakBytes, graphs.QueuePeakBytes)
+			}
+			if per := fmt.Sprintf("%.4f", allocs); allocs > 0.05 {
+				t.Errorf("%s allocations a state with a packed queue, want at most 0.05", per)
+			}
+			// Most states taken from the queue are rebuilt from the one
+			// before (searcher.unpack, unpackParts), the others decoded
+			// whole.
+			t.Logf("%d of %d states rebuilt from the one taken before", packed.fromRef, packed.States)
+			if 2*packed.fromRef < packed.States {
+				t.Errorf("%d of %d states rebuilt from the one taken before, want at least half", packed.fromRef, packed.States)
+			}
+		})
 	}
 }

@@ -41,7 +41,9 @@ type item struct {
 
 // packedItem is a state waiting in a packed queue: item without the
 // state's graph, its hash and its memo; the state is rebuilt from its root
-// (treeDB.unfold, vm.Machine.DecodeKeyInto).
+// (full storage: treeDB.unfold, vm.Machine.DecodeKeyInto) or from its
+// entry in the queue of encodings (compaction: partQueue; root is then
+// not used).
 type packedItem struct {
 	root           uint64
 	idx, depth, en uint32
@@ -172,9 +174,10 @@ type searcher struct {
 	memos  memoArena
 
 	// packed: the breadth-first queue (pq, from phead on) keeps no state
-	// graphs, only each state's root in the tree and auxiliary words; a
-	// state is rebuilt from them (treeDB.unfold, vm.Machine.DecodeKeyInto)
-	// when it is expanded (full storage, one worker, breadth-first:
+	// graphs, only each state's auxiliary words and, with full storage,
+	// its root in the tree, with compaction its encoding in cq; a state
+	// is rebuilt from them (treeDB.unfold, vm.Machine.DecodeKeyFrom and
+	// DecodeKeyInto) when it is expanded (one worker, breadth-first:
 	// packQueue).
 	packed    bool
 	pq        []packedItem
@@ -190,6 +193,12 @@ type searcher struct {
 	refLeaves []uint32
 	refBlocks []uint32
 	refAux    uint32
+	// With compaction the packed queue is cq (partQueue): curParts is the
+	// encoding of the state being expanded (cq's, valid until the next
+	// take), succParts that of the state push puts next.
+	cq        partQueue
+	curParts  *partList
+	succParts partList
 
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
@@ -310,7 +319,11 @@ func (sr *searcher) run() error {
 	sr.res.States = 1
 	if sr.memo = !sr.s.compact && sr.workers <= 1; sr.memo {
 		sr.s.tree.memoOf(sr.key, sr.ends, &sr.cm, true)
-		sr.packed = packQueue && sr.opts.Order != DFS
+	}
+	sr.packed = packQueue && sr.opts.Order != DFS && sr.workers <= 1
+	if sr.packed && sr.s.compact {
+		sr.succParts.words = append(sr.succParts.words[:0], sr.key...)
+		sr.succParts.ends = append(sr.succParts.ends[:0], sr.ends...)
 	}
 	if sr.visit(s0, idx) {
 		sr.s.keep(idx)
@@ -338,6 +351,10 @@ func (sr *searcher) run() error {
 			sr.prefetch()
 		}
 		switch {
+		case sr.packed && sr.s.compact:
+			if err := sr.unpackParts(&it); err != nil {
+				return err
+			}
 		case sr.packed:
 			if err := sr.unpack(&it); err != nil {
 				return err
@@ -372,9 +389,8 @@ func (sr *searcher) run() error {
 	}
 }
 
-// packQueue lets a breadth-first search with full storage and one
-// worker keep its queue packed (searcher.packed); tests turn it off to
-// compare.
+// packQueue lets a breadth-first search with one worker keep its queue
+// packed (searcher.packed); tests turn it off to compare.
 var packQueue = true
 
 // unpack rebuilds the state of it, an item of a packed queue, and its
@@ -406,17 +422,9 @@ func (sr *searcher) unpack(it *item) error {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
 		}
 	}
-	if sr.ref == nil {
-		sr.ref = new(vm.State)
-	}
-	sr.m.CopyInto(sr.ref, st)
-	// What the state before was the last to hold, and what decoding did
-	// not reuse, goes to the generator, which makes st's successors.
-	sr.ref.GiveSpares(sr.g.scr)
-	st.GiveSpares(sr.g.scr)
+	sr.keepRef(st, it.aux)
 	sr.refLeaves = append(sr.refLeaves[:0], sr.pm.leaves...)
 	sr.refBlocks = append(sr.refBlocks[:0], sr.pm.blocks...)
-	sr.refAux = it.aux
 	if sr.verify {
 		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
 		var m treeMemo
@@ -425,6 +433,80 @@ func (sr *searcher) unpack(it *item) error {
 		}
 	}
 	it.st = st
+	return nil
+}
+
+// keepRef makes sr.ref a copy of st, the state unpack rebuilt, with
+// auxiliary list aux, for the next state taken from the queue.
+func (sr *searcher) keepRef(st *vm.State, aux uint32) {
+	if sr.ref == nil {
+		sr.ref = new(vm.State)
+	}
+	sr.m.CopyInto(sr.ref, st)
+	// What the state before was the last to hold, and what decoding did
+	// not reuse, goes to the generator, which makes st's successors.
+	sr.ref.GiveSpares(sr.g.scr)
+	st.GiveSpares(sr.g.scr)
+	sr.refAux = aux
+}
+
+// unpackParts is unpack with compaction: it rebuilds the state of it from
+// the packed queue's entry (partQueue), from the state taken before in
+// the parts the entry shares with it.
+func (sr *searcher) unpackParts(it *item) error {
+	h, p, words, err := sr.cq.take()
+	if err != nil {
+		return err
+	}
+	sr.qBytes -= 8 * int64(words)
+	st := sr.g.take()
+	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
+	st.AllocateInBulk()
+	aux := sr.auxes.list(it.aux)
+	sr.leafWords = sr.leafWords[:0]
+	for i := range p.n() {
+		sr.leafWords = append(sr.leafWords, p.part(i))
+	}
+	done := false
+	if sr.ref != nil && it.aux == sr.refAux {
+		// the parts the entry left out are the state's before (ref's):
+		// nil for DecodeKeyFrom
+		for i := range sr.leafWords {
+			if !sr.cq.stored(i) {
+				sr.leafWords[i] = nil
+			}
+		}
+		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafWords, sr.refBlocks, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
+		}
+		if done {
+			sr.res.fromRef++
+		} else {
+			for i := range sr.leafWords {
+				sr.leafWords[i] = p.part(i)
+			}
+		}
+	}
+	if !done {
+		if err := sr.m.DecodeKeyInto(st, sr.leafWords, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+		}
+	}
+	sr.keepRef(st, it.aux)
+	sr.refBlocks = sr.refBlocks[:0]
+	for j := p.threads() + 2; j < p.n(); j++ {
+		sr.refBlocks = append(sr.refBlocks, p.blockID(j))
+	}
+	if sr.verify {
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		if !slices.Equal(sr.key, p.words) || !slices.Equal(sr.ends, p.ends) {
+			return errors.New("explicit: internal error: a queued state rebuilt from its parts has another encoding")
+		}
+		if got := sr.parts.Uncached().Sum(st); got != h {
+			return fmt.Errorf("explicit: internal error: a queued state rebuilt from its parts has parts hash %x, queued with %x", got, h)
+		}
+	}
+	it.st, it.h, sr.curParts = st, h, p
 	return nil
 }
 
@@ -504,6 +586,11 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	sr.lastAdded = added
 	if !added {
 		return nil
+	}
+	if sr.packed {
+		if err := sr.successorParts(st, tid); err != nil {
+			return err
+		}
 	}
 	_, err := sr.added(st, idx, h, len(sr.key), true)
 	return err
@@ -715,6 +802,9 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 		sr.auxBuf = sr.m.AppendKeyAux(sr.auxBuf[:0], st)
 		sr.pq = append(sr.pq, packedItem{root: sr.cm.root, idx: idx, depth: depth, en: en, aux: sr.auxes.id(sr.auxBuf)})
 		sr.qBytes += packedItemBytes
+		if sr.s.compact {
+			sr.qBytes += 8 * int64(sr.cq.put(h, &sr.succParts))
+		}
 	} else {
 		var memo uint64
 		if sr.memo {
@@ -731,6 +821,26 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 	if n := sr.queued(); n > sr.res.MaxQueue {
 		sr.res.MaxQueue = n
 	}
+}
+
+// successorParts makes sr.succParts the encoding of st, a successor made
+// by process tid that the visited set has just added (compaction, packed
+// queue: push puts it there), from that of the state expanded
+// (curParts): only the parts that may differ are made (vm.Machine.KeyDelta).
+func (sr *searcher) successorParts(st *vm.State, tid int32) error {
+	p := &sr.succParts
+	if sr.m.KeyDelta(sr.curSt, st, tid, sr.g.solo, &sr.delta) {
+		deriveParts(sr.m, st, sr.curParts, p, &sr.delta)
+	} else {
+		p.words, p.ends = sr.m.AppendKeyParts(p.words[:0], p.ends[:0], st)
+	}
+	if sr.verify {
+		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
+		if !slices.Equal(sr.key, p.words) || !slices.Equal(sr.ends, p.ends) {
+			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
+		}
+	}
+	return nil
 }
 
 // prefetch starts loading the states the breadth-first search expands
