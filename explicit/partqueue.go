@@ -18,11 +18,16 @@ type partList struct {
 func (p *partList) n() int { return len(p.ends) }
 
 func (p *partList) part(i int) []uint64 {
-	start := int32(0)
-	if i > 0 {
-		start = p.ends[i-1]
-	}
+	start := p.start(i)
 	return p.words[start:p.ends[i]:p.ends[i]]
+}
+
+// start is where part i begins.
+func (p *partList) start(i int) int32 {
+	if i > 0 {
+		return p.ends[i-1]
+	}
+	return 0
 }
 
 func (p *partList) reset() { p.words, p.ends = p.words[:0], p.ends[:0] }
@@ -50,44 +55,56 @@ func (p *partList) blockID(i int) uint32 {
 // deriveParts makes c the encoding of st, a successor of the state whose
 // encoding is p, from p and d, the parts that may differ
 // (vm.Machine.KeyDelta): it encodes only those, as treeDB.derive does for
-// a tree.
+// a tree, and copies p's others a run of them at a time.
 func deriveParts(m *vm.Machine, st *vm.State, p, c *partList, d *vm.KeyDelta) {
 	c.reset()
 	nt := p.threads()
-	th := 0 // next of d.Threads
-	for i := range nt + 2 {
-		switch {
-		case i == 0 && d.Header:
-			c.words = m.AppendHeaderPart(c.words, st)
-			c.ends = append(c.ends, int32(len(c.words)))
-		case i > 0 && i <= nt && th < len(d.Threads) && int(d.Threads[th]) == i-1:
-			th++
-			c.words = m.AppendThreadPart(c.words, st, i-1)
-			c.ends = append(c.ends, int32(len(c.words)))
-		case i == nt+1 && d.Count:
-			c.words = m.AppendCountPart(c.words, st)
-			c.ends = append(c.ends, int32(len(c.words)))
-		default:
-			c.add(p.part(i))
+	// p's parts from run on, up to the one looked at, are c's too:
+	// copyTo copies those before part k.
+	run := 0
+	copyTo := func(k int) {
+		if k > run {
+			from := p.start(run)
+			off := int32(len(c.words)) - from
+			c.words = append(c.words, p.words[from:p.ends[k-1]]...)
+			for _, e := range p.ends[run:k] {
+				c.ends = append(c.ends, e+off)
+			}
 		}
+		run = k + 1
+	}
+	if d.Header {
+		copyTo(0)
+		c.words = m.AppendHeaderPart(c.words, st)
+		c.ends = append(c.ends, int32(len(c.words)))
+	}
+	for _, tid := range d.Threads {
+		copyTo(1 + int(tid))
+		c.words = m.AppendThreadPart(c.words, st, int(tid))
+		c.ends = append(c.ends, int32(len(c.words)))
+	}
+	if d.Count {
+		copyTo(nt + 1)
+		c.words = m.AppendCountPart(c.words, st)
+		c.ends = append(c.ends, int32(len(c.words)))
 	}
 	// the blocks: p's, with those d lists made again (in id order both)
 	j := nt + 2
 	for _, id := range d.Blocks {
 		for ; j < p.n() && p.blockID(j) < id; j++ {
-			c.add(p.part(j))
 		}
+		copyTo(j)
 		if j < p.n() && p.blockID(j) == id {
 			j++
+		} else {
+			run = j // (no part of p's left out)
 		}
 		var ok bool
 		if c.words, ok = m.AppendBlockPart(c.words, st, id); ok {
 			c.ends = append(c.ends, int32(len(c.words)))
 		}
 	}
-	for ; j < p.n(); j++ {
-		c.add(p.part(j))
-	}
+	copyTo(p.n())
 }
 
 // partQueue is the breadth-first queue of a search with hash compaction and

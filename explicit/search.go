@@ -463,19 +463,18 @@ func (sr *searcher) unpackParts(it *item) error {
 	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
 	st.AllocateInBulk()
 	aux := sr.auxes.list(it.aux)
+	fromRef := sr.ref != nil && it.aux == sr.refAux
 	sr.leafWords = sr.leafWords[:0]
 	for i := range p.n() {
-		sr.leafWords = append(sr.leafWords, p.part(i))
+		if fromRef && !sr.cq.stored(i) {
+			// left out: the state's before (ref's), nil for DecodeKeyFrom
+			sr.leafWords = append(sr.leafWords, nil)
+		} else {
+			sr.leafWords = append(sr.leafWords, p.part(i))
+		}
 	}
 	done := false
-	if sr.ref != nil && it.aux == sr.refAux {
-		// the parts the entry left out are the state's before (ref's):
-		// nil for DecodeKeyFrom
-		for i := range sr.leafWords {
-			if !sr.cq.stored(i) {
-				sr.leafWords[i] = nil
-			}
-		}
+	if fromRef {
 		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafWords, sr.refBlocks, aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
 		}
@@ -490,6 +489,11 @@ func (sr *searcher) unpackParts(it *item) error {
 	if !done {
 		if err := sr.m.DecodeKeyInto(st, sr.leafWords, aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+		}
+	}
+	for i := range p.threads() {
+		if sr.leafWords[1+i] != nil { // (decoded: a new record)
+			sr.parts.CacheThread(st, i, sr.leafWords[1+i])
 		}
 	}
 	sr.keepRef(st, it.aux)

@@ -446,6 +446,22 @@ func (h *PartsHasher) thread(st *State, t *Thread) Hash128 {
 	return x
 }
 
+// CacheThread caches in process i's record of st, when st alone holds
+// it, the process's part hash, given part, its part of st's encoding
+// (AppendThreadPart): the hash thread would make, without encoding the
+// process again. A state decoded from its encoding (DecodeKeyInto,
+// DecodeKeyFrom) has new records; once it shares them (CopyInto) none
+// can be cached, and each of its successors would hash the parent's part
+// of the process that moved again.
+func (h *PartsHasher) CacheThread(st *State, i int, part []uint64) {
+	t := st.Threads[i]
+	if h.id == 0 || t.phID == h.id || t.Wait == waitCond || atomic.LoadInt32(&t.shared) != 0 {
+		return
+	}
+	h.buf = append(append(h.buf[:0], partThread), part...)
+	t.ph, t.phID = h.sum(), h.id
+}
+
 // block returns the hash of block id of mem as a part, zero if it is not
 // one (the null block, ids past the memory's end and blocks equal to the
 // image, which the key leaves out).
