@@ -434,3 +434,70 @@ func TestKeyParts(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheThread: along random runs of the identity programs (and
+// Peterson and fib_4), CacheThread given a process's part of the encoding
+// caches the hash PartsHasher.thread makes from scratch, in a record the
+// state alone holds; it caches nothing in a record the state shares
+// (another state may hold it) or of a process waiting on a condition
+// variable (its part depends on the other processes).
+func TestCacheThread(t *testing.T) {
+	progs := append([]string{"../testdata/smc/petersons.c", "../testdata/smc/fib_4.c"}, identityPrograms...)
+	for _, path := range progs {
+		m := NewMachine(testutil.Program(t, path))
+		ph := NewPartsHasher()
+		scratch := ph.Uncached()
+		var en []int32
+		var key []uint64
+		var ends []int32
+		cachedSome := false
+		for seed := uint64(1); seed <= 3; seed++ {
+			st := m.NewState()
+			rnd := NewRand(seed, 0)
+			for step := 0; step < 300 && st.Status == Running; step++ {
+				if en = m.EnabledThreads(st, en); len(en) == 0 {
+					break
+				}
+				m.StepOnly(st, en[rnd.Uint64()%uint64(len(en))], rnd)
+				if st.Status != Running {
+					break
+				}
+				key, ends = m.AppendKeyParts(key[:0], ends[:0], st)
+				// a decoded copy: its records are new, owned, uncached
+				dec := m.NewState()
+				parts := make([][]uint64, len(ends))
+				for i := range ends {
+					from := int32(0)
+					if i > 0 {
+						from = ends[i-1]
+					}
+					parts[i] = key[from:ends[i]]
+				}
+				if err := m.DecodeKeyInto(dec, parts, m.AppendKeyAux(nil, st)); err != nil {
+					t.Fatalf("%s: seed %d step %d: %v", path, seed, step, err)
+				}
+				shared := new(State)
+				for i, th := range dec.Threads {
+					if i == 1 {
+						m.CopyInto(shared, dec) // from here on dec shares its records
+					}
+					ph.CacheThread(dec, i, parts[1+i])
+					want := scratch.thread(dec, th)
+					switch {
+					case i >= 1 || th.Wait == waitCond:
+						if th.phID == ph.id {
+							t.Fatalf("%s: seed %d step %d: process %d's hash cached in a shared record or of a waiter", path, seed, step, i)
+						}
+					case th.phID != ph.id || th.ph != want:
+						t.Fatalf("%s: seed %d step %d: process %d's cached hash %x (cached %v), from scratch %x", path, seed, step, i, th.ph, th.phID == ph.id, want)
+					default:
+						cachedSome = true
+					}
+				}
+			}
+		}
+		if !cachedSome {
+			t.Errorf("%s: no hash cached", path)
+		}
+	}
+}
