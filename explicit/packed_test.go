@@ -82,8 +82,8 @@ func TestPackedQueueMatches(t *testing.T) {
 // packed queue's estimate is far below the estimate of a queue of state
 // graphs, and the search allocates few times a state: the states it
 // rebuilds reuse the records, chunks and buffers of those it expanded (and
-// with compaction the queue its segments), and most are rebuilt from the
-// state taken before them.
+// with compaction the queue its segments), and at least 90 % are rebuilt
+// from the state taken before them (fib_4: 94 %).
 func TestPackedQueueBytes(t *testing.T) {
 	m := machine(t, "../testdata/smc/fib_4.c")
 	c := compile(t, m, "EnumStates")
@@ -119,8 +119,8 @@ func TestPackedQueueBytes(t *testing.T) {
 			// before (searcher.unpack, unpackParts), the others decoded
 			// whole.
 			t.Logf("%d of %d states rebuilt from the one taken before", packed.fromRef, packed.States)
-			if 2*packed.fromRef < packed.States {
-				t.Errorf("%d of %d states rebuilt from the one taken before, want at least half", packed.fromRef, packed.States)
+			if 10*packed.fromRef < 9*packed.States {
+				t.Errorf("%d of %d states rebuilt from the one taken before, want at least 90 %%", packed.fromRef, packed.States)
 			}
 		})
 	}

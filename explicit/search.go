@@ -187,12 +187,10 @@ type searcher struct {
 	leafWords [][]uint64
 	leafBuf   []uint64 // the words leafWords slices
 	// ref is a copy of the state unpack rebuilt last, refLeaves its
-	// leaves, refBlocks the block ids of its block parts and refAux its
-	// auxiliary list.
+	// leaves and refBlocks the block ids of its block parts.
 	ref       *vm.State
 	refLeaves []uint32
 	refBlocks []uint32
-	refAux    uint32
 	// With compaction the packed queue is cq (partQueue): curParts is the
 	// encoding of the state being expanded (cq's, valid until the next
 	// take), succParts that of the state push puts next.
@@ -408,7 +406,7 @@ func (sr *searcher) unpack(it *item) error {
 	st.AllocateInBulk()
 	aux := sr.auxes.list(it.aux)
 	done := false
-	if sr.ref != nil && it.aux == sr.refAux && len(sr.pm.leaves) == len(sr.refLeaves) {
+	if sr.ref != nil && len(sr.pm.leaves) == len(sr.refLeaves) {
 		var err error
 		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafParts(sr.refLeaves), sr.refBlocks, aux); err != nil {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
@@ -422,7 +420,7 @@ func (sr *searcher) unpack(it *item) error {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
 		}
 	}
-	sr.keepRef(st, it.aux)
+	sr.keepRef(st)
 	sr.refLeaves = append(sr.refLeaves[:0], sr.pm.leaves...)
 	sr.refBlocks = append(sr.refBlocks[:0], sr.pm.blocks...)
 	if sr.verify {
@@ -436,9 +434,9 @@ func (sr *searcher) unpack(it *item) error {
 	return nil
 }
 
-// keepRef makes sr.ref a copy of st, the state unpack rebuilt, with
-// auxiliary list aux, for the next state taken from the queue.
-func (sr *searcher) keepRef(st *vm.State, aux uint32) {
+// keepRef makes sr.ref a copy of st, the state unpack rebuilt, for the
+// next state taken from the queue.
+func (sr *searcher) keepRef(st *vm.State) {
 	if sr.ref == nil {
 		sr.ref = new(vm.State)
 	}
@@ -447,7 +445,6 @@ func (sr *searcher) keepRef(st *vm.State, aux uint32) {
 	// not reuse, goes to the generator, which makes st's successors.
 	sr.ref.GiveSpares(sr.g.scr)
 	st.GiveSpares(sr.g.scr)
-	sr.refAux = aux
 }
 
 // unpackParts is unpack with compaction: it rebuilds the state of it from
@@ -463,7 +460,7 @@ func (sr *searcher) unpackParts(it *item) error {
 	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
 	st.AllocateInBulk()
 	aux := sr.auxes.list(it.aux)
-	fromRef := sr.ref != nil && it.aux == sr.refAux
+	fromRef := sr.ref != nil
 	sr.leafWords = sr.leafWords[:0]
 	for i := range p.n() {
 		if fromRef && !sr.cq.stored(i) {
@@ -496,7 +493,7 @@ func (sr *searcher) unpackParts(it *item) error {
 			sr.parts.CacheThread(st, i, sr.leafWords[1+i])
 		}
 	}
-	sr.keepRef(st, it.aux)
+	sr.keepRef(st)
 	sr.refBlocks = sr.refBlocks[:0]
 	for j := p.threads() + 2; j < p.n(); j++ {
 		sr.refBlocks = append(sr.refBlocks, p.blockID(j))
