@@ -97,7 +97,9 @@ func checkDecoded(t *testing.T, m *Machine, st, dec *State, key []uint64, aux []
 
 // TestDecodeKeyFrom: along the runs of TestDecodeKey, each running state
 // rebuilt from the state rebuilt before it and the parts where their
-// encodings differ (DecodeKeyFrom) is the state DecodeKeyInto rebuilds —
+// encodings differ (DecodeKeyFrom; the auxiliary lists may differ too: a
+// process whose part is unchanged has the same result slots, or
+// DecodeKeyFrom's error fails the test) is the state DecodeKeyInto rebuilds —
 // the same encoding, auxiliary words, enabled processes and successors'
 // encodings — and DecodeKeyFrom declines (false) only a change it does not
 // decode in place: then the whole state is decoded, as the search does.
@@ -110,7 +112,6 @@ func TestDecodeKeyFrom(t *testing.T) {
 			var ref *State
 			var refKey []uint64
 			var refEnds []int32
-			var refAux []uint32
 			dec := new(State)
 			from, whole := 0, 0
 			for seed := uint64(1); seed <= 3; seed++ {
@@ -121,7 +122,7 @@ func TestDecodeKeyFrom(t *testing.T) {
 					aux := m.AppendKeyAux(nil, st)
 					parts := splitParts(key, ends)
 					done := false
-					if ref != nil && slices.Equal(aux, refAux) {
+					if ref != nil {
 						old := splitParts(refKey, refEnds)
 						if len(old) == len(parts) {
 							diff := make([][]uint64, len(parts))
@@ -150,7 +151,7 @@ func TestDecodeKeyFrom(t *testing.T) {
 						ref = new(State)
 					}
 					m.CopyInto(ref, dec)
-					refKey, refEnds, refAux = key, ends, aux
+					refKey, refEnds = key, ends
 					if len(en) == 0 {
 						break
 					}
