@@ -57,7 +57,8 @@ func TestPackedQueueMatches(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		cases = append(cases, tc{peterson, mutex, Options{Compact: compact}},
 			tc{petersonBug, mutex, Options{Reduction: Global, POR: true, Compact: compact}},
-			tc{"testdata/nondet_int.c", "E<> x == 7", Options{Compact: compact}})
+			tc{"testdata/nondet_int.c", "E<> x == 7", Options{Compact: compact}},
+			tc{"testdata/coin_line.c", "EnumStates", Options{Compact: compact}})
 	}
 	defer func(v bool) { packQueue = v }(packQueue)
 	for _, c := range cases {

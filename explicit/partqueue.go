@@ -218,6 +218,10 @@ func appendDiff(e, w, was []uint64) []uint64 {
 func (q *partQueue) store(e []uint64, p *partList) int {
 	q.e = e
 	q.in, *p = *p, q.in
+	if q.n == 0 && len(q.segs) > 0 {
+		// empty: write the segment left (advance keeps one) from its start
+		q.segs, q.rd = append(q.segs[:0], q.segs[len(q.segs)-1][:0]), 0
+	}
 	if len(q.segs) == 0 || len(q.segs[len(q.segs)-1])+len(e) > cap(q.segs[len(q.segs)-1]) {
 		var seg []uint64
 		if k := len(q.spare); k > 0 && len(e) <= queueSegWords {
@@ -246,8 +250,14 @@ func (q *partQueue) take() (vm.Hash128, *partList, int, error) {
 	bad := func(format string, args ...any) (vm.Hash128, *partList, int, error) {
 		return vm.Hash128{}, nil, 0, fmt.Errorf("explicit: internal error: a packed queue's entry "+format, args...)
 	}
-	if len(q.segs) == 0 || q.rd >= len(q.segs[0]) {
+	if q.n == 0 {
 		return bad("taken from an empty queue")
+	}
+	for len(q.segs) > 1 && q.rd >= len(q.segs[0]) {
+		q.dropFirst() // (advance drops a segment read to its end)
+	}
+	if len(q.segs) == 0 || q.rd >= len(q.segs[0]) {
+		return bad("of %d words not in its segments", q.n)
 	}
 	w := q.segs[0][q.rd:]
 	if len(w) < 3 {
@@ -371,13 +381,18 @@ func (q *partQueue) advance(k int) {
 	q.n -= k
 	if q.rd == len(q.segs[0]) && (len(q.segs) > 1 || q.rd == cap(q.segs[0])) {
 		// read to its end, and no more is written there
-		if len(q.spare) < queueSpareSegs && cap(q.segs[0]) == queueSegWords {
-			q.spare = append(q.spare, q.segs[0][:0])
-		}
-		q.segs[0] = nil
-		q.segs = q.segs[1:]
-		q.rd = 0
+		q.dropFirst()
 	}
+}
+
+// dropFirst drops the first segment, read to its end, keeping it for reuse.
+func (q *partQueue) dropFirst() {
+	if len(q.spare) < queueSpareSegs && cap(q.segs[0]) == queueSegWords {
+		q.spare = append(q.spare, q.segs[0][:0])
+	}
+	q.segs[0] = nil
+	q.segs = q.segs[1:]
+	q.rd = 0
 }
 
 // stored reports whether part i of the entry taken last was stored.

@@ -174,3 +174,40 @@ func TestPartQueueSteady(t *testing.T) {
 		t.Errorf("%.1f allocations a round of 10 000 puts and takes, want 0", allocs)
 	}
 }
+
+// TestPartQueueDrains: a queue that empties after every entry, or every few,
+// gives back every entry in order across many segments' ends: once a queue
+// that had emptied and then opened a new segment (the entry did not fit in
+// the rest of the one it was reading) reported itself empty.
+func TestPartQueueDrains(t *testing.T) {
+	for _, burst := range []int{1, 3} {
+		var q partQueue
+		var p partList
+		next := 0 // the next entry taken
+		for step := range 100_000 {
+			p.reset()
+			p.add([]uint64{0, 0, 1})
+			w := make([]uint64, 10+step%7) // (other layouts now and then)
+			for i := range w {
+				w[i] = uint64(step*7 + i) // every word differs
+			}
+			p.add(w)
+			q.put(vm.Hash128{uint64(step), 0}, &p)
+			if step%burst != burst-1 {
+				continue
+			}
+			for ; next <= step; next++ {
+				h, got, _, err := q.take()
+				if err != nil {
+					t.Fatalf("burst %d, entry %d: %v", burst, next, err)
+				}
+				if h[0] != uint64(next) || got.n() != 2 || got.part(1)[0] != uint64(next*7) {
+					t.Fatalf("burst %d: entry %d has hash %d, first word %d", burst, next, h[0], got.part(1)[0])
+				}
+			}
+			if q.words() != 0 {
+				t.Fatalf("burst %d: drained queue holds %d words", burst, q.words())
+			}
+		}
+	}
+}

@@ -588,7 +588,7 @@ func (sr *searcher) successor(st *vm.State, tid int32, choices []uint64, _ float
 	if !added {
 		return nil
 	}
-	if sr.packed {
+	if sr.packed && st.Status == vm.Running { // (push queues only running states)
 		if err := sr.successorParts(st, tid); err != nil {
 			return err
 		}
