@@ -35,8 +35,11 @@ func (p *partList) reset() { p.words, p.ends = p.words[:0], p.ends[:0] }
 // add appends w as the next part.
 func (p *partList) add(w []uint64) {
 	p.words = append(p.words, w...)
-	p.ends = append(p.ends, int32(len(p.words)))
+	p.end()
 }
+
+// end ends the part whose words were appended to p.words last.
+func (p *partList) end() { p.ends = append(p.ends, int32(len(p.words))) }
 
 // threads is the number of processes of the encoding (its header's third
 // word: appendStatus's two, then the process count).
@@ -76,17 +79,17 @@ func deriveParts(m *vm.Machine, st *vm.State, p, c *partList, d *vm.KeyDelta) {
 	if d.Header {
 		copyTo(0)
 		c.words = m.AppendHeaderPart(c.words, st)
-		c.ends = append(c.ends, int32(len(c.words)))
+		c.end()
 	}
 	for _, tid := range d.Threads {
 		copyTo(1 + int(tid))
 		c.words = m.AppendThreadPart(c.words, st, int(tid))
-		c.ends = append(c.ends, int32(len(c.words)))
+		c.end()
 	}
 	if d.Count {
 		copyTo(nt + 1)
 		c.words = m.AppendCountPart(c.words, st)
-		c.ends = append(c.ends, int32(len(c.words)))
+		c.end()
 	}
 	// the blocks: p's, with those d lists made again (in id order both)
 	j := nt + 2
@@ -101,7 +104,7 @@ func deriveParts(m *vm.Machine, st *vm.State, p, c *partList, d *vm.KeyDelta) {
 		}
 		var ok bool
 		if c.words, ok = m.AppendBlockPart(c.words, st, id); ok {
-			c.ends = append(c.ends, int32(len(c.words)))
+			c.end()
 		}
 	}
 	copyTo(p.n())
