@@ -36,7 +36,7 @@ lint: vet $(STATICCHECK)
 # failure instead of a skip.
 test: setup lint
 	CI=true $(GO) test -count=1 -timeout 40m $(PKGS)
-	CI=true $(GO) test -race -count=1 -timeout 20m -run 'TestSharedMachine|TestDeterministicAcrossWorkers|TestParallelLarge|TestParallelDFS|TestStoreSeen' ./vm ./coordinator ./explicit
+	CI=true $(GO) test -race -count=1 -timeout 20m -run 'TestSharedMachine|TestDeterministicAcrossWorkers|TestParallelLarge|TestParallelQueries|TestParallelDFS|TestStoreSeen' ./vm ./coordinator ./explicit
 	$(MAKE) fuzz
 
 test-short:

@@ -389,12 +389,17 @@ type auxLists struct {
 	lists [][]uint32
 	ids   map[string]uint32
 	words int64
+	last  uint32 // the number id returned last (most states queued in a row have one list)
 }
 
 // id returns the number of list w, adding a copy of it if it is new.
 func (a *auxLists) id(w []uint32) uint32 {
+	if int(a.last) < len(a.lists) && slices.Equal(a.lists[a.last], w) {
+		return a.last
+	}
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 4*len(w))
 	if id, ok := a.ids[string(b)]; ok {
+		a.last = id
 		return id
 	}
 	if a.ids == nil {
@@ -404,6 +409,7 @@ func (a *auxLists) id(w []uint32) uint32 {
 	a.lists = append(a.lists, slices.Clone(w))
 	a.ids[string(b)] = id
 	a.words += int64(len(w))
+	a.last = id
 	return id
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,14 +91,18 @@ func TestPackedQueueBytes(t *testing.T) {
 	c := compile(t, m, "EnumStates")
 	defer func(v, p bool) { verifyPartsHash, packQueue = v, p }(verifyPartsHash, packQueue)
 	verifyPartsHash = false // (its checks allocate)
-	for _, compact := range []bool{false, true} {
-		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
+	for _, tc := range []struct {
+		compact bool
+		workers int
+	}{{false, 1}, {true, 1}, {true, 2}} {
+		compact := tc.compact
+		t.Run(fmt.Sprintf("compact=%v/workers=%d", compact, tc.workers), func(t *testing.T) {
 			run := func(packed bool) (*Result, float64) {
 				packQueue = packed
 				var ms0, ms1 runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&ms0)
-				res, err := Search(context.Background(), c, Options{MaxBytes: -1, Compact: compact})
+				res, err := Search(context.Background(), c, Options{MaxBytes: -1, Compact: compact, Workers: tc.workers})
 				runtime.ReadMemStats(&ms1)
 				if err != nil {
 					t.Fatal(err)
@@ -117,12 +122,36 @@ func TestPackedQueueBytes(t *testing.T) {
 				t.Errorf("%s allocations a state with a packed queue, want at most 0.05", per)
 			}
 			// Most states taken from the queue are rebuilt from the one
-			// before (searcher.unpack, unpackParts), the others decoded
-			// whole.
+			// before (searcher.unpack, unpackParts; a parallel search's
+			// workers from the one each decoded before, pworker.unpack),
+			// the others decoded whole.
 			t.Logf("%d of %d states rebuilt from the one taken before", packed.fromRef, packed.States)
 			if 10*packed.fromRef < 9*packed.States {
 				t.Errorf("%d of %d states rebuilt from the one taken before, want at least 90 %%", packed.fromRef, packed.States)
 			}
 		})
+	}
+}
+
+// TestAuxLists: each distinct auxiliary list gets one number, whatever the
+// order the lists come in (id answers a list equal to the last one's
+// without the map), and list gives it back.
+func TestAuxLists(t *testing.T) {
+	var a auxLists
+	lists := [][]uint32{{1}, {1}, {1, 2}, {}, nil, {1, 2}, {2}, {1}, {}, {2, 1}, {2, 1}, {1, 2}}
+	ids := map[string]uint32{}
+	for i, w := range lists {
+		id := a.id(w)
+		key := fmt.Sprint(w)
+		if want, ok := ids[key]; ok && id != want {
+			t.Errorf("list %d %v: number %d, %d before", i, w, id, want)
+		}
+		ids[key] = id
+		if got := a.list(id); !slices.Equal(got, w) {
+			t.Errorf("list %d %v: number %d gives back %v", i, w, id, got)
+		}
+	}
+	if len(a.lists) != len(ids) {
+		t.Errorf("%d lists kept for %d distinct ones", len(a.lists), len(ids))
 	}
 }

@@ -1,6 +1,8 @@
 package explicit
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -27,7 +29,7 @@ import (
 // come after every state handed out. When no worker has claimed the
 // block it needs next, the merger expands it itself. Successors the queue does not
 // keep (seen before, or ended) go back to the workers through a shared
-// pool. What was expanded past the state where the search stops is
+// pool (full storage). What was expanded past the state where the search stops is
 // dropped.
 //
 // The successors' generation depends on the state expanded alone (the
@@ -55,6 +57,23 @@ import (
 // found may still be a seen one (a table being replaced, a slot being
 // written, a state of another block in flight): the merger's own look-up
 // decides it, as before.
+//
+// With compaction the queue is packed as the sequential search's
+// (partQueue, searcher.packed), and no state graph passes between
+// goroutines. The merger takes a block's states from the queue when it
+// hands the block out (handOut: each state's encoding, which of its parts
+// differ from the state's before it, its auxiliary words); they count as
+// queued until merged (searcher.parAhead, qBytes). The worker decodes them
+// (pworker.unpack) from the state it decoded before, as the sequential
+// search does, and passes on, for each successor, its parts hash, its
+// encoding made from its parent's (pworker.successorParts) and all the
+// merger's visit reads of it (classifyWhole: enabled processes, race,
+// status and the query's proposition, evaluated with the worker's own
+// compiled query), so the generator builds the next successor in the same
+// state: a worker's states stay in its cache. fib_8 with 2 workers: peak
+// RSS ~470 → ~170 MiB, and less CPU than with graphs (BENCHMARKS.md).
+// Full storage keeps graphs: its queue's states are rebuilt from the tree
+// the merger adds to.
 
 const (
 	parBlock  = 16 // states per block
@@ -63,13 +82,26 @@ const (
 
 // psucc is a generated successor waiting to be merged.
 type psucc struct {
-	st       *vm.State // nil: seen before (the worker found it visited)
+	seen     bool      // seen before (the worker found it visited)
+	st       *vm.State // nil when seen, or when the queue is packed (pre.whole)
 	h        vm.Hash128
 	tid      int32
 	ch0, ch1 uint32 // its choices: pblock.choices[ch0:ch1]
-	k0, k1   uint32 // its encoding (full storage): pblock.keys[k0:k1]
+	k0, k1   uint32 // its encoding (full storage; packed: a running one's): pblock.keys[k0:k1]
 	e0, e1   uint32 // where its parts end: pblock.kends[e0:e1]
+	a0, a1   uint32 // packed: its auxiliary words, pblock.saux[a0:a1]
 	pre      preVisit
+}
+
+// pitem is a queued state of a packed queue handed out in a block
+// (compaction: searcher.packed): its encoding, pblock.pwords[w0:w1] in
+// parts ending at pblock.pends[e0:e1] (from w0), which of its parts differ
+// from those of the block's state before it (bits, pblock.pchanged[c0:c1],
+// as partQueue.stored), its auxiliary words pblock.paux[a0:a1], and the
+// words its entry took in the queue (searcher.qBytes).
+type pitem struct {
+	w0, w1, e0, e1, c0, c1, a0, a1 uint32
+	words                          int
 }
 
 // pblock is a block of queued states and the buffer of their successors.
@@ -80,9 +112,17 @@ type pblock struct {
 	keys    []uint64
 	kends   []int32 // the ends of each key's parts (vm.Machine.AppendKeyParts), from its start
 	choices []uint64
-	err     error         // the expansion of items[len(ends)-1] failed so
-	claimed atomic.Bool   // a goroutine expands it
-	done    chan struct{} // a token when a worker has expanded it
+	saux    []uint32 // packed: the successors' auxiliary words
+	// packed: the items' encodings (pitem); items[i].st is nil until the
+	// worker decodes it
+	pitems   []pitem
+	pwords   []uint64
+	pends    []int32
+	pchanged []uint64
+	paux     []uint32
+	err      error         // the expansion of items[len(ends)-1] failed so
+	claimed  atomic.Bool   // a goroutine expands it
+	done     chan struct{} // a token when a worker has expanded it
 }
 
 // pworker is one goroutine's generator and buffers.
@@ -99,6 +139,21 @@ type pworker struct {
 	seen    int64 // successors found visited by this goroutine's probe
 	visEn   []int32
 	acc     []vm.Access
+	// packed: a copy of the state this goroutine decoded last (ref), the
+	// block ids of its block parts (refBlocks) and, when it was the last
+	// of its block, its encoding (refParts); the encoding of the state
+	// being expanded (cur) and of a successor (succ), made from cur
+	ref       *vm.State
+	refBlocks []uint32
+	refParts  partList
+	cur, succ partList
+	leafWords [][]uint64
+	delta     vm.KeyDelta
+	auxBuf    []uint32
+	fromRef   int64 // states decoded from ref (Result.fromRef)
+	// c: the query, compiled for this goroutine (packed: classifyWhole);
+	// its propositions keep state between calls
+	c *query.Compiled
 }
 
 // parDone, when set (tests), is called at the end of every parallel
@@ -125,14 +180,22 @@ type par struct {
 	keySeed uint64
 }
 
-func newPar(sr *searcher) *par {
+func newPar(sr *searcher) (*par, error) {
 	p := &par{sr: sr, work: make(chan *pblock, 2*parWindow), keyWords: len(sr.key), keySeed: vm.NewHashSeed()}
 	// W expanding goroutines besides the merger: with W-1 of them (the
 	// merger counted as one) two workers were one generator feeding one
 	// merger, slower than the sequential search (fib_8 compact on 16 idle
 	// cores: 282 k states/s against 357 k).
 	for i := 0; i <= sr.workers; i++ {
-		w := &pworker{p: p, g: sr.g, parts: sr.parts}
+		w := &pworker{p: p, g: sr.g, parts: sr.parts, c: sr.c}
+		if i > 0 && sr.packed {
+			c, err := query.Compile(sr.c.Q, sr.m)
+			if err != nil {
+				p.stop()
+				return nil, fmt.Errorf("explicit: compile the query for a worker: %w", err)
+			}
+			w.c = c
+		}
 		if i > 0 {
 			w.g = &gen{m: sr.m, red: sr.g.red, vis: sr.g.vis, dead: sr.g.dead, maxBranch: sr.g.maxBranch, scr: sr.m.NewState(), sc: scripted{b: sr.g.sc.b, bounds: sr.g.sc.bounds, classes: sr.g.sc.classes}}
 			w.parts = sr.parts.Fork()
@@ -155,7 +218,7 @@ func newPar(sr *searcher) *par {
 		}
 		p.ws = append(p.ws, w)
 	}
-	return p
+	return p, nil
 }
 
 // stop ends the workers and waits for them.
@@ -206,17 +269,26 @@ func (w *pworker) refill() {
 // expand generates the successors of the block's states.
 func (w *pworker) expand(blk *pblock) {
 	w.refill()
-	blk.succs, blk.ends, blk.keys, blk.kends, blk.choices = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.kends[:0], blk.choices[:0]
+	blk.succs, blk.ends, blk.keys, blk.kends, blk.choices, blk.saux = blk.succs[:0], blk.ends[:0], blk.keys[:0], blk.kends[:0], blk.choices[:0], blk.saux[:0]
 	blk.err, w.blk = nil, blk
 	m := w.p.sr.m
+	packed := w.p.sr.packed
 	for i := range blk.items {
-		// the states after this one, one stage of vm.PrefetchState each
-		// (as the sequential search's prefetch): they were made by
-		// another goroutine, or long ago
-		for k, q := 0, blk.items[i+1:]; k < min(len(q), vm.PrefetchStages); k++ {
-			vm.PrefetchState(q[k].st, vm.PrefetchStages-1-k)
-		}
 		it := &blk.items[i]
+		if packed {
+			if err := w.unpack(blk, i); err != nil {
+				blk.ends = append(blk.ends, len(blk.succs))
+				blk.err = err
+				return
+			}
+		} else {
+			// the states after this one, one stage of vm.PrefetchState
+			// each (as the sequential search's prefetch): they were
+			// made by another goroutine, or long ago
+			for k, q := 0, blk.items[i+1:]; k < min(len(q), vm.PrefetchStages); k++ {
+				vm.PrefetchState(q[k].st, vm.PrefetchStages-1-k)
+			}
+		}
 		if it.en != 0 {
 			w.en = appendMask(w.en[:0], it.en)
 		} else {
@@ -247,7 +319,7 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 		// merger's look-up uses the encoding itself)
 		ps.h = vm.Hash128{vm.HashWords(w.key, w.p.keySeed), uint64(len(w.key))}
 		if w.inBlockKey(ps.h, w.key) {
-			blk.succs = append(blk.succs, psucc{h: ps.h})
+			blk.succs = append(blk.succs, psucc{h: ps.h, seen: true})
 			w.seen++
 			return nil
 		}
@@ -269,18 +341,145 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 		}
 		if w.inBlock(ps.h) {
 			// the generator builds the next successor in st again
-			blk.succs = append(blk.succs, psucc{h: ps.h})
+			blk.succs = append(blk.succs, psucc{h: ps.h, seen: true})
 			w.seen++
 			return nil
 		}
 	}
 	blk.choices = append(blk.choices, choices...)
 	ps.ch1 = uint32(len(blk.choices))
+	if sr.packed {
+		// The merger gets all it reads of the state, and no state: the
+		// generator builds the next successor in st again.
+		if st.Status == vm.Running {
+			if err := w.successorParts(st, tid, &ps); err != nil {
+				return err
+			}
+		}
+		ps.pre = w.classifyWhole(st)
+		blk.succs = append(blk.succs, ps)
+		return nil
+	}
 	if !sr.s.compact {
 		ps.pre = w.classify(st, len(w.key))
 	} // (with compaction, once probed: probeBlock)
 	ps.st = w.g.take()
 	blk.succs = append(blk.succs, ps)
+	return nil
+}
+
+// unpack decodes item i of blk, a block of a packed queue, into a state of
+// w's generator (it becomes the item's st), as the sequential search's
+// unpackParts does: from the state w decoded last (ref) in the parts they
+// share. The block's states before i were decoded by w, so for i > 0 the
+// parts that differ are those the queue stored; for the first, w's last
+// state was of another block, and the parts are compared.
+func (w *pworker) unpack(blk *pblock, i int) error {
+	sr := w.p.sr
+	pi := &blk.pitems[i]
+	it := &blk.items[i]
+	w.cur = partList{words: blk.pwords[pi.w0:pi.w1:pi.w1], ends: blk.pends[pi.e0:pi.e1:pi.e1]}
+	p := &w.cur
+	changed := blk.pchanged[pi.c0:pi.c1]
+	st := w.g.take()
+	w.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
+	st.AllocateInBulk()
+	aux := blk.paux[pi.a0:pi.a1]
+	fromRef := w.ref != nil
+	w.leafWords = w.leafWords[:0]
+	for j := range p.n() {
+		same := false
+		switch {
+		case !fromRef:
+		case i > 0:
+			same = changed[j/64]>>(j%64)&1 == 0
+		default:
+			same = j < w.refParts.n() && slices.Equal(p.part(j), w.refParts.part(j))
+		}
+		if same {
+			w.leafWords = append(w.leafWords, nil)
+		} else {
+			w.leafWords = append(w.leafWords, p.part(j))
+		}
+	}
+	done := false
+	if fromRef {
+		var err error
+		if done, err = sr.m.DecodeKeyFrom(st, w.ref, w.leafWords, w.refBlocks, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
+		}
+		if done {
+			w.fromRef++
+		} else {
+			for j := range w.leafWords {
+				w.leafWords[j] = p.part(j)
+			}
+		}
+	}
+	if !done {
+		if err := sr.m.DecodeKeyInto(st, w.leafWords, aux); err != nil {
+			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+		}
+	}
+	for j := range p.threads() {
+		if w.leafWords[1+j] != nil { // (decoded: a new record)
+			w.parts.CacheThread(st, j, w.leafWords[1+j])
+		}
+	}
+	if w.ref == nil {
+		w.ref = new(vm.State)
+	}
+	sr.m.CopyInto(w.ref, st)
+	w.ref.GiveSpares(w.g.scr)
+	st.GiveSpares(w.g.scr)
+	w.refBlocks = w.refBlocks[:0]
+	for j := p.threads() + 2; j < p.n(); j++ {
+		w.refBlocks = append(w.refBlocks, p.blockID(j))
+	}
+	if i == len(blk.items)-1 {
+		w.refParts.words = append(w.refParts.words[:0], p.words...)
+		w.refParts.ends = append(w.refParts.ends[:0], p.ends...)
+	}
+	if sr.verify {
+		key, ends := sr.m.AppendKeyParts(nil, nil, st)
+		if !slices.Equal(key, p.words) || !slices.Equal(ends, p.ends) {
+			return errors.New("explicit: internal error: a queued state rebuilt from its parts has another encoding")
+		}
+		if got := w.parts.Uncached().Sum(st); got != it.h {
+			return fmt.Errorf("explicit: internal error: a queued state rebuilt from its parts has parts hash %x, queued with %x", got, it.h)
+		}
+	}
+	it.st = st
+	return nil
+}
+
+// successorParts puts the encoding of st, a running successor made by
+// process tid of the state being expanded (w.cur), and its auxiliary
+// words in the block for ps (packed queue), made as the sequential
+// search's successorParts makes them.
+func (w *pworker) successorParts(st *vm.State, tid int32, ps *psucc) error {
+	sr, blk, c := w.p.sr, w.blk, &w.succ
+	if sr.m.KeyDelta(w.curSt, st, tid, w.g.solo, &w.delta) {
+		deriveParts(sr.m, st, &w.cur, c, &w.delta)
+	} else {
+		c.words, c.ends = sr.m.AppendKeyParts(c.words[:0], c.ends[:0], st)
+	}
+	if sr.verify {
+		key, ends := sr.m.AppendKeyParts(nil, nil, st)
+		if !slices.Equal(key, c.words) || !slices.Equal(ends, c.ends) {
+			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
+		}
+	}
+	ps.k0 = uint32(len(blk.keys))
+	blk.keys = append(blk.keys, c.words...)
+	ps.k1 = uint32(len(blk.keys))
+	ps.e0 = uint32(len(blk.kends))
+	blk.kends = append(blk.kends, c.ends...)
+	ps.e1 = uint32(len(blk.kends))
+	w.auxBuf = sr.m.AppendKeyAux(w.auxBuf[:0], st)
+	ps.a0 = uint32(len(blk.saux))
+	blk.saux = append(blk.saux, w.auxBuf...)
+	ps.a1 = uint32(len(blk.saux))
 	return nil
 }
 
@@ -292,22 +491,27 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 func (w *pworker) probeBlock(blk *pblock) {
 	s := w.p.sr.s
 	for i := range blk.succs {
-		if ps := &blk.succs[i]; ps.st != nil {
+		if ps := &blk.succs[i]; !ps.seen {
 			s.prefetchSeen(ps.h)
 		}
 	}
 	for i := range blk.succs {
 		ps := &blk.succs[i]
-		if ps.st == nil {
+		if ps.seen {
 			continue
 		}
 		if s.seen(ps.h) {
-			w.g.recycle(ps.st)
-			ps.st = nil
+			if ps.st != nil {
+				w.g.recycle(ps.st)
+				ps.st = nil
+			}
+			ps.seen = true
 			w.seen++
 			continue
 		}
-		ps.pre = w.classify(ps.st, w.p.keyWords)
+		if !ps.pre.known {
+			ps.pre = w.classify(ps.st, w.p.keyWords)
+		}
 	}
 }
 
@@ -334,7 +538,7 @@ func (w *pworker) inBlock(h vm.Hash128) bool {
 func (w *pworker) inBlockKey(h vm.Hash128, key []uint64) bool {
 	blk := w.blk
 	for i := range blk.succs {
-		if ps := &blk.succs[i]; ps.h == h && ps.st != nil && slices.Equal(blk.keys[ps.k0:ps.k1], key) {
+		if ps := &blk.succs[i]; ps.h == h && !ps.seen && slices.Equal(blk.keys[ps.k0:ps.k1], key) {
 			return true
 		}
 	}
@@ -358,14 +562,33 @@ func (w *pworker) classify(st *vm.State, keyWords int) preVisit {
 	return pv
 }
 
+// classifyWhole is classify for a packed queue's successor st, with all
+// the merger's visit reads of it: its status and the query's proposition
+// (with this goroutine's compiled query), so that the merger needs no
+// state (preVisit.whole).
+func (w *pworker) classifyWhole(st *vm.State) preVisit {
+	pv := w.classify(st, w.p.keyWords)
+	pv.whole, pv.status = true, st.Status
+	if k := w.p.sr.c.Q.Kind; k == query.Reach || k == query.Invariant {
+		pv.prop = w.c.Prop(st)
+	}
+	return pv
+}
+
 // runParallel is run's loop for Options.Workers > 1 (breadth-first).
 func (sr *searcher) runParallel() error {
 	if sr.s.compact {
 		sr.s.share()
 	}
-	p := newPar(sr)
+	p, err := newPar(sr)
+	if err != nil {
+		return err
+	}
 	defer func() {
 		p.stop()
+		for _, w := range p.ws {
+			sr.res.fromRef += w.fromRef
+		}
 		if parDone != nil {
 			var seen int64
 			for _, w := range p.ws {
@@ -378,12 +601,18 @@ func (sr *searcher) runParallel() error {
 	ahead := 0             // queued states handed out (from sr.head on)
 	var spare []*vm.State  // successors the queue did not keep
 	for n := 0; ; {
-		for len(inflight) < parWindow && sr.head+ahead < len(sr.queue) {
+		for len(inflight) < parWindow && (sr.packed && sr.phead < len(sr.pq) || !sr.packed && sr.head+ahead < len(sr.queue)) {
 			blk := p.block()
-			from := sr.head + ahead
-			k := min(parBlock, len(sr.queue)-from)
-			blk.items = append(blk.items[:0], sr.queue[from:from+k]...)
-			ahead += k
+			if sr.packed {
+				if err := sr.handOut(blk); err != nil {
+					return err
+				}
+			} else {
+				from := sr.head + ahead
+				k := min(parBlock, len(sr.queue)-from)
+				blk.items = append(blk.items[:0], sr.queue[from:from+k]...)
+				ahead += k
+			}
 			inflight = append(inflight, blk)
 			blk.claimed.Store(false)
 			select {
@@ -401,15 +630,22 @@ func (sr *searcher) runParallel() error {
 			// the look-ups of the block's successors, each a cache miss
 			// in a large table, started together
 			for i := range blk.succs {
-				if ps := &blk.succs[i]; ps.st != nil {
+				if ps := &blk.succs[i]; !ps.seen {
 					sr.s.prefetchSlot(ps.h)
 				}
 			}
 		}
 		from := 0
-		for _, end := range blk.ends {
-			it, _ := sr.pop()
-			ahead--
+		for j, end := range blk.ends {
+			var it item
+			if sr.packed {
+				it = blk.items[j]
+				sr.parAhead--
+				sr.qBytes -= packedItemBytes + 8*int64(blk.pitems[j].words)
+			} else {
+				it, _ = sr.pop()
+				ahead--
+			}
 			if n&255 == 0 {
 				if err := sr.check(); err != nil {
 					return err
@@ -420,17 +656,24 @@ func (sr *searcher) runParallel() error {
 			for i := from; i < end; i++ {
 				ps := &blk.succs[i]
 				sr.res.Transitions++
-				if ps.st == nil {
+				if ps.seen {
 					continue // seen before (the worker's probe)
 				}
 				key, ends := sr.key, sr.ends // compaction: only the key's length is used (stateBytes)
 				if !sr.s.compact {
 					key, ends = blk.keys[ps.k0:ps.k1], blk.kends[ps.e0:ps.e1]
 				}
+				if sr.packed && ps.pre.status == vm.Running {
+					// (push puts them in the queue if the state is new)
+					sr.succParts.words = append(sr.succParts.words[:0], blk.keys[ps.k0:ps.k1]...)
+					sr.succParts.ends = append(sr.succParts.ends[:0], blk.kends[ps.e0:ps.e1]...)
+					sr.auxBuf = append(sr.auxBuf[:0], blk.saux[ps.a0:ps.a1]...)
+					sr.parParts = true
+				}
 				sr.pre = ps.pre
 				kept, err := sr.admit(ps.st, ps.h, key, ends, ps.tid, blk.choices[ps.ch0:ps.ch1], false)
-				sr.pre = preVisit{}
-				if !kept {
+				sr.pre, sr.parParts = preVisit{}, false
+				if !kept && ps.st != nil {
 					spare = append(spare, ps.st)
 				}
 				ps.st = nil
@@ -453,4 +696,36 @@ func (sr *searcher) runParallel() error {
 			spare = spare[:0]
 		}
 	}
+}
+
+// handOut fills blk with the next states of the packed queue (compaction),
+// taken from it (its items and its entries): their encodings, which of
+// their parts differ from the state's before (partQueue.stored), and
+// their auxiliary words, for the worker that decodes them (unpack). They
+// count as queued until they are merged (parAhead; qBytes keeps their
+// words until then).
+func (sr *searcher) handOut(blk *pblock) error {
+	blk.items, blk.pitems = blk.items[:0], blk.pitems[:0]
+	blk.pwords, blk.pends, blk.pchanged, blk.paux = blk.pwords[:0], blk.pends[:0], blk.pchanged[:0], blk.paux[:0]
+	for range parBlock {
+		it, ok := sr.popPacked()
+		if !ok {
+			break
+		}
+		h, p, words, err := sr.cq.take()
+		if err != nil {
+			return err
+		}
+		it.h = h
+		pi := pitem{w0: uint32(len(blk.pwords)), e0: uint32(len(blk.pends)), c0: uint32(len(blk.pchanged)), a0: uint32(len(blk.paux)), words: words}
+		blk.pwords = append(blk.pwords, p.words...)
+		blk.pends = append(blk.pends, p.ends...)
+		blk.pchanged = append(blk.pchanged, sr.cq.changed...)
+		blk.paux = append(blk.paux, sr.auxes.list(it.aux)...)
+		pi.w1, pi.e1, pi.c1, pi.a1 = uint32(len(blk.pwords)), uint32(len(blk.pends)), uint32(len(blk.pchanged)), uint32(len(blk.paux))
+		blk.items = append(blk.items, it)
+		blk.pitems = append(blk.pitems, pi)
+		sr.parAhead++
+	}
+	return nil
 }

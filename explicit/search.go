@@ -193,10 +193,16 @@ type searcher struct {
 	refBlocks []uint32
 	// With compaction the packed queue is cq (partQueue): curParts is the
 	// encoding of the state being expanded (cq's, valid until the next
-	// take), succParts that of the state push puts next.
+	// take), succParts that of the state push puts next. parParts: a
+	// parallel search's worker made succParts and auxBuf (parallel.go),
+	// and parAhead is the number of states handed out to the workers,
+	// taken from the queue and not merged yet (still queued for
+	// queued and qBytes, as in the sequential search).
 	cq        partQueue
 	curParts  *partList
 	succParts partList
+	parParts  bool
+	parAhead  int
 
 	por       *por    // partial-order reduction (por.go), nil when off
 	lastAdded bool    // successor added its state to the visited set
@@ -318,7 +324,9 @@ func (sr *searcher) run() error {
 	if sr.memo = !sr.s.compact && sr.workers <= 1; sr.memo {
 		sr.s.tree.memoOf(sr.key, sr.ends, &sr.cm, true)
 	}
-	sr.packed = packQueue && sr.opts.Order != DFS && sr.workers <= 1
+	// (a parallel search keeps its queue packed with compaction only: the
+	// workers would read full storage's tree while the merger adds to it)
+	sr.packed = packQueue && sr.opts.Order != DFS && (sr.workers <= 1 || sr.s.compact)
 	if sr.packed && sr.s.compact {
 		sr.succParts.words = append(sr.succParts.words[:0], sr.key...)
 		sr.succParts.ends = append(sr.succParts.ends[:0], sr.ends...)
@@ -651,12 +659,12 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 		return false, errStop
 	}
 	sr.keepMarked(idx)
-	if st.Status == vm.Running {
+	if sr.statusOf(st) == vm.Running {
 		if take && !sr.packed {
 			st = sr.g.take() // st itself: no copy
 		}
 		sr.push(st, idx, depth, h, keyWords, sr.visMask)
-		kept = true
+		kept = !sr.packed // (a packed queue keeps its encoding)
 	}
 	if sr.opts.MaxStates > 0 && sr.res.States >= sr.opts.MaxStates {
 		sr.stopReason = fmt.Sprintf("state limit of %d reached", sr.opts.MaxStates)
@@ -680,7 +688,7 @@ func (sr *searcher) added(st *vm.State, idx uint32, h vm.Hash128, keyWords int, 
 func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	res := sr.res
 	sr.visMask = 0
-	switch st.Status {
+	switch sr.statusOf(st) {
 	case vm.Exited:
 		res.Exited++
 	case vm.Deadlock:
@@ -698,12 +706,12 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	}
 	switch sr.c.Q.Kind {
 	case query.Reach:
-		if sr.c.Prop(st) {
+		if sr.propOf(st) {
 			sr.found = idx
 			return true
 		}
 	case query.Invariant:
-		if !sr.c.Prop(st) {
+		if !sr.propOf(st) {
 			sr.found = idx
 			return true
 		}
@@ -723,6 +731,23 @@ func (sr *searcher) visit(st *vm.State, idx uint32) bool {
 	return false
 }
 
+// statusOf is st's status, or, when a parallel search's worker passed on
+// no state (preVisit.whole), the one it found.
+func (sr *searcher) statusOf(st *vm.State) vm.Status {
+	if sr.pre.whole {
+		return sr.pre.status
+	}
+	return st.Status
+}
+
+// propOf is the query's proposition in st, or the worker's (statusOf).
+func (sr *searcher) propOf(st *vm.State) bool {
+	if sr.pre.whole {
+		return sr.pre.prop
+	}
+	return sr.c.Prop(st)
+}
+
 // preVisit is what a parallel search's worker found of a successor it
 // passes on to the merger (parallel.go), so that the merger, whose work
 // bounds the speed-up, does not read the state's processes (made by
@@ -735,6 +760,12 @@ type preVisit struct {
 	en    uint32
 	race  bool
 	quads uint32 // stateBytes/4, as push computes it
+	// whole: the worker also found the state's status and the query's
+	// proposition (prop) in it, and the merger has no state (a packed
+	// queue, pworker.classifyWhole)
+	whole  bool
+	status vm.Status
+	prop   bool
 }
 
 // keepMarked has full storage keep the root of record idx when visit
@@ -800,7 +831,9 @@ func verifySuccessor(ph *vm.PartsHasher, parent *vm.State, hp vm.Hash128, st *vm
 func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords int, en uint32) {
 	if sr.packed {
 		// (the auxiliary lists are few and kept once: auxLists.bytes)
-		sr.auxBuf = sr.m.AppendKeyAux(sr.auxBuf[:0], st)
+		if !sr.parParts {
+			sr.auxBuf = sr.m.AppendKeyAux(sr.auxBuf[:0], st)
+		}
 		sr.pq = append(sr.pq, packedItem{root: sr.cm.root, idx: idx, depth: depth, en: en, aux: sr.auxes.id(sr.auxBuf)})
 		sr.qBytes += packedItemBytes
 		if sr.s.compact {
@@ -858,25 +891,18 @@ func (sr *searcher) prefetch() {
 // queued is the number of states in the queue.
 func (sr *searcher) queued() int {
 	if sr.packed {
-		return len(sr.pq) - sr.phead
+		return len(sr.pq) - sr.phead + sr.parAhead
 	}
 	return len(sr.queue) - sr.head
 }
 
 func (sr *searcher) pop() (item, bool) {
 	if sr.packed {
-		if sr.phead >= len(sr.pq) {
-			return item{}, false
+		it, ok := sr.popPacked()
+		if ok {
+			sr.qBytes -= packedItemBytes
 		}
-		p := sr.pq[sr.phead]
-		sr.phead++
-		if sr.phead >= 1024 && sr.phead*2 >= len(sr.pq) {
-			n := copy(sr.pq, sr.pq[sr.phead:])
-			sr.pq = sr.pq[:n]
-			sr.phead = 0
-		}
-		sr.qBytes -= packedItemBytes
-		return item{root: p.root, idx: p.idx, depth: p.depth, en: p.en, aux: p.aux}, true
+		return it, ok
 	}
 	if sr.head >= len(sr.queue) {
 		return item{}, false
@@ -900,6 +926,22 @@ func (sr *searcher) pop() (item, bool) {
 	}
 	sr.qBytes -= 4 * int64(it.quads)
 	return it, true
+}
+
+// popPacked takes the head of a packed queue's items (pq), leaving the
+// accounting (qBytes) to the caller.
+func (sr *searcher) popPacked() (item, bool) {
+	if sr.phead >= len(sr.pq) {
+		return item{}, false
+	}
+	p := sr.pq[sr.phead]
+	sr.phead++
+	if sr.phead >= 1024 && sr.phead*2 >= len(sr.pq) {
+		n := copy(sr.pq, sr.pq[sr.phead:])
+		sr.pq = sr.pq[:n]
+		sr.phead = 0
+	}
+	return item{root: p.root, idx: p.idx, depth: p.depth, en: p.en, aux: p.aux}, true
 }
 
 // finish sets the verdict and builds the traces.
