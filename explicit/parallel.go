@@ -279,6 +279,7 @@ func (w *pworker) expand(blk *pblock) {
 			if err := w.unpack(blk, i); err != nil {
 				blk.ends = append(blk.ends, len(blk.succs))
 				blk.err = err
+				w.ref = nil // (see below)
 				return
 			}
 		} else {
@@ -299,6 +300,10 @@ func (w *pworker) expand(blk *pblock) {
 		blk.ends = append(blk.ends, len(blk.succs))
 		if err != nil {
 			blk.err = err
+			// The merger stops at this block, but this goroutine may
+			// expand later ones first (dropped): their first states
+			// are decoded whole, refParts being of an earlier block.
+			w.ref = nil
 			return
 		}
 		w.g.recycle(it.st)
@@ -548,8 +553,9 @@ func (w *pworker) inBlockKey(h vm.Hash128, key []uint64) bool {
 // classify finds what the merger's visit and push read of successor st
 // (keyWords: the length of the encoding push counts for it) while st is
 // in this goroutine's cache: its enabled processes and, with EnumStates,
-// whether it races. The rest of visit (the query's proposition, whose
-// compiled form keeps state between calls) stays with the merger.
+// whether it races. With full storage the rest of visit (the query's
+// proposition, whose compiled form keeps state between calls) stays with
+// the merger; with a packed queue classifyWhole adds it.
 func (w *pworker) classify(st *vm.State, keyWords int) preVisit {
 	sr := w.p.sr
 	pv := preVisit{known: true, quads: uint32(min(stateBytes(st, keyWords)/4, math.MaxUint32))}
