@@ -1,7 +1,6 @@
 package explicit
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -125,6 +124,17 @@ type pblock struct {
 	done     chan struct{} // a token when a worker has expanded it
 }
 
+// putKey puts encoding key, in parts ending at ends, in the block for
+// successor ps.
+func (blk *pblock) putKey(ps *psucc, key []uint64, ends []int32) {
+	ps.k0 = uint32(len(blk.keys))
+	blk.keys = append(blk.keys, key...)
+	ps.k1 = uint32(len(blk.keys))
+	ps.e0 = uint32(len(blk.kends))
+	blk.kends = append(blk.kends, ends...)
+	ps.e1 = uint32(len(blk.kends))
+}
+
 // pworker is one goroutine's generator and buffers.
 type pworker struct {
 	p       *par
@@ -139,15 +149,15 @@ type pworker struct {
 	seen    int64 // successors found visited by this goroutine's probe
 	visEn   []int32
 	acc     []vm.Access
-	// packed: a copy of the state this goroutine decoded last (ref), the
-	// block ids of its block parts (refBlocks) and, when it was the last
-	// of its block, its encoding (refParts); the encoding of the state
-	// being expanded (cur) and of a successor (succ), made from cur
-	ref       *vm.State
-	refBlocks []uint32
+	// packed: the decoder of the states this goroutine expands (it keeps
+	// a copy of the one decoded last), the encoding of the last state of
+	// the block decoded last (refParts: the next block's first state is
+	// compared with it, in changed), the encoding of the state being
+	// expanded (cur) and of a successor (succ), made from cur
+	dec       partDecoder
 	refParts  partList
+	changed   []uint64
 	cur, succ partList
-	leafWords [][]uint64
 	delta     vm.KeyDelta
 	auxBuf    []uint32
 	fromRef   int64 // states decoded from ref (Result.fromRef)
@@ -279,7 +289,7 @@ func (w *pworker) expand(blk *pblock) {
 			if err := w.unpack(blk, i); err != nil {
 				blk.ends = append(blk.ends, len(blk.succs))
 				blk.err = err
-				w.ref = nil // (see below)
+				w.dec.ref = nil // (see below)
 				return
 			}
 		} else {
@@ -303,7 +313,7 @@ func (w *pworker) expand(blk *pblock) {
 			// The merger stops at this block, but this goroutine may
 			// expand later ones first (dropped): their first states
 			// are decoded whole, refParts being of an earlier block.
-			w.ref = nil
+			w.dec.ref = nil
 			return
 		}
 		w.g.recycle(it.st)
@@ -328,12 +338,7 @@ func (w *pworker) successor(st *vm.State, tid int32, choices []uint64, _ float64
 			w.seen++
 			return nil
 		}
-		ps.k0 = uint32(len(blk.keys))
-		blk.keys = append(blk.keys, w.key...)
-		ps.k1 = uint32(len(blk.keys))
-		ps.e0 = uint32(len(blk.kends))
-		blk.kends = append(blk.kends, w.ends...)
-		ps.e1 = uint32(len(blk.kends))
+		blk.putKey(&ps, w.key, w.ends)
 	default:
 		// updated from the parent's parts hash, as the sequential search
 		// does for every transition (vm.PartsHasher.Successor, or
@@ -386,72 +391,32 @@ func (w *pworker) unpack(blk *pblock, i int) error {
 	w.cur = partList{words: blk.pwords[pi.w0:pi.w1:pi.w1], ends: blk.pends[pi.e0:pi.e1:pi.e1]}
 	p := &w.cur
 	changed := blk.pchanged[pi.c0:pi.c1]
-	st := w.g.take()
-	w.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
-	st.AllocateInBulk()
-	aux := blk.paux[pi.a0:pi.a1]
-	fromRef := w.ref != nil
-	w.leafWords = w.leafWords[:0]
-	for j := range p.n() {
-		same := false
-		switch {
-		case !fromRef:
-		case i > 0:
-			same = changed[j/64]>>(j%64)&1 == 0
-		default:
-			same = j < w.refParts.n() && slices.Equal(p.part(j), w.refParts.part(j))
-		}
-		if same {
-			w.leafWords = append(w.leafWords, nil)
-		} else {
-			w.leafWords = append(w.leafWords, p.part(j))
-		}
-	}
-	done := false
-	if fromRef {
-		var err error
-		if done, err = sr.m.DecodeKeyFrom(st, w.ref, w.leafWords, w.refBlocks, aux); err != nil {
-			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
-		}
-		if done {
-			w.fromRef++
-		} else {
-			for j := range w.leafWords {
-				w.leafWords[j] = p.part(j)
+	if i == 0 && w.dec.ref != nil {
+		changed = w.changed[:0]
+		for j := range p.n() {
+			if j%64 == 0 {
+				changed = append(changed, 0)
+			}
+			if j >= w.refParts.n() || !slices.Equal(p.part(j), w.refParts.part(j)) {
+				changed[j/64] |= 1 << (j % 64)
 			}
 		}
+		w.changed = changed
 	}
-	if !done {
-		if err := sr.m.DecodeKeyInto(st, w.leafWords, aux); err != nil {
-			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
-		}
+	st, fromRef, err := w.dec.decode(sr.m, w.g, w.parts, p, changed, blk.paux[pi.a0:pi.a1])
+	if err != nil {
+		return err
 	}
-	for j := range p.threads() {
-		if w.leafWords[1+j] != nil { // (decoded: a new record)
-			w.parts.CacheThread(st, j, w.leafWords[1+j])
-		}
-	}
-	if w.ref == nil {
-		w.ref = new(vm.State)
-	}
-	sr.m.CopyInto(w.ref, st)
-	w.ref.GiveSpares(w.g.scr)
-	st.GiveSpares(w.g.scr)
-	w.refBlocks = w.refBlocks[:0]
-	for j := p.threads() + 2; j < p.n(); j++ {
-		w.refBlocks = append(w.refBlocks, p.blockID(j))
+	if fromRef {
+		w.fromRef++
 	}
 	if i == len(blk.items)-1 {
 		w.refParts.words = append(w.refParts.words[:0], p.words...)
 		w.refParts.ends = append(w.refParts.ends[:0], p.ends...)
 	}
 	if sr.verify {
-		key, ends := sr.m.AppendKeyParts(nil, nil, st)
-		if !slices.Equal(key, p.words) || !slices.Equal(ends, p.ends) {
-			return errors.New("explicit: internal error: a queued state rebuilt from its parts has another encoding")
-		}
-		if got := w.parts.Uncached().Sum(st); got != it.h {
-			return fmt.Errorf("explicit: internal error: a queued state rebuilt from its parts has parts hash %x, queued with %x", got, it.h)
+		if err := verifyDecoded(sr.m, w.parts, st, p, it.h); err != nil {
+			return err
 		}
 	}
 	it.st = st
@@ -475,12 +440,7 @@ func (w *pworker) successorParts(st *vm.State, tid int32, ps *psucc) error {
 			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
 		}
 	}
-	ps.k0 = uint32(len(blk.keys))
-	blk.keys = append(blk.keys, c.words...)
-	ps.k1 = uint32(len(blk.keys))
-	ps.e0 = uint32(len(blk.kends))
-	blk.kends = append(blk.kends, c.ends...)
-	ps.e1 = uint32(len(blk.kends))
+	blk.putKey(ps, c.words, c.ends)
 	w.auxBuf = sr.m.AppendKeyAux(w.auxBuf[:0], st)
 	ps.a0 = uint32(len(blk.saux))
 	blk.saux = append(blk.saux, w.auxBuf...)

@@ -402,3 +402,60 @@ func (q *partQueue) dropFirst() {
 func (q *partQueue) stored(i int) bool {
 	return q.changed[i/64]>>(i%64)&1 != 0
 }
+
+// partDecoder rebuilds the states of a packed compact queue from their
+// encodings, each from a copy of the state it rebuilt before (ref) in the
+// parts they share (vm.Machine.DecodeKeyFrom), else whole: the sequential
+// search's (searcher.unpackParts) and each parallel worker's
+// (pworker.unpack).
+type partDecoder struct {
+	ref       *vm.State
+	refBlocks []uint32 // the block ids of ref's block parts
+	leafWords [][]uint64
+}
+
+// decode rebuilds the state of encoding p, with auxiliary words aux, into
+// a state of g's (the returned one), caching its decoded processes' part
+// hashes in ph. Bit i of changed is clear when part i is ref's (taken as
+// such: the caller knows; consulted only when there is a ref). fromRef
+// says whether it was rebuilt from ref.
+func (d *partDecoder) decode(m *vm.Machine, g *gen, ph *vm.PartsHasher, p *partList, changed []uint64, aux []uint32) (st *vm.State, fromRef bool, err error) {
+	st = g.take()
+	g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
+	st.AllocateInBulk()
+	d.leafWords = d.leafWords[:0]
+	for i := range p.n() {
+		if d.ref != nil && changed[i/64]>>(i%64)&1 == 0 {
+			// ref's: nil for DecodeKeyFrom
+			d.leafWords = append(d.leafWords, nil)
+		} else {
+			d.leafWords = append(d.leafWords, p.part(i))
+		}
+	}
+	if d.ref != nil {
+		if fromRef, err = m.DecodeKeyFrom(st, d.ref, d.leafWords, d.refBlocks, aux); err != nil {
+			return nil, false, fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
+		}
+		if !fromRef {
+			for i := range d.leafWords {
+				d.leafWords[i] = p.part(i)
+			}
+		}
+	}
+	if !fromRef {
+		if err := m.DecodeKeyInto(st, d.leafWords, aux); err != nil {
+			return nil, false, fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
+		}
+	}
+	for i := range p.threads() {
+		if d.leafWords[1+i] != nil { // (decoded: a new record)
+			ph.CacheThread(st, i, d.leafWords[1+i])
+		}
+	}
+	keepRef(m, &d.ref, st, g)
+	d.refBlocks = d.refBlocks[:0]
+	for j := p.threads() + 2; j < p.n(); j++ {
+		d.refBlocks = append(d.refBlocks, p.blockID(j))
+	}
+	return st, fromRef, nil
+}

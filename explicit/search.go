@@ -186,8 +186,9 @@ type searcher struct {
 	auxBuf    []uint32
 	leafWords [][]uint64
 	leafBuf   []uint64 // the words leafWords slices
-	// ref is a copy of the state unpack rebuilt last, refLeaves its
-	// leaves and refBlocks the block ids of its block parts.
+	// ref is a copy of the state unpack rebuilt last (full storage;
+	// with compaction dec keeps its own), refLeaves its leaves and
+	// refBlocks the block ids of its block parts.
 	ref       *vm.State
 	refLeaves []uint32
 	refBlocks []uint32
@@ -199,6 +200,7 @@ type searcher struct {
 	// taken from the queue and not merged yet (still queued for
 	// queued and qBytes, as in the sequential search).
 	cq        partQueue
+	dec       partDecoder
 	curParts  *partList
 	succParts partList
 	parParts  bool
@@ -428,7 +430,7 @@ func (sr *searcher) unpack(it *item) error {
 			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
 		}
 	}
-	sr.keepRef(st)
+	keepRef(sr.m, &sr.ref, st, sr.g)
 	sr.refLeaves = append(sr.refLeaves[:0], sr.pm.leaves...)
 	sr.refBlocks = append(sr.refBlocks[:0], sr.pm.blocks...)
 	if sr.verify {
@@ -442,17 +444,17 @@ func (sr *searcher) unpack(it *item) error {
 	return nil
 }
 
-// keepRef makes sr.ref a copy of st, the state unpack rebuilt, for the
-// next state taken from the queue.
-func (sr *searcher) keepRef(st *vm.State) {
-	if sr.ref == nil {
-		sr.ref = new(vm.State)
+// keepRef makes *ref a copy of st, a state just rebuilt from a packed
+// queue, to rebuild the next one from.
+func keepRef(m *vm.Machine, ref **vm.State, st *vm.State, g *gen) {
+	if *ref == nil {
+		*ref = new(vm.State)
 	}
-	sr.m.CopyInto(sr.ref, st)
+	m.CopyInto(*ref, st)
 	// What the state before was the last to hold, and what decoding did
 	// not reuse, goes to the generator, which makes st's successors.
-	sr.ref.GiveSpares(sr.g.scr)
-	st.GiveSpares(sr.g.scr)
+	(*ref).GiveSpares(g.scr)
+	st.GiveSpares(g.scr)
 }
 
 // unpackParts is unpack with compaction: it rebuilds the state of it from
@@ -464,58 +466,32 @@ func (sr *searcher) unpackParts(it *item) error {
 		return err
 	}
 	sr.qBytes -= 8 * int64(words)
-	st := sr.g.take()
-	sr.g.scr.GiveSpares(st) // (take gave st's away: decoding needs them)
-	st.AllocateInBulk()
-	aux := sr.auxes.list(it.aux)
-	fromRef := sr.ref != nil
-	sr.leafWords = sr.leafWords[:0]
-	for i := range p.n() {
-		if fromRef && !sr.cq.stored(i) {
-			// left out: the state's before (ref's), nil for DecodeKeyFrom
-			sr.leafWords = append(sr.leafWords, nil)
-		} else {
-			sr.leafWords = append(sr.leafWords, p.part(i))
-		}
+	st, fromRef, err := sr.dec.decode(sr.m, sr.g, sr.parts, p, sr.cq.changed, sr.auxes.list(it.aux))
+	if err != nil {
+		return err
 	}
-	done := false
 	if fromRef {
-		if done, err = sr.m.DecodeKeyFrom(st, sr.ref, sr.leafWords, sr.refBlocks, aux); err != nil {
-			return fmt.Errorf("explicit: internal error: rebuilding a queued state from the one before: %w", err)
-		}
-		if done {
-			sr.res.fromRef++
-		} else {
-			for i := range sr.leafWords {
-				sr.leafWords[i] = p.part(i)
-			}
-		}
-	}
-	if !done {
-		if err := sr.m.DecodeKeyInto(st, sr.leafWords, aux); err != nil {
-			return fmt.Errorf("explicit: internal error: rebuilding a queued state: %w", err)
-		}
-	}
-	for i := range p.threads() {
-		if sr.leafWords[1+i] != nil { // (decoded: a new record)
-			sr.parts.CacheThread(st, i, sr.leafWords[1+i])
-		}
-	}
-	sr.keepRef(st)
-	sr.refBlocks = sr.refBlocks[:0]
-	for j := p.threads() + 2; j < p.n(); j++ {
-		sr.refBlocks = append(sr.refBlocks, p.blockID(j))
+		sr.res.fromRef++
 	}
 	if sr.verify {
-		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
-		if !slices.Equal(sr.key, p.words) || !slices.Equal(sr.ends, p.ends) {
-			return errors.New("explicit: internal error: a queued state rebuilt from its parts has another encoding")
-		}
-		if got := sr.parts.Uncached().Sum(st); got != h {
-			return fmt.Errorf("explicit: internal error: a queued state rebuilt from its parts has parts hash %x, queued with %x", got, h)
+		if err := verifyDecoded(sr.m, sr.parts, st, p, h); err != nil {
+			return err
 		}
 	}
 	it.st, it.h, sr.curParts = st, h, p
+	return nil
+}
+
+// verifyDecoded checks st, rebuilt from encoding p queued with parts hash
+// h, against its encoding and its hash made whole.
+func verifyDecoded(m *vm.Machine, ph *vm.PartsHasher, st *vm.State, p *partList, h vm.Hash128) error {
+	key, ends := m.AppendKeyParts(nil, nil, st)
+	if !slices.Equal(key, p.words) || !slices.Equal(ends, p.ends) {
+		return errors.New("explicit: internal error: a queued state rebuilt from its parts has another encoding")
+	}
+	if got := ph.Uncached().Sum(st); got != h {
+		return fmt.Errorf("explicit: internal error: a queued state rebuilt from its parts has parts hash %x, queued with %x", got, h)
+	}
 	return nil
 }
 
