@@ -70,7 +70,7 @@ import (
 // status and the query's proposition, evaluated with the worker's own
 // compiled query), so the generator builds the next successor in the same
 // state: a worker's states stay in its cache. fib_8 with 2 workers: peak
-// RSS ~470 → ~170 MiB, and less CPU than with graphs (BENCHMARKS.md).
+// RSS ~470 → ~170 MiB, in about the time and CPU of graphs (BENCHMARKS.md).
 // Full storage keeps graphs: its queue's states are rebuilt from the tree
 // the merger adds to.
 
