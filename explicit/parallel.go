@@ -429,16 +429,8 @@ func (w *pworker) unpack(blk *pblock, i int) error {
 // search's successorParts makes them.
 func (w *pworker) successorParts(st *vm.State, tid int32, ps *psucc) error {
 	sr, blk, c := w.p.sr, w.blk, &w.succ
-	if sr.m.KeyDelta(w.curSt, st, tid, w.g.solo, &w.delta) {
-		deriveParts(sr.m, st, &w.cur, c, &w.delta)
-	} else {
-		c.words, c.ends = sr.m.AppendKeyParts(c.words[:0], c.ends[:0], st)
-	}
-	if sr.verify {
-		key, ends := sr.m.AppendKeyParts(nil, nil, st)
-		if !slices.Equal(key, c.words) || !slices.Equal(ends, c.ends) {
-			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
-		}
+	if err := encodeSuccessor(sr.m, w.curSt, &w.cur, st, tid, w.g.solo, &w.delta, c, sr.verify); err != nil {
+		return err
 	}
 	blk.putKey(ps, c.words, c.ends)
 	w.auxBuf = sr.m.AppendKeyAux(w.auxBuf[:0], st)

@@ -110,6 +110,25 @@ func deriveParts(m *vm.Machine, st *vm.State, p, c *partList, d *vm.KeyDelta) {
 	copyTo(p.n())
 }
 
+// encodeSuccessor makes c the encoding of st, a successor of parent (whose
+// encoding is p) made by process tid (solo: the generator's, for
+// vm.Machine.KeyDelta), from p where KeyDelta allows (deriveParts, d its
+// buffer), else whole; with verify it checks it against one made whole.
+func encodeSuccessor(m *vm.Machine, parent *vm.State, p *partList, st *vm.State, tid int32, solo bool, d *vm.KeyDelta, c *partList, verify bool) error {
+	if m.KeyDelta(parent, st, tid, solo, d) {
+		deriveParts(m, st, p, c, d)
+	} else {
+		c.words, c.ends = m.AppendKeyParts(c.words[:0], c.ends[:0], st)
+	}
+	if verify {
+		key, ends := m.AppendKeyParts(nil, nil, st)
+		if !slices.Equal(key, c.words) || !slices.Equal(ends, c.ends) {
+			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
+		}
+	}
+	return nil
+}
+
 // partQueue is the breadth-first queue of a search with hash compaction and
 // one worker (searcher.packed): it keeps each queued state as its parts
 // hash and the parts of its encoding, not as a state graph (fib_8: ~2 KB
@@ -399,9 +418,10 @@ func (q *partQueue) dropFirst() {
 }
 
 // stored reports whether part i of the entry taken last was stored.
-func (q *partQueue) stored(i int) bool {
-	return q.changed[i/64]>>(i%64)&1 != 0
-}
+func (q *partQueue) stored(i int) bool { return bitSet(q.changed, i) }
+
+// bitSet reports whether bit i of b is set.
+func bitSet(b []uint64, i int) bool { return b[i/64]>>(i%64)&1 != 0 }
 
 // partDecoder rebuilds the states of a packed compact queue from their
 // encodings, each from a copy of the state it rebuilt before (ref) in the
@@ -425,7 +445,7 @@ func (d *partDecoder) decode(m *vm.Machine, g *gen, ph *vm.PartsHasher, p *partL
 	st.AllocateInBulk()
 	d.leafWords = d.leafWords[:0]
 	for i := range p.n() {
-		if d.ref != nil && changed[i/64]>>(i%64)&1 == 0 {
+		if d.ref != nil && !bitSet(changed, i) {
 			// ref's: nil for DecodeKeyFrom
 			d.leafWords = append(d.leafWords, nil)
 		} else {

@@ -838,19 +838,7 @@ func (sr *searcher) push(st *vm.State, idx, depth uint32, h vm.Hash128, keyWords
 // queue: push puts it there), from that of the state expanded
 // (curParts): only the parts that may differ are made (vm.Machine.KeyDelta).
 func (sr *searcher) successorParts(st *vm.State, tid int32) error {
-	p := &sr.succParts
-	if sr.m.KeyDelta(sr.curSt, st, tid, sr.g.solo, &sr.delta) {
-		deriveParts(sr.m, st, sr.curParts, p, &sr.delta)
-	} else {
-		p.words, p.ends = sr.m.AppendKeyParts(p.words[:0], p.ends[:0], st)
-	}
-	if sr.verify {
-		sr.key, sr.ends = sr.m.AppendKeyParts(sr.key[:0], sr.ends[:0], st)
-		if !slices.Equal(sr.key, p.words) || !slices.Equal(sr.ends, p.ends) {
-			return fmt.Errorf("explicit: internal error: the encoding of a successor (process %d) made from its parent's differs from the one made whole", tid)
-		}
-	}
-	return nil
+	return encodeSuccessor(sr.m, sr.curSt, sr.curParts, st, tid, sr.g.solo, &sr.delta, &sr.succParts, sr.verify)
 }
 
 // prefetch starts loading the states the breadth-first search expands
