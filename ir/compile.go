@@ -623,11 +623,13 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 	return c.errf("instruction is not supported")
 }
 
+// scalarSize is the access width of a load, store or atomic operation of
+// a scalar of type t: its store size (an i24 accesses 3 bytes).
 func (dl layout) scalarSize(t types.Type) (uint8, error) {
 	if _, err := slotsOf(t); err != nil {
 		return 0, err
 	}
-	s, err := dl.sizeOf(t)
+	s, err := dl.storeSize(t)
 	if err != nil {
 		return 0, err
 	}

@@ -349,7 +349,9 @@ func (l *loader) constBytes(c constant.Constant, buf []byte) error {
 			return err
 		}
 		for i, f := range c.Fields {
-			fs, err := l.dl.sizeOf(f.Type())
+			// (a scalar field's store size: in a packed struct the
+			// bytes after an odd-width integer's may be the next field's)
+			fs, err := l.dl.storeSize(f.Type())
 			if err != nil {
 				return err
 			}

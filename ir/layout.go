@@ -66,6 +66,20 @@ func (dl layout) sizeOf(t types.Type) (uint64, error) {
 	return 0, fmt.Errorf("type %s has no size", t)
 }
 
+// storeSize returns the number of bytes a load or store of a scalar of
+// type t accesses: LLVM's store size, which for an integer of an odd
+// width is its bytes, ceil(bits/8) (an i24 reads and writes 3 bytes, an
+// i48 6), not its allocation size (4 and 8: where the next array element
+// or struct field starts). clang accesses bit-field runs of 24, 40, 48 or
+// 56 bits as such integers, and a packed struct (or the field after the
+// run) may hold other data, or nothing, in the bytes between the two.
+func (dl layout) storeSize(t types.Type) (uint64, error) {
+	if it, ok := t.(*types.IntType); ok {
+		return (it.BitSize + 7) / 8, nil
+	}
+	return dl.sizeOf(t)
+}
+
 // intAllocSize rounds odd integer sizes up to a power of two bytes
 // (i24 -> 4 bytes), as the x86-64 layout does.
 func intAllocSize(bits uint64) uint64 {
@@ -238,7 +252,7 @@ func (dl layout) leaves(t types.Type, base uint64, acc *AggAccess, kinds *[]Valu
 		}
 		return nil
 	}
-	s, err := dl.sizeOf(t)
+	s, err := dl.storeSize(t)
 	if err != nil {
 		return err
 	}

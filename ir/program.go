@@ -214,7 +214,7 @@ type GEP struct {
 // AggAccess describes a load or store of a first-class aggregate.
 type AggAccess struct {
 	Offs  []uint32 // byte offset of each leaf
-	Sizes []uint8  // byte size of each leaf (1,2,4,8)
+	Sizes []uint8  // byte size of each leaf, its store size (1 to 8)
 	// Ptr32[i]: leaf i is an ILP32 pointer, 32 bits in memory (Ptr32);
 	// shorter than Offs when the last leaves are not (nil under LP64).
 	Ptr32 []bool

@@ -223,6 +223,10 @@ func (r *Recorder) format(st *vm.State, v uint64, size uint8) string {
 	case 4:
 		return fmt.Sprint(int32(v))
 	}
+	if size > 0 && size < 8 { // an odd-width integer's bytes (3, 5, 6, 7)
+		sh := 64 - 8*uint(size)
+		return fmt.Sprint(int64(v<<sh) >> sh)
+	}
 	return fmt.Sprint(int64(v))
 }
 

@@ -610,7 +610,7 @@ func promotable(fn *ir.Func) map[int32]int32 {
 	return slots
 }
 
-// loadLE reads a little-endian scalar of w bytes (1, 2, 4 or 8).
+// loadLE reads a little-endian scalar of w bytes (1 to 8).
 func loadLE(d []byte, w uint8) uint64 {
 	switch w { // C's int and long first
 	case 4:
@@ -619,12 +619,23 @@ func loadLE(d []byte, w uint8) uint64 {
 		return binary.LittleEndian.Uint64(d)
 	case 1:
 		return uint64(d[0])
-	default:
+	case 2:
 		return uint64(binary.LittleEndian.Uint16(d))
 	}
+	return loadOdd(d, w)
 }
 
-// storeLE writes v as a little-endian scalar of w bytes (1, 2, 4 or 8).
+// loadOdd reads a little-endian scalar of 3, 5, 6 or 7 bytes: an integer
+// of an odd width (ir: a load's width is its type's store size).
+func loadOdd(d []byte, w uint8) uint64 {
+	var v uint64
+	for i := int(w) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(d[i])
+	}
+	return v
+}
+
+// storeLE writes v as a little-endian scalar of w bytes (1 to 8).
 func storeLE(d []byte, w uint8, v uint64) {
 	switch w { // C's int and long first
 	case 4:
@@ -633,8 +644,17 @@ func storeLE(d []byte, w uint8, v uint64) {
 		binary.LittleEndian.PutUint64(d, v)
 	case 1:
 		d[0] = byte(v)
-	default:
+	case 2:
 		binary.LittleEndian.PutUint16(d, uint16(v))
+	default:
+		storeOdd(d, w, v)
+	}
+}
+
+// storeOdd writes v as a little-endian scalar of 3, 5, 6 or 7 bytes.
+func storeOdd(d []byte, w uint8, v uint64) {
+	for i := range int(w) {
+		d[i] = byte(v >> (8 * i))
 	}
 }
 

@@ -537,7 +537,7 @@ func (m *Memory) check(p uint64, size uint32, write bool) (*block, uint32, ErrKi
 	return b, off, ErrNone
 }
 
-// Load reads a little-endian scalar of size 1, 2, 4 or 8 bytes.
+// Load reads a little-endian scalar of 1 to 8 bytes.
 func (m *Memory) Load(p uint64, size uint32) (uint64, ErrKind) {
 	b, off, e := m.check(p, size, false)
 	if e != ErrNone {
@@ -561,7 +561,7 @@ func (m *Memory) Load(p uint64, size uint32) (uint64, ErrKind) {
 	return binary.LittleEndian.Uint64(buf[:]), ErrNone
 }
 
-// Store writes a little-endian scalar of size 1, 2, 4 or 8 bytes.
+// Store writes a little-endian scalar of 1 to 8 bytes.
 func (m *Memory) Store(p uint64, size uint32, v uint64) ErrKind {
 	_, off, e := m.check(p, size, true)
 	if e != ErrNone {
