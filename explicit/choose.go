@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wyvernmc/wyvern/ir"
 	"github.com/wyvernmc/wyvern/vm"
@@ -135,6 +136,10 @@ func (e *BranchError) Error() string {
 	f := e.Func
 	if f == "" {
 		f = "a platform function"
+	}
+	if strings.HasPrefix(f, ir.UninitPrefix) {
+		return fmt.Sprintf("explicit: process %d reads the local variable declared at %s before writing it: its value is an input (C leaves it indeterminate), one of %s values; exhaustive search enumerates at most %d per choice (MaxBranching): initialise the variable, or give it a __VERIFIER_nondet_ value of a narrower type",
+			e.Process, e.Loc, e.Outcomes, e.Max)
 	}
 	return fmt.Sprintf("explicit: %s (process %d at %s) chooses among %s values; exhaustive search enumerates at most %d per choice (MaxBranching): use a narrower type (bool, char) or a small wyvern_uniform range",
 		f, e.Process, e.Loc, e.Outcomes, e.Max)

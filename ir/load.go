@@ -145,6 +145,7 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 	if err := l.layoutGlobals(); err != nil {
 		return nil, err
 	}
+	uninitInputs(mod)
 	if err := l.indexFuncs(); err != nil {
 		return nil, err
 	}

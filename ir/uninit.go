@@ -1,0 +1,233 @@
+package ir
+
+import (
+	"fmt"
+
+	lir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+)
+
+// UninitPrefix starts the name of the function a read of an uninitialised
+// local variable draws its value from (uninitInputs): a
+// __VERIFIER_nondet_ function, so every engine treats the value as an
+// input, and a name an engine's message can recognise.
+const UninitPrefix = "__VERIFIER_nondet_uninit_i"
+
+// uninitInputs makes the value of every local integer variable that a run
+// may read before writing it an input: right after its alloca it stores a
+// value drawn by a call of a __VERIFIER_nondet_ function (UninitPrefix and
+// the width), declared in mod for the purpose, at the variable's
+// declaration (its llvm.dbg.declare's location).
+//
+// C gives such a variable an indeterminate value (reading it is undefined
+// when its address is never taken), and verification tools, SV-COMP's
+// tasks among them, read it as any value of its type. Fresh stack memory
+// is otherwise zeroed (vm), and a proof that held only for 0 would be a
+// wrong TRUE (goblint-regression's idxunknown tasks index an array with an
+// uninitialised int). Exhaustive search refuses such an input of more than
+// MaxBranching values by name; BMC and simulation take it as any input.
+//
+// Only scalar integer allocas whose address is used by nothing but loads
+// from and stores to it are analysed (uninitReads): an array, a struct or
+// a variable whose address is passed on stays zeroed as before.
+func uninitInputs(mod *lir.Module) {
+	decls := map[uint64]*lir.Func{}
+	for _, f := range mod.Funcs {
+		if len(f.Blocks) == 0 {
+			continue
+		}
+		for _, a := range uninitReads(f) {
+			w := a.ElemType.(*types.IntType).BitSize
+			fn, ok := decls[w]
+			if !ok {
+				name := fmt.Sprintf("%s%d", UninitPrefix, w)
+				for _, g := range mod.Funcs {
+					if g.Name() == name {
+						fn = g
+					}
+				}
+				if fn == nil {
+					fn = mod.NewFunc(name, types.NewInt(w))
+				}
+				decls[w] = fn
+			}
+			call := lir.NewCall(fn)
+			store := lir.NewStore(call, a)
+			md := declLocation(f, a)
+			call.Metadata, store.Metadata = md, md
+			insertAfter(f, a, call, store)
+		}
+	}
+}
+
+// insertAfter puts the instructions ins right after instruction at in f.
+func insertAfter(f *lir.Func, at lir.Instruction, ins ...lir.Instruction) {
+	for _, b := range f.Blocks {
+		for i, in := range b.Insts {
+			if in == at {
+				b.Insts = append(b.Insts[:i+1], append(ins, b.Insts[i+1:]...)...)
+				return
+			}
+		}
+	}
+}
+
+// declLocation returns the !dbg attachment of the llvm.dbg.declare of
+// alloca a in f (the variable's declaration), nil if it has none.
+func declLocation(f *lir.Func, a *lir.InstAlloca) lir.Metadata {
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			call, ok := in.(*lir.InstCall)
+			if !ok || len(call.Args) == 0 {
+				continue
+			}
+			if g, ok := call.Callee.(*lir.Func); !ok || g.Name() != "llvm.dbg.declare" {
+				continue
+			}
+			if mv, ok := unwrapArg(call.Args[0]).(*metadata.Value); ok && mv.Value == value.Value(a) {
+				for _, md := range call.Metadata {
+					if md.Name == "dbg" {
+						return lir.Metadata{md}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// uninitReads returns the allocas of f of one integer of at most 64 bits
+// that some path from f's entry loads before it stores to them, in f's
+// order. An alloca whose address any instruction uses other than as the
+// address of a load or a store (a call's argument, a stored value, a cast,
+// a getelementptr) is left out: the code it escapes to may initialise it.
+// Must-initialised sets are computed forward over f's blocks (the meet of
+// the predecessors' sets, all variables at blocks not yet reached).
+func uninitReads(f *lir.Func) []*lir.InstAlloca {
+	idx := map[value.Value]int{}
+	var vars []*lir.InstAlloca
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			a, ok := in.(*lir.InstAlloca)
+			if !ok || a.NElems != nil {
+				continue
+			}
+			if it, ok := a.ElemType.(*types.IntType); ok && it.BitSize >= 1 && it.BitSize <= 64 {
+				idx[a] = len(vars)
+				vars = append(vars, a)
+			}
+		}
+	}
+	if len(vars) == 0 {
+		return nil
+	}
+	escaped := make([]bool, len(vars))
+	use := func(in interface{ Operands() []*value.Value }, allowed *value.Value) {
+		for _, op := range in.Operands() {
+			if op == allowed {
+				continue
+			}
+			if i, ok := idx[unwrapArg(*op)]; ok { // (a call's arguments are wrapped with their attributes)
+				escaped[i] = true
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch in := in.(type) {
+			case *lir.InstLoad:
+				use(in, &in.Src)
+			case *lir.InstStore:
+				use(in, &in.Dst)
+			case interface{ Operands() []*value.Value }:
+				use(in, nil)
+			}
+		}
+		if t, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
+			use(t, nil)
+		}
+	}
+	words := (len(vars) + 63) / 64
+	type set []uint64
+	full := func() set {
+		s := make(set, words)
+		for i := range s {
+			s[i] = ^uint64(0)
+		}
+		return s
+	}
+	bi := map[*lir.Block]int{}
+	for i, b := range f.Blocks {
+		bi[b] = i
+	}
+	preds := make([][]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		if b.Term == nil {
+			continue
+		}
+		for _, s := range b.Term.Succs() {
+			if j, ok := bi[s]; ok {
+				preds[j] = append(preds[j], i)
+			}
+		}
+	}
+	out := make([]set, len(f.Blocks))
+	for i := range out {
+		out[i] = full()
+	}
+	flagged := make([]bool, len(vars))
+	// transfer runs block i from its entry set in, flagging loads of
+	// variables not in it when flag is set; it returns the exit set.
+	transfer := func(i int, in set, flag bool) set {
+		s := append(set(nil), in...)
+		for _, inst := range f.Blocks[i].Insts {
+			switch inst := inst.(type) {
+			case *lir.InstStore:
+				if v, ok := idx[inst.Dst]; ok && !escaped[v] {
+					s[v/64] |= 1 << (v % 64)
+				}
+			case *lir.InstLoad:
+				if v, ok := idx[inst.Src]; ok && !escaped[v] && s[v/64]>>(v%64)&1 == 0 && flag {
+					flagged[v] = true
+				}
+			}
+		}
+		return s
+	}
+	entry := func(i int) set {
+		if i == 0 {
+			return make(set, words) // nothing initialised at f's entry
+		}
+		s := full()
+		for _, p := range preds[i] {
+			for w := range s {
+				s[w] &= out[p][w]
+			}
+		}
+		return s
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range f.Blocks {
+			o := transfer(i, entry(i), false)
+			for w := range o {
+				if o[w] != out[i][w] {
+					changed = true
+				}
+			}
+			out[i] = o
+		}
+	}
+	for i := range f.Blocks {
+		transfer(i, entry(i), true)
+	}
+	var res []*lir.InstAlloca
+	for v, a := range vars {
+		if flagged[v] && !escaped[v] {
+			res = append(res, a)
+		}
+	}
+	return res
+}
