@@ -81,7 +81,8 @@ func verifyTermination(ctx context.Context, r *runner, out *Outcome, start time.
 // and cycle, replayed) ends in a state it has been in before: a state
 // cycle, which repeated forever is a run that never ends. A witness of a
 // recurrent set ends at the loop's head instead (the set's closure is the
-// analysis's SMT proof, not something a replay can show).
+// analysis's SMT proof, not something a replay can show in general; see
+// CycleAfter).
 func LassoCloses(m *vm.Machine, steps []trace.Step) (bool, error) {
 	states, err := trace.Replay(m, steps)
 	if err != nil {
@@ -98,4 +99,43 @@ func LassoCloses(m *vm.Machine, steps []trace.Step) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// CycleAfter continues the run steps end in (a recurrent set's witness ends
+// at its loop's head) for as long as the run is determined, one process
+// enabled and its step drawing nothing, and reports after how many more
+// steps it returns to a state it was in: from there the same steps repeat
+// forever, a run that never ends. It reports false when the run ends, has
+// a choice to make, or passes max steps first. Brent's method: one state's
+// encoding kept at a time, compared with each new state's.
+func CycleAfter(m *vm.Machine, steps []trace.Step, max int) (int, bool, error) {
+	st, err := trace.ReplayFinal(m, steps)
+	if err != nil {
+		return 0, false, err
+	}
+	mark := m.AppendKey(nil, st)
+	var key []uint64
+	var en []int32
+	power, lam := 1, 0
+	for n := 1; n <= max; n++ {
+		en = m.EnabledThreads(st, en)
+		if st.Status != vm.Running || len(en) != 1 {
+			return 0, false, nil
+		}
+		ch := trace.NewReplayer(nil)
+		m.StepOnly(st, en[0], ch)
+		if ch.Used() > 0 || ch.Over() {
+			return 0, false, nil // a draw: the witness does not say which
+		}
+		en = m.Settle(st, en)
+		key = m.AppendKey(key[:0], st)
+		if slices.Equal(key, mark) {
+			return n, true, nil
+		}
+		if lam++; lam == power {
+			mark = append(mark[:0], key...)
+			power, lam = 2*power, 0
+		}
+	}
+	return 0, false, nil
 }

@@ -42,6 +42,9 @@ func TestVerify(t *testing.T) {
 		{task: "argv_threads_safe.yml", verdict: "TRUE", engine: svcomp.EngineBMC, long: true},
 		{task: "assume_abort.yml", prop: "termination", verdict: "TRUE", engine: svcomp.EngineTermination},
 		{task: "reset_loop.yml", verdict: "FALSE(termination)", engine: svcomp.EngineTermination},
+		// a recurrent set's witness: replay runs on past its end and sees
+		// the run return to a state it was in
+		{task: "alternate.yml", verdict: "FALSE(termination)", engine: svcomp.EngineTermination},
 		{task: "atomic_race.yml", verdict: "UNKNOWN", limit: "4s"},
 		// 13 threads: decided by abstract interpretation in well under a
 		// second
