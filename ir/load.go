@@ -142,10 +142,12 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 	}
 	l.prog.DataModel, l.dl = dm, layout{ilp32: dm == ILP32}
 	l.prog.Locs = append(l.prog.Locs, SrcLoc{})
+	// (before the layout: the functions it declares take blocks after
+	// the program's, and the first dynamic block follows them)
+	uninitInputs(mod)
 	if err := l.layoutGlobals(); err != nil {
 		return nil, err
 	}
-	uninitInputs(mod)
 	if err := l.indexFuncs(); err != nil {
 		return nil, err
 	}

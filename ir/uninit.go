@@ -12,14 +12,18 @@ import (
 // UninitPrefix starts the name of the function a read of an uninitialised
 // local variable draws its value from (uninitInputs): a
 // __VERIFIER_nondet_ function, so every engine treats the value as an
-// input, and a name an engine's message can recognise.
-const UninitPrefix = "__VERIFIER_nondet_uninit_i"
+// input, and a name an engine's message can recognise. It goes on with
+// 'i' for a signed variable or 'u' for an unsigned one (its debug
+// information's type; signed without one) and the width: a witness writes
+// the value as its C type reads it.
+const UninitPrefix = "__VERIFIER_nondet_uninit_"
 
 // uninitInputs makes the value of every local integer variable that a run
 // may read before writing it an input: right after its alloca it stores a
-// value drawn by a call of a __VERIFIER_nondet_ function (UninitPrefix and
-// the width), declared in mod for the purpose, at the variable's
-// declaration (its llvm.dbg.declare's location).
+// value drawn by a call of a __VERIFIER_nondet_ function (UninitPrefix,
+// the signedness and the width), declared in mod for the purpose, at the
+// variable's declaration (its llvm.dbg.declare's location; else its first
+// load's).
 //
 // C gives such a variable an indeterminate value (reading it is undefined
 // when its address is never taken), and verification tools, SV-COMP's
@@ -27,39 +31,83 @@ const UninitPrefix = "__VERIFIER_nondet_uninit_i"
 // is otherwise zeroed (vm), and a proof that held only for 0 would be a
 // wrong TRUE (goblint-regression's idxunknown tasks index an array with an
 // uninitialised int). Exhaustive search refuses such an input of more than
-// MaxBranching values by name; BMC and simulation take it as any input.
+// MaxBranching values by name, unless its uses tell few values apart; BMC
+// and simulation take it as any input. The analysis does not tell
+// feasible paths from others (uninitReads): a variable written first on
+// every path the program can take, but not on every path of its graph,
+// gets an input that is never read (exhaustive search may then refuse a
+// program it searched before).
 //
 // Only scalar integer allocas whose address is used by nothing but loads
-// from and stores to it are analysed (uninitReads): an array, a struct or
-// a variable whose address is passed on stays zeroed as before.
+// from and stores to it are analysed: an array, a struct or a variable
+// whose address is passed on stays zeroed as before.
 func uninitInputs(mod *lir.Module) {
-	decls := map[uint64]*lir.Func{}
+	decls := map[string]*lir.Func{}
 	for _, f := range mod.Funcs {
 		if len(f.Blocks) == 0 {
 			continue
 		}
 		for _, a := range uninitReads(f) {
-			w := a.ElemType.(*types.IntType).BitSize
-			fn, ok := decls[w]
+			it := a.ElemType.(*types.IntType)
+			decl, md := declOf(f, a)
+			sign := 'i'
+			if decl != nil && !signedVar(decl) {
+				sign = 'u'
+			}
+			key := fmt.Sprintf("%s%c%d", UninitPrefix, sign, it.BitSize)
+			fn, ok := decls[key]
 			if !ok {
-				name := fmt.Sprintf("%s%d", UninitPrefix, w)
-				for _, g := range mod.Funcs {
-					if g.Name() == name {
-						fn = g
-					}
-				}
-				if fn == nil {
-					fn = mod.NewFunc(name, types.NewInt(w))
-				}
-				decls[w] = fn
+				fn = uninitFunc(mod, key, it)
+				decls[key] = fn
 			}
 			call := lir.NewCall(fn)
 			store := lir.NewStore(call, a)
-			md := declLocation(f, a)
 			call.Metadata, store.Metadata = md, md
 			insertAfter(f, a, call, store)
 		}
 	}
+}
+
+// uninitFunc returns a declaration of function name returning t without
+// parameters: the module's own if it has one of that signature, else a
+// new one, under name, or name with underscores added where the program
+// uses name otherwise.
+func uninitFunc(mod *lir.Module, name string, t *types.IntType) *lir.Func {
+	for {
+		var g *lir.Func
+		for _, h := range mod.Funcs {
+			if h.Name() == name {
+				g = h
+			}
+		}
+		if g == nil {
+			return mod.NewFunc(name, t)
+		}
+		if len(g.Blocks) == 0 && len(g.Params) == 0 && !g.Sig.Variadic && g.Sig.RetType.Equal(t) {
+			return g
+		}
+		name += "_"
+	}
+}
+
+// signedVar tells whether the C type of the variable an llvm.dbg.declare
+// describes is signed (true when its debug information does not say).
+func signedVar(decl *lir.InstCall) bool {
+	if len(decl.Args) < 2 {
+		return true
+	}
+	mv, ok := unwrapArg(decl.Args[1]).(*metadata.Value)
+	if !ok {
+		return true
+	}
+	v, ok := mv.Value.(*metadata.DILocalVariable)
+	if !ok {
+		return true
+	}
+	if t := cTypeOf(v.Type); t != nil && t.Kind == CScalar {
+		return t.Signed
+	}
+	return true
 }
 
 // insertAfter puts the instructions ins right after instruction at in f.
@@ -74,25 +122,40 @@ func insertAfter(f *lir.Func, at lir.Instruction, ins ...lir.Instruction) {
 	}
 }
 
-// declLocation returns the !dbg attachment of the llvm.dbg.declare of
-// alloca a in f (the variable's declaration), nil if it has none.
-func declLocation(f *lir.Func, a *lir.InstAlloca) lir.Metadata {
+// declOf returns the llvm.dbg.declare of alloca a in f (the variable's
+// declaration) and the location to give its input: the declaration's,
+// else the first load's of a (nil if neither has one).
+func declOf(f *lir.Func, a *lir.InstAlloca) (*lir.InstCall, lir.Metadata) {
+	var decl *lir.InstCall
+	var md, load lir.Metadata
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
+			if ld, ok := in.(*lir.InstLoad); ok && ld.Src == value.Value(a) && load == nil {
+				load = dbgOf(ld.Metadata)
+			}
 			call, ok := in.(*lir.InstCall)
-			if !ok || len(call.Args) == 0 {
+			if !ok || len(call.Args) == 0 || decl != nil {
 				continue
 			}
 			if g, ok := call.Callee.(*lir.Func); !ok || g.Name() != "llvm.dbg.declare" {
 				continue
 			}
 			if mv, ok := unwrapArg(call.Args[0]).(*metadata.Value); ok && mv.Value == value.Value(a) {
-				for _, md := range call.Metadata {
-					if md.Name == "dbg" {
-						return lir.Metadata{md}
-					}
-				}
+				decl, md = call, dbgOf(call.Metadata)
 			}
+		}
+	}
+	if md == nil {
+		md = load
+	}
+	return decl, md
+}
+
+// dbgOf returns the !dbg attachment of mds alone (nil if none).
+func dbgOf(mds lir.Metadata) lir.Metadata {
+	for _, md := range mds {
+		if md.Name == "dbg" {
+			return lir.Metadata{md}
 		}
 	}
 	return nil
@@ -184,6 +247,11 @@ func uninitReads(f *lir.Func) []*lir.InstAlloca {
 		s := append(set(nil), in...)
 		for _, inst := range f.Blocks[i].Insts {
 			switch inst := inst.(type) {
+			case *lir.InstAlloca:
+				// (an alloca run again, in a loop: a fresh variable)
+				if v, ok := idx[inst]; ok {
+					s[v/64] &^= 1 << (v % 64)
+				}
 			case *lir.InstStore:
 				if v, ok := idx[inst.Dst]; ok && !escaped[v] {
 					s[v/64] |= 1 << (v % 64)

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llir/llvm/asm"
@@ -72,6 +73,16 @@ body:
   br label %head
 out:
   ret i32 0`, []string{"x"}},
+		{"alloca in a loop", `
+  br label %head
+head:
+  %x = alloca i32
+  %v = load i32, i32* %x
+  store i32 1, i32* %x
+  %d = icmp slt i32 %v, 3
+  br i1 %d, label %head, label %out
+out:
+  ret i32 0`, []string{"x"}},
 		{"address passed on", `
   %x = alloca i32
   call void @use(i32* %x)
@@ -109,39 +120,72 @@ out:
 }
 
 // TestUninitInputs: the value of a variable read before it is written is
-// drawn by a call of a __VERIFIER_nondet_ function of its width, stored
-// right after its alloca; a variable written first is left alone.
+// drawn by a call of a __VERIFIER_nondet_ function of its width and sign
+// (the debug information's type; signed without one), stored right after
+// its alloca; a variable written first is left alone; a function of the
+// program that has the name but another signature keeps it; and the
+// functions declared for it take blocks before the first dynamic one.
 func TestUninitInputs(t *testing.T) {
-	src := `define i32 @main() {
+	src := `declare i64 @__VERIFIER_nondet_uninit_i16()
+declare void @llvm.dbg.declare(metadata, metadata, metadata)
+define i32 @main() !dbg !5 {
   %x = alloca i16
   %y = alloca i32
+  %u = alloca i32
+  call void @llvm.dbg.declare(metadata i32* %u, metadata !10, metadata !DIExpression()), !dbg !12
   store i32 5, i32* %y
   %v = load i16, i16* %x
   %w = load i32, i32* %y
+  %z = load i32, i32* %u
+  %q = call i64 @__VERIFIER_nondet_uninit_i16()
   ret i32 %w
 }
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "u.c", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "main", scope: !1, file: !1, line: 1, type: !6, unit: !0, spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !7)
+!7 = !{!8}
+!8 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!9 = !DIBasicType(name: "unsigned int", size: 32, encoding: DW_ATE_unsigned)
+!10 = !DILocalVariable(name: "u", scope: !5, file: !1, line: 2, type: !9)
+!12 = !DILocation(line: 2, column: 12, scope: !5)
 `
 	p, err := ParseLL("u.ll", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fi, ok := p.FuncIdx[UninitPrefix+"16"]
-	if !ok || p.Funcs[fi].Builtin != BNondet {
-		t.Fatalf("no nondet function %s16 declared", UninitPrefix)
+	for _, name := range []string{UninitPrefix + "i16_", UninitPrefix + "u32"} {
+		fi, ok := p.FuncIdx[name]
+		if !ok || p.Funcs[fi].Builtin != BNondet {
+			t.Errorf("no nondet function %s declared", name)
+		}
 	}
-	if _, ok := p.FuncIdx[UninitPrefix+"32"]; ok {
+	if _, ok := p.FuncIdx[UninitPrefix+"i32"]; ok {
 		t.Errorf("a nondet function for the 32-bit variable written first")
 	}
+	if want := p.FirstFuncBlock + uint32(len(p.Funcs)); p.FirstDynBlock != want {
+		t.Errorf("first dynamic block %d, want %d: after the %d functions' blocks", p.FirstDynBlock, want, len(p.Funcs))
+	}
 	var calls, stores int
-	for _, in := range p.Funcs[p.Entry].Code {
+	f := p.Funcs[p.Entry]
+	for pc, in := range f.Code {
 		if in.Op == OpCallB && in.B == int32(BNondet) {
 			calls++
+			// the unsigned variable's input is drawn at its declaration
+			if cs := f.Calls[in.Imm]; strings.HasPrefix(p.Funcs[cs.Callee].Name, UninitPrefix+"u") {
+				if loc := p.Locs[f.Locs[pc]]; loc.Line != 2 || loc.Col != 12 {
+					t.Errorf("the input of u is drawn at %+v, want line 2, column 12", loc)
+				}
+			}
 		}
 		if in.Op == OpStore {
 			stores++
 		}
 	}
-	if calls != 1 || stores != 2 {
-		t.Errorf("%d nondet calls and %d stores, want 1 and 2", calls, stores)
+	if calls != 3 || stores != 3 {
+		t.Errorf("%d nondet calls and %d stores, want 3 (two inputs, the program's own call) and 3", calls, stores)
 	}
 }

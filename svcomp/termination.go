@@ -105,37 +105,47 @@ func LassoCloses(m *vm.Machine, steps []trace.Step) (bool, error) {
 // at its loop's head) for as long as the run is determined, one process
 // enabled and its step drawing nothing, and reports after how many more
 // steps it returns to a state it was in: from there the same steps repeat
-// forever, a run that never ends. It reports false when the run ends, has
-// a choice to make, or passes max steps first. Brent's method: one state's
-// encoding kept at a time, compared with each new state's.
+// forever, a run that never ends. A state is its encoding and its
+// auxiliary words (m.AppendKeyAux: the order dead stack ids are reused in,
+// which the encoding leaves out and the next allocas' ids depend on). It
+// reports false when the run ends, has a choice to make, or passes max
+// steps or maxCycleWords words of states compared first. Brent's method:
+// one state kept at a time, compared with each new one.
 func CycleAfter(m *vm.Machine, steps []trace.Step, max int) (int, bool, error) {
 	st, err := trace.ReplayFinal(m, steps)
 	if err != nil {
 		return 0, false, err
 	}
-	mark := m.AppendKey(nil, st)
+	mark, markAux := m.AppendKey(nil, st), m.AppendKeyAux(nil, st)
 	var key []uint64
+	var aux []uint32
 	var en []int32
-	power, lam := 1, 0
-	for n := 1; n <= max; n++ {
+	power, lam, words := 1, 0, 0
+	for n := 1; n <= max && words <= maxCycleWords; n++ {
 		en = m.EnabledThreads(st, en)
 		if st.Status != vm.Running || len(en) != 1 {
 			return 0, false, nil
 		}
 		ch := trace.NewReplayer(nil)
 		m.StepOnly(st, en[0], ch)
-		if ch.Used() > 0 || ch.Over() {
+		if ch.Over() {
 			return 0, false, nil // a draw: the witness does not say which
 		}
 		en = m.Settle(st, en)
-		key = m.AppendKey(key[:0], st)
-		if slices.Equal(key, mark) {
+		key, aux = m.AppendKey(key[:0], st), m.AppendKeyAux(aux[:0], st)
+		words += len(key)
+		if slices.Equal(key, mark) && slices.Equal(aux, markAux) {
 			return n, true, nil
 		}
 		if lam++; lam == power {
-			mark = append(mark[:0], key...)
+			mark, markAux = append(mark[:0], key...), append(markAux[:0], aux...)
 			power, lam = 2*power, 0
 		}
 	}
 	return 0, false, nil
 }
+
+// maxCycleWords bounds the words of states CycleAfter makes and compares
+// (2^28, 2 GiB of encodings: seconds), so that a state of megabytes stops
+// it long before max steps.
+const maxCycleWords = 1 << 28

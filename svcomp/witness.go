@@ -130,6 +130,9 @@ func callee(text string) string {
 // signedResult tells whether a drawing function returns a signed C type.
 func signedResult(fn string) bool {
 	switch {
+	case strings.HasPrefix(fn, ir.UninitPrefix):
+		// an uninitialised local's value: 'i' or 'u', its type's sign
+		return strings.HasPrefix(fn[len(ir.UninitPrefix):], "i")
 	case strings.HasPrefix(fn, "__VERIFIER_nondet_u"), strings.Contains(fn, "bool"), strings.Contains(fn, "pointer"),
 		strings.Contains(fn, "size_t"), strings.HasSuffix(fn, "_uchar"), fn == "wyvern_coin":
 		return false
