@@ -218,7 +218,7 @@ run() {
 		fi
 	fi
 	python3 - "$out/$name.json" "$name" "$rc" "$replay" "$start" "$end" "$dir" >>"$results" <<'EOF'
-import json, sys
+import json, os, sys
 path, name, rc, replay, start, end, d = sys.argv[1:]
 try:
     r = json.load(open(path))
@@ -226,8 +226,12 @@ except Exception:
     r = {}
 eng = r.get("decided_by", "")
 per = ",".join(f'{e["engine"]}={e["outcome"]}' for e in (r.get("engines") or []))
-print("\t".join([name, r.get("verdict", "ERROR(exit %s)" % rc), r.get("expected", ""), eng or "-",
-                 replay, "%.1f" % (float(end) - float(start)), per, d]))
+# one write(2) of the whole row: parallel jobs append to the same file
+# (O_APPEND), and print's buffered writes were seen split, two rows run
+# together
+row = "\t".join([name, r.get("verdict", "ERROR(exit %s)" % rc), r.get("expected", ""), eng or "-",
+                 replay, "%.1f" % (float(end) - float(start)), per, d])
+os.write(1, (row + "\n").encode())
 EOF
 }
 export -f run
