@@ -43,6 +43,7 @@ const UninitPrefix = "__VERIFIER_nondet_uninit_"
 // whose address is passed on stays zeroed as before.
 func uninitInputs(mod *lir.Module) {
 	decls := map[string]*lir.Func{}
+	n := 0
 	for _, f := range mod.Funcs {
 		if len(f.Blocks) == 0 {
 			continue
@@ -61,6 +62,10 @@ func uninitInputs(mod *lir.Module) {
 				decls[key] = fn
 			}
 			call := lir.NewCall(fn)
+			// (a name of its own: an unnamed value's is its number, and
+			// the function's register names map to slots, RegSlots)
+			call.SetName(fmt.Sprintf("wyvern.uninit.%d", n))
+			n++
 			store := lir.NewStore(call, a)
 			call.Metadata, store.Metadata = md, md
 			insertAfter(f, a, call, store)

@@ -129,6 +129,7 @@ func TestUninitInputs(t *testing.T) {
 	src := `declare i64 @__VERIFIER_nondet_uninit_i16()
 declare void @llvm.dbg.declare(metadata, metadata, metadata)
 define i32 @main() !dbg !5 {
+  %0 = add i32 1, 2
   %x = alloca i16
   %y = alloca i32
   %u = alloca i32
@@ -165,6 +166,11 @@ define i32 @main() !dbg !5 {
 	}
 	if _, ok := p.FuncIdx[UninitPrefix+"i32"]; ok {
 		t.Errorf("a nondet function for the 32-bit variable written first")
+	}
+	// the inserted calls have names of their own: %0 keeps its slot
+	regs := p.Funcs[p.Entry].RegSlots
+	if c, ok := regs["wyvern.uninit.0"]; !ok || c == regs["0"] {
+		t.Errorf("registers %v: the first input's call has no slot of its own", regs)
 	}
 	if want := p.FirstFuncBlock + uint32(len(p.Funcs)); p.FirstDynBlock != want {
 		t.Errorf("first dynamic block %d, want %d: after the %d functions' blocks", p.FirstDynBlock, want, len(p.Funcs))
