@@ -1101,23 +1101,8 @@ func (c *fnCompiler) intrinsic(in *lir.InstCall, name string, loc int32) error {
 
 // dbgDeclare records a C local variable's name and the slot of its address.
 func (c *fnCompiler) dbgDeclare(in *lir.InstCall) {
-	if len(in.Args) < 2 {
-		return
-	}
-	mv, ok := unwrapArg(in.Args[0]).(*metadata.Value)
-	if !ok {
-		return
-	}
-	lv, ok := unwrapArg(in.Args[1]).(*metadata.Value)
-	if !ok {
-		return
-	}
-	v, ok := lv.Value.(*metadata.DILocalVariable)
-	if !ok || v.Name == "" {
-		return
-	}
-	val, ok := mv.Value.(value.Value)
-	if !ok {
+	val, v := declared(in)
+	if val == nil || v == nil || v.Name == "" {
 		return
 	}
 	s, ok := c.slots[val]
@@ -1132,6 +1117,25 @@ func (c *fnCompiler) dbgDeclare(in *lir.InstCall) {
 		}
 	}
 	c.out.Vars = append(c.out.Vars, vr)
+}
+
+// declared returns what a call of llvm.dbg.declare describes: the
+// variable's address (an alloca) and its debug information (nil for an
+// operand of another form).
+func declared(in *lir.InstCall) (value.Value, *metadata.DILocalVariable) {
+	if len(in.Args) < 2 {
+		return nil, nil
+	}
+	mv, ok := unwrapArg(in.Args[0]).(*metadata.Value)
+	if !ok {
+		return nil, nil
+	}
+	val, _ := mv.Value.(value.Value)
+	var v *metadata.DILocalVariable
+	if lv, ok := unwrapArg(in.Args[1]).(*metadata.Value); ok {
+		v, _ = lv.Value.(*metadata.DILocalVariable)
+	}
+	return val, v
 }
 
 // edge builds the phi copies for the edge from block `from` to `to`.

@@ -50,9 +50,9 @@ func uninitInputs(mod *lir.Module) {
 		}
 		for _, a := range uninitReads(f) {
 			it := a.ElemType.(*types.IntType)
-			decl, md := declOf(f, a)
+			v, md := declOf(f, a)
 			sign := 'i'
-			if decl != nil && !signedVar(decl) {
+			if v != nil && !signedVar(v) {
 				sign = 'u'
 			}
 			key := fmt.Sprintf("%s%c%d", UninitPrefix, sign, it.BitSize)
@@ -95,20 +95,9 @@ func uninitFunc(mod *lir.Module, name string, t *types.IntType) *lir.Func {
 	}
 }
 
-// signedVar tells whether the C type of the variable an llvm.dbg.declare
-// describes is signed (true when its debug information does not say).
-func signedVar(decl *lir.InstCall) bool {
-	if len(decl.Args) < 2 {
-		return true
-	}
-	mv, ok := unwrapArg(decl.Args[1]).(*metadata.Value)
-	if !ok {
-		return true
-	}
-	v, ok := mv.Value.(*metadata.DILocalVariable)
-	if !ok {
-		return true
-	}
+// signedVar tells whether the C type of variable v is signed (true when
+// its debug information does not say).
+func signedVar(v *metadata.DILocalVariable) bool {
 	if t := cTypeOf(v.Type); t != nil && t.Kind == CScalar {
 		return t.Signed
 	}
@@ -127,33 +116,34 @@ func insertAfter(f *lir.Func, at lir.Instruction, ins ...lir.Instruction) {
 	}
 }
 
-// declOf returns the llvm.dbg.declare of alloca a in f (the variable's
-// declaration) and the location to give its input: the declaration's,
-// else the first load's of a (nil if neither has one).
-func declOf(f *lir.Func, a *lir.InstAlloca) (*lir.InstCall, lir.Metadata) {
-	var decl *lir.InstCall
+// declOf returns the debug information of alloca a in f (from its
+// llvm.dbg.declare; nil without one) and the location to give its input:
+// the declaration's, else the first load's of a (nil if neither has one).
+func declOf(f *lir.Func, a *lir.InstAlloca) (*metadata.DILocalVariable, lir.Metadata) {
+	var v *metadata.DILocalVariable
 	var md, load lir.Metadata
+	found := false
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			if ld, ok := in.(*lir.InstLoad); ok && ld.Src == value.Value(a) && load == nil {
 				load = dbgOf(ld.Metadata)
 			}
 			call, ok := in.(*lir.InstCall)
-			if !ok || len(call.Args) == 0 || decl != nil {
+			if !ok || found {
 				continue
 			}
 			if g, ok := call.Callee.(*lir.Func); !ok || g.Name() != "llvm.dbg.declare" {
 				continue
 			}
-			if mv, ok := unwrapArg(call.Args[0]).(*metadata.Value); ok && mv.Value == value.Value(a) {
-				decl, md = call, dbgOf(call.Metadata)
+			if val, dv := declared(call); val == value.Value(a) {
+				v, md, found = dv, dbgOf(call.Metadata), true
 			}
 		}
 	}
 	if md == nil {
 		md = load
 	}
-	return decl, md
+	return v, md
 }
 
 // dbgOf returns the !dbg attachment of mds alone (nil if none).
