@@ -192,7 +192,7 @@ var builtinNames = map[string]Builtin{
 	"__VERIFIER_assume": BAssume, "__VERIFIER_error": BVerifierError,
 	"__VERIFIER_atomic_begin": BAtomicBegin, "__VERIFIER_atomic_end": BAtomicEnd,
 	"reach_error": BReachError, "__assert_fail": BAssertFail, "abort": BAbort, "exit": BExit,
-	"_exit":  BExit,
+	"_exit": BExit, "_Exit": BExit,
 	"malloc": BMalloc, "calloc": BCalloc, "realloc": BRealloc, "free": BFree,
 	"memcpy": BMemcpy, "memmove": BMemmove, "memset": BMemset, "memcmp": BMemcmp,
 	"strlen": BStrlen, "strcmp": BStrcmp, "strncmp": BStrncmp, "strcpy": BStrcpy,

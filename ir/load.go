@@ -142,8 +142,12 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 	}
 	l.prog.DataModel, l.dl = dm, layout{ilp32: dm == ILP32}
 	l.prog.Locs = append(l.prog.Locs, SrcLoc{})
-	// (before the layout: the functions it declares take blocks after
-	// the program's, and the first dynamic block follows them)
+	// (before the layout: the functions and globals they add take blocks
+	// after the program's, and the first dynamic block follows them)
+	start, err := atexitHandlers(mod)
+	if err != nil {
+		return nil, &LoadError{File: name, Msg: err.Error()}
+	}
 	uninitInputs(mod)
 	if err := l.layoutGlobals(); err != nil {
 		return nil, err
@@ -169,6 +173,9 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 		return nil, &LoadError{File: name, Msg: "no definition of main"}
 	}
 	l.prog.Entry = main
+	if start != nil {
+		l.prog.Entry = l.prog.FuncIdx[AtexitStart]
+	}
 	if l.dl.ilp32 {
 		if l.prog.FirstDynBlock > Ptr32MaxBlock-64 {
 			// the image's blocks (and the platform's, after them) need

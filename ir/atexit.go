@@ -1,0 +1,161 @@
+package ir
+
+import (
+	"fmt"
+
+	lir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+)
+
+// Exit handlers (atexit) are program code, not a platform function: when a
+// program declares atexit, the loader gives it, and exit, bodies in the
+// module itself, so that every engine (interpreter, explicit search, BMC,
+// abstract interpretation) runs the handlers as the calls they are:
+//
+//   - atexit(f) appends f to a table of AtexitMax handlers (two globals,
+//     AtexitTable and AtexitCount) and returns 0, or -1 when it is full
+//     (POSIX guarantees at least 32);
+//   - exit(code) calls the registered handlers, the last registered first
+//     (each is taken off the table before it is called, so a handler that
+//     registers another has it called too), then ends the program as _Exit
+//     does;
+//   - the program's entry becomes AtexitStart, which calls main with its
+//     arguments and then exit with main's result, as the C runtime does:
+//     main's locals are dead when the handlers run (a block only they
+//     pointed to is lost at main's return, as before).
+//
+// _Exit and _exit end the program without calling the handlers. A program
+// without atexit is left as it is; one that defines atexit or exit itself
+// keeps its own. Not modelled: handlers when the last thread ends after
+// main called pthread_exit (the program then ends without them).
+const (
+	AtexitMax   = 64
+	AtexitTable = "wyvern.atexit.handlers"
+	AtexitCount = "wyvern.atexit.count"
+	AtexitStart = "wyvern.start"
+)
+
+// atexitHandlers gives atexit and exit bodies when mod declares atexit
+// (see above), and returns the entry function that replaces main (nil when
+// the module is left as it is).
+func atexitHandlers(mod *lir.Module) (*lir.Func, error) {
+	var atexit, exit, main *lir.Func
+	for _, f := range mod.Funcs {
+		switch f.Name() {
+		case "atexit":
+			atexit = f
+		case "exit":
+			exit = f
+		case "main":
+			main = f
+		}
+	}
+	if atexit == nil || len(atexit.Blocks) > 0 || main == nil || len(main.Blocks) == 0 ||
+		(exit != nil && len(exit.Blocks) > 0) {
+		return nil, nil
+	}
+	i32 := types.I32
+	if !atexit.Sig.RetType.Equal(i32) || len(atexit.Params) != 1 || atexit.Sig.Variadic {
+		return nil, fmt.Errorf("atexit is declared as %s, not as int atexit(void (*)(void))", atexit.Sig)
+	}
+	hp, ok := atexit.Params[0].Typ.(*types.PointerType)
+	if !ok {
+		return nil, fmt.Errorf("atexit's parameter is a %s, not a function pointer", atexit.Params[0].Typ)
+	}
+	if _, ok := hp.ElemType.(*types.FuncType); !ok {
+		return nil, fmt.Errorf("atexit's parameter is a %s, not a function pointer", hp)
+	}
+	if exit == nil {
+		exit = mod.NewFunc("exit", types.Void, lir.NewParam("", i32))
+	} else if !exit.Sig.RetType.Equal(types.Void) || len(exit.Params) != 1 || !exit.Params[0].Typ.Equal(i32) {
+		return nil, fmt.Errorf("exit is declared as %s, not as void exit(int)", exit.Sig)
+	}
+	quick := declareFunc(mod, "_Exit", types.NewFunc(types.Void, i32))
+	if quick == nil {
+		return nil, fmt.Errorf("_Exit is declared with another signature than void _Exit(int)")
+	}
+
+	tableT := types.NewArray(AtexitMax, hp)
+	table := mod.NewGlobalDef(AtexitTable, constant.NewZeroInitializer(tableT))
+	count := mod.NewGlobalDef(AtexitCount, constant.NewInt(i32, 0))
+	zero, one := constant.NewInt(i32, 0), constant.NewInt(i32, 1)
+	slot := func(b *lir.Block, n value.Value) value.Value {
+		return b.NewGetElementPtr(tableT, table, zero, n)
+	}
+
+	// int atexit(void (*f)(void))
+	atexit.Params[0].SetName("f")
+	entry, full, add := atexit.NewBlock("entry"), atexit.NewBlock("full"), atexit.NewBlock("add")
+	n := entry.NewLoad(i32, count)
+	entry.NewCondBr(entry.NewICmp(enum.IPredSGE, n, constant.NewInt(i32, AtexitMax)), full, add)
+	full.NewRet(constant.NewInt(i32, -1))
+	add.NewStore(atexit.Params[0], slot(add, n))
+	add.NewStore(add.NewAdd(n, one), count)
+	add.NewRet(zero)
+
+	// void exit(int code)
+	exit.Params[0].SetName("code")
+	entry, loop, call, done := exit.NewBlock("entry"), exit.NewBlock("loop"), exit.NewBlock("call"), exit.NewBlock("done")
+	entry.NewBr(loop)
+	n = loop.NewLoad(i32, count)
+	loop.NewCondBr(loop.NewICmp(enum.IPredSGT, n, zero), call, done)
+	left := call.NewSub(n, one)
+	call.NewStore(left, count)
+	h := call.NewLoad(hp, slot(call, left))
+	call.NewCall(h)
+	call.NewBr(loop)
+	done.NewCall(quick, exit.Params[0])
+	done.NewUnreachable()
+
+	// the entry: exit(main(args...))
+	params := make([]*lir.Param, len(main.Params))
+	args := make([]value.Value, len(main.Params))
+	for i, p := range main.Params {
+		params[i] = lir.NewParam(fmt.Sprintf("arg%d", i), p.Typ)
+		args[i] = params[i]
+	}
+	start := mod.NewFunc(AtexitStart, main.Sig.RetType, params...)
+	b := start.NewBlock("entry")
+	r := b.NewCall(main, args...)
+	var code value.Value = zero
+	if it, ok := main.Sig.RetType.(*types.IntType); ok {
+		switch {
+		case it.BitSize == 32:
+			code = r
+		case it.BitSize > 32:
+			code = b.NewTrunc(r, i32)
+		default:
+			code = b.NewSExt(r, i32)
+		}
+	}
+	b.NewCall(exit, code)
+	b.NewUnreachable()
+	for _, f := range []*lir.Func{atexit, exit, start} {
+		if err := f.AssignIDs(); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name(), err)
+		}
+	}
+	return start, nil
+}
+
+// declareFunc returns mod's function name, declared with signature sig if
+// the module has none of that name; nil if it has one of another
+// signature.
+func declareFunc(mod *lir.Module, name string, sig *types.FuncType) *lir.Func {
+	for _, f := range mod.Funcs {
+		if f.Name() == name {
+			if !f.Sig.Equal(sig) {
+				return nil
+			}
+			return f
+		}
+	}
+	params := make([]*lir.Param, len(sig.Params))
+	for i, t := range sig.Params {
+		params[i] = lir.NewParam("", t)
+	}
+	return mod.NewFunc(name, sig.RetType, params...)
+}
