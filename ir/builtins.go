@@ -287,11 +287,16 @@ func LookupBuiltin(name string) (Builtin, bool) {
 	return BNone, false
 }
 
-// String returns the function's name (the smallest of its names).
+// String returns the function's name: the first of its names in byte order, one
+// without a leading underscore if it has such a name.
 func (b Builtin) String() string {
+	// (exit, not _Exit; sscanf, not __isoc99_sscanf)
 	best := ""
 	for n, v := range builtinNames {
-		if v == b && (best == "" || n < best) {
+		if v != b {
+			continue
+		}
+		if best == "" || (n[0] == '_') == (best[0] == '_') && n < best || best[0] == '_' && n[0] != '_' {
 			best = n
 		}
 	}
