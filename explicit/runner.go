@@ -31,6 +31,9 @@ func (Runner) Check(q *query.Query, exp *jobs.Experiment) error {
 	if exp.Explicit != nil && exp.Explicit.Exact && q.Until > 0 {
 		return fmt.Errorf("exact probabilities merge runs that reach the same state, which P U Q must tell apart: ask it by simulation")
 	}
+	if exp.Explicit != nil && exp.Explicit.Exact && q.Enum("Inputs") != "uniform" {
+		return fmt.Errorf("exact probabilities are those of uniform inputs; Inputs=%s is a distribution for simulation", q.Enum("Inputs"))
+	}
 	if exp.Explicit != nil && exp.Explicit.Exact && q.Always {
 		return fmt.Errorf("exact probabilities answer Pr[<=N](<> P); for Pr[<=N]([] P), ask Pr[<=N](<> !P) and take 1 minus it")
 	}

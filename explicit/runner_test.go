@@ -36,3 +36,23 @@ func TestRunnerChecksOptionsAtSubmission(t *testing.T) {
 		}
 	}
 }
+
+// TestExactRefusesEdgeInputs: exact probabilities are those of uniform
+// inputs, so a query asking simulation's edge inputs is refused at
+// submission, not answered for another distribution.
+func TestExactRefusesEdgeInputs(t *testing.T) {
+	for _, tc := range []struct{ q, want string }{
+		{"Pr[<=10](<> x > 1)", ""},
+		{"Pr[<=10](<> x > 1) {Inputs=uniform}", ""},
+		{"Pr[<=10](<> x > 1) {Inputs=edges}", "Inputs=edges"},
+	} {
+		q, err := query.Parse(tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Runner{}.Check(q, &jobs.Experiment{Kind: jobs.KindExplicit, Explicit: &jobs.ExplicitOptions{Exact: true}})
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.q, err, tc.want)
+		}
+	}
+}

@@ -175,6 +175,9 @@ var optionTable = []OptionSpec{
 	{Name: "Spurious", Type: Number, Kinds: kinds(OptProbability, OptHypothesis, OptSplitting, OptEstimate, OptEnumStatesSMC),
 		Min: 0, Max: 1, Default: 0, DefaultText: "0",
 		Doc: "Platform=posix: the probability that a pthread_cond_wait returns without a signal (a spurious wakeup), tossed as it releases its mutex"},
+	{Name: "Inputs", Type: Enum, Kinds: kinds(OptProbability, OptHypothesis, OptSplitting, OptEstimate, OptEnumStatesSMC),
+		Values: []string{"uniform", "edges"}, DefaultValue: "uniform", DefaultText: "uniform",
+		Doc: "the distribution of __VERIFIER_nondet_* values in simulation: uniform (the program's semantics) or edges (half of the draws a boundary value: 0 to 3, -1, -2, the signed extremes of 8 to 64 bits; for finding violations, not for estimating uniform inputs' probabilities)"},
 	{Name: "Interval", Type: Enum, Kinds: kinds(OptSplitting),
 		Values: []string{"log", "t"}, DefaultValue: "log", DefaultText: "log",
 		Doc: "confidence interval over the M replications: log (log-scale delta method, the default) or t (Student-t)"},
@@ -277,16 +280,22 @@ func (q *Query) Enum(name string) string {
 // for an exhaustive query (E<>, A[], EnumStates) every behaviour
 // (vm.PosixBehaviours), for a statistical one a waiter drawn uniformly by
 // each signal and spurious wakeups of probability Spurious.
+//
+// Its Inputs option sets the distribution of input values (statistical
+// queries only: exhaustive engines enumerate or solve for inputs).
 func (q *Query) Behaviours() vm.Behaviours {
-	if q.Enum("Platform") == "lodin" {
-		return vm.Behaviours{}
+	var b vm.Behaviours
+	switch {
+	case q.Enum("Platform") == "lodin":
+	case q.OptionKind() == OptReach || q.OptionKind() == OptInvariant || q.OptionKind() == OptEnumStates:
+		b = vm.PosixBehaviours
+	default:
+		b = vm.SimBehaviours
+		b.Spurious = vm.SpuriousChoice(q.Num("Spurious"))
 	}
-	switch q.OptionKind() {
-	case OptReach, OptInvariant, OptEnumStates:
-		return vm.PosixBehaviours
+	if q.Enum("Inputs") == "edges" {
+		b.Inputs = vm.InputsEdges
 	}
-	b := vm.SimBehaviours
-	b.Spurious = vm.SpuriousChoice(q.Num("Spurious"))
 	return b
 }
 

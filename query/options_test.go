@@ -32,7 +32,7 @@ func TestOptionErrors(t *testing.T) {
 		{"prefix", pr + "{eps=0.1}", 22, []string{"unknown option eps; did you mean Epsilon?"}},
 		{"case", pr + "{alfa=0.1}", 22, []string{"did you mean Alpha?"}},
 		{"splitting misspelt", pr + "{Split=fixed, Score=x, Levels=[1], Lvels=[2]}", 56, []string{"unknown option Lvels", "did you mean Levels?",
-			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxM, MaxIter, Max, Platform, Spurious, Interval"}},
+			"valid options for splitting queries Pr[<=N](<> P) {Split=...}: Alpha, Split, Score, Levels, N, K, M, MaxM, MaxIter, Max, Platform, Spurious, Inputs, Interval"}},
 		{"hypothesis unknown", "Pr[<=100](<> x > 1) >= 0.3 {Detla=0.1}", 29, []string{"did you mean Delta?",
 			"valid options for hypothesis tests Pr[<=N](<> P) >= θ: Alpha, MaxRuns, Beta, Delta"}},
 		{"no options", "E<> x > 1 {Foo=2}", 12, []string{"unknown option Foo; valid options for E<> P queries: Platform"}},
@@ -75,8 +75,10 @@ func TestOptionErrors(t *testing.T) {
 		{"score on A[]", "A[] x > 1 {Score=x}", 12, []string{"option Score does not apply to A[] P queries (it is for splitting queries"}},
 		{"epsilon on splitting", pr + "{Split=fixed, Score=x, Levels=[1], Epsilon=0.01}", 56, []string{"option Epsilon does not apply to splitting queries Pr[<=N](<> P) {Split=...} (it is for Pr[<=N](<> P) queries)"}},
 		{"epsilon on Estimate", "Estimate[<=10,5]{max x} {Epsilon=0.1}", 26, []string{"option Epsilon does not apply to Estimate[<=N,R]{...} queries", "valid options for Estimate[<=N,R]{...} queries: Alpha"}},
-		{"alpha on EnumStatesSMC", "EnumStatesSMC <=10 5 {Alpha=0.1}", 23, []string{"option Alpha does not apply to EnumStatesSMC <=N R queries", "valid options for EnumStatesSMC <=N R queries: Platform, Spurious"}},
+		{"alpha on EnumStatesSMC", "EnumStatesSMC <=10 5 {Alpha=0.1}", 23, []string{"option Alpha does not apply to EnumStatesSMC <=N R queries", "valid options for EnumStatesSMC <=N R queries: Platform, Spurious, Inputs"}},
 		{"alpha on EnumStates", "EnumStates {Alpha=0.1}", 13, []string{"valid options for EnumStates queries: Platform"}},
+		{"inputs on E<>", "E<> x > 1 {Inputs=edges}", 12, []string{"option Inputs does not apply to E<> P queries", "valid options for E<> P queries: Platform"}},
+		{"inputs value", pr + "{Inputs=corners}", 29, []string{"Inputs", "uniform", "edges"}},
 		// constraints between options
 		{"theta+delta", "Pr[<=100](<> x > 1) >= 0.95 {Delta=0.06}", 36, []string{"θ ± δ = 0.95 ± 0.06", "must lie strictly inside (0, 1)"}},
 		{"theta+default delta", "Pr[<=100](<> x > 1) >= 0.995", 24, []string{"θ ± δ = 0.995 ± 0.01"}},
@@ -189,7 +191,7 @@ func TestSchemaTable(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"alpha", "epsilon", "rule", "minruns", "maxruns", "beta", "delta",
-		"split", "score", "levels", "n", "k", "m", "maxm", "maxiter", "max", "interval", "platform", "spurious"} {
+		"split", "score", "levels", "n", "k", "m", "maxm", "maxiter", "max", "interval", "platform", "spurious", "inputs"} {
 		if _, ok := LookupOption(name); !ok {
 			t.Errorf("option %s read by coordinator or splitting is not in the table", name)
 		}
@@ -199,8 +201,8 @@ func TestSchemaTable(t *testing.T) {
 			t.Errorf("kind %d has no title", k)
 		}
 	}
-	if got := len(Schema(OptSplitting)); got != 13 {
-		t.Errorf("splitting takes %d options, want 13", got)
+	if got := len(Schema(OptSplitting)); got != 14 {
+		t.Errorf("splitting takes %d options, want 14", got)
 	}
 }
 
@@ -297,6 +299,10 @@ func TestBehaviours(t *testing.T) {
 		{"Pr[<=10](<> x > 1) {Spurious=0.25}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<30, 1<<32)}},
 		{"Pr[<=10](<> x > 1) {Spurious=1}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<32, 1<<32)}},
 		{"Estimate[<=10,5]{max x} {Spurious=0}", vm.SimBehaviours},
+		{"Pr[<=10](<> x > 1) {Inputs=edges}", vm.Behaviours{SignalAny: true, Inputs: vm.InputsEdges}},
+		{"Pr[<=10](<> x > 1) {Platform=lodin, Inputs=Edges}", vm.Behaviours{Inputs: vm.InputsEdges}},
+		{"Pr[<=10](<> x > 1) >= 0.5 {Inputs=uniform}", vm.SimBehaviours},
+		{"EnumStatesSMC <=10 5 {Inputs=edges}", vm.Behaviours{SignalAny: true, Inputs: vm.InputsEdges}},
 	} {
 		q, err := Parse(tc.q)
 		if err != nil {

@@ -342,6 +342,9 @@ func (r *runner) firstViolation(steps []trace.Step) ([]trace.Step, string, bool,
 }
 
 // simulation rounds: (runs, step bound), the last repeated with new seeds.
+// Each is run twice, with uniform inputs and then with Inputs=edges
+// (half of the input draws a boundary value: a violation that needs x == 0
+// for a 32-bit input is found in a few runs instead of once in 2^32).
 var simRounds = []struct {
 	runs  int
 	bound uint64
@@ -366,8 +369,9 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 		if ctx.Err() != nil {
 			break
 		}
-		sr := simRounds[min(round, len(simRounds)-1)]
-		q := fmt.Sprintf("Pr[<=%d](<> %s) {Rule=fixed, Epsilon=0.0001, MaxRuns=%d}", sr.bound, r.g.Focus, sr.runs)
+		sr := simRounds[min(round/2, len(simRounds)-1)]
+		inputs := simInputs[round%2]
+		q := fmt.Sprintf("Pr[<=%d](<> %s) {Rule=fixed, Epsilon=0.0001, MaxRuns=%d, Inputs=%s}", sr.bound, r.g.Focus, sr.runs, inputs)
 		res.Query = q
 		seed := r.opts.Seed + uint64(round)
 		rctx, cancel := r.simContext(ctx)
@@ -397,7 +401,7 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 			continue
 		}
 		ref := td.FirstSatisfying
-		steps, err := r.simTrace(ref.Seed, ref.Index, sr.bound)
+		steps, err := r.simTrace(ref.Seed, ref.Index, sr.bound, inputs)
 		if err != nil {
 			res.Outcome, res.Detail = OutError, fmt.Sprintf("replay of trace (seed %d, index %d): %v", ref.Seed, ref.Index, err)
 			return res
@@ -410,6 +414,9 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 		if ok {
 			res.Outcome, res.steps, res.sub = OutViolation, steps, sub
 			res.Detail = fmt.Sprintf("trace (seed %d, index %d) of %d steps, after %d runs", ref.Seed, ref.Index, len(steps), runs)
+			if inputs != "uniform" {
+				res.Detail += " (inputs " + inputs + ")"
+			}
 			return res
 		}
 	}
@@ -420,13 +427,16 @@ func (r *runner) simulate(ctx context.Context) engineResult {
 	return res
 }
 
-// simTrace runs trace (seed, index) to the first state satisfying the
-// goal's focus (as the simulator observed it) and returns its steps with
-// the values they drew.
-func (r *runner) simTrace(seed, index, bound uint64) ([]trace.Step, error) {
+// simInputs are the simulation rounds' input distributions, in turn.
+var simInputs = [2]string{"uniform", "edges"}
+
+// simTrace runs trace (seed, index) of a round with the given inputs to
+// the first state satisfying the goal's focus (as the simulator observed
+// it) and returns its steps with the values they drew.
+func (r *runner) simTrace(seed, index, bound uint64, inputs string) ([]trace.Step, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	q, err := query.Parse(fmt.Sprintf("Pr[<=%d](<> %s)", bound, r.g.Focus))
+	q, err := query.Parse(fmt.Sprintf("Pr[<=%d](<> %s) {Inputs=%s}", bound, r.g.Focus, inputs))
 	if err != nil {
 		return nil, err
 	}

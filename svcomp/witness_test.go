@@ -22,7 +22,7 @@ func witnessFor(t *testing.T, file, prop string) (*vm.Machine, *Goal, []trace.St
 	g := GoalOf(p, prog)
 	r := &runner{g: g, m: g.Machine(prog)}
 	for index := uint64(0); index < 2000; index++ {
-		steps, err := r.simTrace(1, index, 10_000)
+		steps, err := r.simTrace(1, index, 10_000, "uniform")
 		if err != nil {
 			continue // this trace does not reach the focus
 		}

@@ -218,7 +218,34 @@ type Behaviours struct {
 	// waiting one only in that no signal can pick it, and a signal that
 	// picked it would have had to pick it (the docs give the argument).
 	Spurious Choice
+	// Inputs is the distribution simulation draws 64 random bits from
+	// (Rand.Choose(0)): the values of __VERIFIER_nondet_* calls (and of a
+	// wyvern_uniform over the whole 64-bit range). Exhaustive engines
+	// enumerate or solve for inputs and never read it.
+	Inputs InputDist
 }
+
+// InputDist is a distribution of simulation's input values.
+type InputDist uint8
+
+// Input distributions.
+const (
+	// InputsUniform: uniform over the 2^64 values (masked to the input's
+	// width): the program's semantics, and the default.
+	InputsUniform InputDist = iota
+	// InputsEdges: with probability 1/2 one of EdgeValues, drawn
+	// uniformly, else uniform. For finding violations that need an input
+	// at a boundary (0, -1, a type's extreme): a uniform 32-bit draw hits
+	// 0 once in 2^32 runs. Probabilities estimated under it are those of
+	// this distribution, not of uniform inputs.
+	InputsEdges
+)
+
+// EdgeValues are InputsEdges' boundary values, as 64-bit draws (an input
+// of w bits keeps the low w): 0 to 3, -1, -2, and the signed extremes of
+// 8, 16, 32 and 64 bits (each also the unsigned extreme's neighbour).
+var EdgeValues = [...]uint64{0, 1, 2, 3, ^uint64(0), ^uint64(1),
+	0x7f, 0x80, 0x7fff, 0x8000, 0x7fffffff, 0x80000000, 0x7fffffffffffffff, 0x8000000000000000}
 
 // Simulation's default behaviours: a signal wakes a waiter drawn
 // uniformly, no spurious wakeups.

@@ -55,8 +55,18 @@ func (r *Rand) Uint64() uint64 {
 
 // Choose returns a uniform value in [0, n) (n == 0: any 64-bit value),
 // without modulo bias (Lemire's method).
+//
+// Under Behaviours.Inputs = InputsEdges, Choose(0) returns one of
+// EdgeValues with probability 1/2 (one draw decides which, or that it is a
+// uniform value, drawn next): still one value a call, so a recorded trace
+// replays it as it replays any draw.
 func (r *Rand) Choose(n uint64) uint64 {
 	if n == 0 {
+		if r.b.Inputs == InputsEdges {
+			if x := r.Uint64(); x>>63 == 0 {
+				return EdgeValues[(x>>32)%uint64(len(EdgeValues))]
+			}
+		}
 		return r.Uint64()
 	}
 	if n&(n-1) == 0 {

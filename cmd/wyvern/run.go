@@ -91,32 +91,44 @@ func (l *loadFlags) options() ir.Options {
 	return ir.Options{OptLevel: l.opt, ClangFlags: l.clang, DataModel: l.model.m}
 }
 
-// platformFlags are a simulated run's platform behaviours (the Platform
-// and Spurious options of a query, for the commands that run without one).
+// platformFlags are a simulated run's platform behaviours (the Platform,
+// Spurious and Inputs options of a query, for the commands that run
+// without one).
 type platformFlags struct {
 	platform string
 	spurious float64
+	inputs   string
 }
 
 func (p *platformFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.platform, "platform", "posix", "condition variables: posix (a signal wakes a waiter drawn uniformly) or lodin (the longest waiter)")
 	fs.Float64Var(&p.spurious, "spurious", 0, "with --platform posix: the probability that a pthread_cond_wait returns without a signal")
+	fs.StringVar(&p.inputs, "inputs", "uniform", "__VERIFIER_nondet_* values: uniform, or edges (half of them boundary values), as a query's Inputs")
 }
 
 // behaviours returns the run's behaviours, or an error naming the flag.
 func (p *platformFlags) behaviours() (vm.Behaviours, error) {
+	var in vm.InputDist
+	switch p.inputs {
+	case "uniform":
+	case "edges":
+		in = vm.InputsEdges
+	default:
+		return vm.Behaviours{}, fmt.Errorf("--inputs %q: want uniform or edges", p.inputs)
+	}
 	switch {
 	case !(p.spurious >= 0 && p.spurious <= 1):
 		return vm.Behaviours{}, fmt.Errorf("--spurious %v: want a probability in [0, 1]", p.spurious)
 	case p.platform == "lodin" && p.spurious > 0:
 		return vm.Behaviours{}, fmt.Errorf("--spurious %v needs --platform posix: LODIN's platform has no spurious wakeups", p.spurious)
 	case p.platform == "lodin":
-		return vm.Behaviours{}, nil
+		return vm.Behaviours{Inputs: in}, nil
 	case p.platform != "posix":
 		return vm.Behaviours{}, fmt.Errorf("--platform %q: want posix or lodin", p.platform)
 	}
 	b := vm.SimBehaviours
 	b.Spurious = vm.SpuriousChoice(p.spurious)
+	b.Inputs = in
 	return b, nil
 }
 
