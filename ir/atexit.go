@@ -22,20 +22,26 @@ import (
 //     (each is taken off the table before it is called, so a handler that
 //     registers another has it called too), then ends the program as _Exit
 //     does;
+//   - the table is pushed and popped in atomic functions (AtexitPush,
+//     AtexitPop: __VERIFIER_atomic_*), as glibc takes a lock: threads that
+//     register handlers at once lose none, and no handler runs twice;
 //   - the program's entry becomes AtexitStart, which calls main with its
 //     arguments and then exit with main's result, as the C runtime does:
 //     main's locals are dead when the handlers run (a block only they
 //     pointed to is lost at main's return, as before).
 //
-// _Exit and _exit end the program without calling the handlers. A program
-// without atexit is left as it is; one that defines atexit or exit itself
-// keeps its own. Not modelled: handlers when the last thread ends after
-// main called pthread_exit (the program then ends without them).
+// _Exit and _exit end the program without calling the handlers. When main
+// called pthread_exit, the vm runs exit(0) in a new process once the last
+// one ends, as POSIX has it. A program without atexit is left as it is;
+// one that defines atexit or exit itself keeps its own. These functions are
+// Synthetic: a place inside them is reported at their caller's.
 const (
 	AtexitMax   = 64
 	AtexitTable = "wyvern.atexit.handlers"
 	AtexitCount = "wyvern.atexit.count"
 	AtexitStart = "wyvern.start"
+	AtexitPush  = "__VERIFIER_atomic_wyvern_atexit_push"
+	AtexitPop   = "__VERIFIER_atomic_wyvern_atexit_pop"
 )
 
 // atexitHandlers gives atexit and exit bodies when mod declares atexit
@@ -86,25 +92,38 @@ func atexitHandlers(mod *lir.Module) (*lir.Func, error) {
 		return b.NewGetElementPtr(tableT, table, zero, n)
 	}
 
-	// int atexit(void (*f)(void))
-	atexit.Params[0].SetName("f")
-	entry, full, add := atexit.NewBlock("entry"), atexit.NewBlock("full"), atexit.NewBlock("add")
+	// int push(void (*f)(void)), atomic
+	push := mod.NewFunc(AtexitPush, i32, lir.NewParam("f", hp))
+	entry, full, add := push.NewBlock("entry"), push.NewBlock("full"), push.NewBlock("add")
 	n := entry.NewLoad(i32, count)
 	entry.NewCondBr(entry.NewICmp(enum.IPredSGE, n, constant.NewInt(i32, AtexitMax)), full, add)
 	full.NewRet(constant.NewInt(i32, -1))
-	add.NewStore(atexit.Params[0], slot(add, n))
+	add.NewStore(push.Params[0], slot(add, n))
 	add.NewStore(add.NewAdd(n, one), count)
 	add.NewRet(zero)
+
+	// void (*pop(void))(void), atomic: the last handler, taken off the
+	// table, or null
+	pop := mod.NewFunc(AtexitPop, hp)
+	entry, none, take := pop.NewBlock("entry"), pop.NewBlock("none"), pop.NewBlock("take")
+	n = entry.NewLoad(i32, count)
+	entry.NewCondBr(entry.NewICmp(enum.IPredSGT, n, zero), take, none)
+	none.NewRet(constant.NewNull(hp))
+	left := take.NewSub(n, one)
+	take.NewStore(left, count)
+	take.NewRet(take.NewLoad(hp, slot(take, left)))
+
+	// int atexit(void (*f)(void))
+	atexit.Params[0].SetName("f")
+	b := atexit.NewBlock("entry")
+	b.NewRet(b.NewCall(push, atexit.Params[0]))
 
 	// void exit(int code)
 	exit.Params[0].SetName("code")
 	entry, loop, call, done := exit.NewBlock("entry"), exit.NewBlock("loop"), exit.NewBlock("call"), exit.NewBlock("done")
 	entry.NewBr(loop)
-	n = loop.NewLoad(i32, count)
-	loop.NewCondBr(loop.NewICmp(enum.IPredSGT, n, zero), call, done)
-	left := call.NewSub(n, one)
-	call.NewStore(left, count)
-	h := call.NewLoad(hp, slot(call, left))
+	h := loop.NewCall(pop)
+	loop.NewCondBr(loop.NewICmp(enum.IPredEQ, h, constant.NewNull(hp)), done, call)
 	call.NewCall(h)
 	call.NewBr(loop)
 	done.NewCall(quick, exit.Params[0])
@@ -118,7 +137,7 @@ func atexitHandlers(mod *lir.Module) (*lir.Func, error) {
 		args[i] = params[i]
 	}
 	start := mod.NewFunc(AtexitStart, main.Sig.RetType, params...)
-	b := start.NewBlock("entry")
+	b = start.NewBlock("entry")
 	r := b.NewCall(main, args...)
 	var code value.Value = zero
 	if it, ok := main.Sig.RetType.(*types.IntType); ok {
@@ -127,18 +146,31 @@ func atexitHandlers(mod *lir.Module) (*lir.Func, error) {
 			code = r
 		case it.BitSize > 32:
 			code = b.NewTrunc(r, i32)
+		case it.BitSize == 1 || zeroExt(main):
+			code = b.NewZExt(r, i32) // (_Bool, unsigned char, unsigned short)
 		default:
 			code = b.NewSExt(r, i32)
 		}
 	}
 	b.NewCall(exit, code)
 	b.NewUnreachable()
-	for _, f := range []*lir.Func{atexit, exit, start} {
+	for _, f := range []*lir.Func{push, pop, atexit, exit, start} {
 		if err := f.AssignIDs(); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name(), err)
 		}
 	}
 	return start, nil
+}
+
+// zeroExt reports whether f's result is zero-extended (zeroext: an
+// unsigned type narrower than int).
+func zeroExt(f *lir.Func) bool {
+	for _, a := range f.ReturnAttrs {
+		if a == enum.ReturnAttrZeroExt {
+			return true
+		}
+	}
+	return false
 }
 
 // declareFunc returns mod's function name, declared with signature sig if

@@ -175,6 +175,9 @@ func Compile(name string, mod *lir.Module) (prog *Program, err error) {
 	l.prog.Entry = main
 	if start != nil {
 		l.prog.Entry = l.prog.FuncIdx[AtexitStart]
+		for _, name := range []string{AtexitStart, AtexitPush, AtexitPop, "atexit", "exit"} {
+			l.prog.Funcs[l.prog.FuncIdx[name]].Synthetic = true
+		}
 	}
 	if l.dl.ilp32 {
 		if l.prog.FirstDynBlock > Ptr32MaxBlock-64 {

@@ -144,6 +144,10 @@ type Func struct {
 	// RegSlots maps an LLVM register name (without %) to its first slot.
 	RegSlots map[string]int32
 	Atomic   bool // name starts with __VERIFIER_atomic_: runs atomically
+	// Synthetic: made by the loader, with no source of its own (the exit
+	// path of a program that calls atexit, ir/atexit.go): a place inside
+	// it is reported at its caller's.
+	Synthetic bool
 	// Byval gives, per parameter, the size of the copy a byval pointer
 	// parameter receives (0 for ordinary parameters); HasByval if any.
 	Byval    []uint32

@@ -144,7 +144,8 @@ func signedResult(fn string) bool {
 // choice it makes (ok false: none).
 func nextInfo(m *vm.Machine, st *vm.State, t *vm.Thread) (si stepInfo, c vm.Choice, ok bool) {
 	fr := &t.Frames[len(t.Frames)-1]
-	si = stepInfo{thread: t.ID, fn: fr.Fn.Name, loc: m.Loc(t)}
+	si = stepInfo{thread: t.ID}
+	si.loc, si.fn = m.Place(t)
 	if c, ok = m.NextChoice(st, t); ok {
 		text := ""
 		if int(fr.PC) < len(fr.Fn.Text) {
@@ -269,14 +270,14 @@ func targetLoc(m *vm.Machine, infos []stepInfo, final *vm.State, g *Goal) (ir.Sr
 			}
 			fr := &t.Frames[len(t.Frames)-1]
 			if int(fr.PC) < len(fr.Fn.Text) && slices.Contains(funcs, callee(fr.Fn.Text[fr.PC])) {
-				return m.Loc(t), fr.Fn.Name
+				return m.Place(t)
 			}
 		}
 	}
 	if len(infos) > 0 {
 		last := infos[len(infos)-1]
 		if t := final.Thread(last.thread); t != nil && len(t.Frames) > 0 {
-			return m.Loc(t), t.Frames[len(t.Frames)-1].Fn.Name
+			return m.Place(t)
 		}
 		return last.loc, last.fn
 	}

@@ -41,6 +41,11 @@ void last(void) { printf("calls=%d\n", calls); }
 	}{
 		{"main returns", `int main(void) { atexit(last); atexit(h); return 7; }`, 7, "h1 calls=1\n"},
 		{"main returns char", `char main(void) { atexit(h); return -2; }`, -2, "h1 "},
+		{"main returns _Bool", `_Bool main(void) { atexit(h); return 1; }`, 1, "h1 "},
+		{"main returns unsigned char", `unsigned char main(void) { atexit(h); return 200; }`, 200, "h1 "},
+		{"pthread_exit from main", `void *run(void *a) { printf("t "); return 0; }
+int main(void) { pthread_t t; atexit(last); atexit(h); pthread_create(&t, 0, run, 0);
+  pthread_exit(0); }`, 0, "t h1 calls=1\n"},
 		{"exit", `void f(int k) { if (k) exit(k); }
 int main(void) { atexit(last); atexit(h); atexit(h); f(3); return 0; }`, 3, "h1 h2 calls=2\n"},
 		{"_Exit", `int main(void) { atexit(h); printf("x\n"); _Exit(4); }`, 4, "x\n"},

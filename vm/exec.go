@@ -29,7 +29,8 @@ func (m *Machine) fail(st *State, t *Thread, pc int32, k ErrKind, detail string)
 	fr := &t.Frames[len(t.Frames)-1]
 	fr.PC = pc
 	st.Status = Failed
-	st.Err = &ErrorState{Kind: k, Thread: t.ID, Func: fr.Fn.Name, PC: pc, Loc: m.Loc(t), Detail: detail}
+	loc, fn := m.Place(t)
+	st.Err = &ErrorState{Kind: k, Thread: t.ID, Func: fn, PC: pc, Loc: loc, Detail: detail}
 }
 
 // exec runs up to budget steps of thread t and returns the number of steps

@@ -138,7 +138,9 @@ func (m *Machine) StepEnabled(st *State, tid int32, ch Chooser) (solo bool) {
 func (m *Machine) Settle(st *State, buf []int32) []int32 {
 	buf = m.EnabledThreads(st, buf)
 	if st.Status == Running && len(buf) == 0 {
-		m.endNoEnabled(st)
+		if m.endNoEnabled(st); st.Status == Running {
+			buf = m.EnabledThreads(st, buf) // exit(0) started for the exit handlers
+		}
 	}
 	return buf
 }

@@ -310,7 +310,9 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 		if !known {
 			en, memGuard = m.enabledThreads(st, en)
 			if len(en) == 0 {
-				m.endNoEnabled(st)
+				if m.endNoEnabled(st); st.Status == Running {
+					continue // exit(0) started for the exit handlers
+				}
 				return
 			}
 			// exec draws the next process itself while several are
@@ -620,6 +622,29 @@ func (m *Machine) Step(st *State, tid int32, ch Chooser) bool {
 	return n > 0
 }
 
+// exitHandlers starts, in a new process, exit(0) when the last process
+// has ended after main called pthread_exit and exit handlers are
+// registered (POSIX: as if exit(0) were called at the last thread's
+// termination), and reports whether it did: the run goes on.
+func (m *Machine) exitHandlers(st *State) bool {
+	if m.atexitExit == nil {
+		return false
+	}
+	if n, e := st.Mem.Load(m.atexitCount, 4); e != ErrNone || n == 0 {
+		return false
+	}
+	t := st.spawnThread()
+	if !m.pushFrame(st, t, m.atexitExit, -1, 0) { // (a depth of 1)
+		return false
+	}
+	t.Regs[m.atexitExit.Params[0]] = 0
+	st.syncs++
+	if m.tls != nil {
+		m.newTLS(call{m: m, st: st, t: t}, t) // (failing, it fails the run at t's first instruction)
+	}
+	return true
+}
+
 func (m *Machine) endNoEnabled(st *State) {
 	for _, t := range st.Threads {
 		if !t.Done {
@@ -628,6 +653,9 @@ func (m *Machine) endNoEnabled(st *State) {
 		}
 	}
 	// every process finished (main called pthread_exit)
+	if m.exitHandlers(st) {
+		return
+	}
 	st.Status = Exited
 	st.ExitCode = 0
 	if m.Leaks != 0 {

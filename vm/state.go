@@ -154,6 +154,11 @@ type Machine struct {
 	// leakBlocks: the basic blocks' starts of the unoptimised functions,
 	// built on the first leak check (leak.go).
 	leakBlocks leakBlocks
+	// atexitExit is the program's exit function when the loader gave it
+	// the exit handlers (ir/atexit.go; nil otherwise), atexitCount the
+	// address of the handlers' count.
+	atexitExit  *ir.Func
+	atexitCount uint64
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -193,6 +198,10 @@ func NewMachine(p *ir.Program) *Machine { return NewMachineArgs(p, nil) }
 func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m := &Machine{Prog: p, MaxDepth: DefaultMaxDepth, MaxMemory: DefaultMaxMemory, MaxProcs: DefaultMaxProcs,
 		ilp32: p.DataModel == ir.ILP32}
+	if p.Entry >= 0 && p.Funcs[p.Entry].Name == ir.AtexitStart {
+		m.atexitExit = p.Funcs[p.FuncIdx["exit"]]
+		m.atexitCount = ir.MakePtr(p.Globals[p.GlobalIdx[ir.AtexitCount]].Block, 0)
+	}
 	var mem Memory
 	mem.renew()
 	mem.initBlock(0, blkNone, nil)
@@ -454,14 +463,33 @@ func (st *State) Thread(id int32) *Thread {
 
 // Loc returns the source location of thread t's next instruction.
 func (m *Machine) Loc(t *Thread) ir.SrcLoc {
+	loc, _ := m.Place(t)
+	return loc
+}
+
+// Place returns the source location of thread t's next instruction and
+// the function it is in. A place in code the loader made (ir.Func
+// Synthetic: the exit path of a program that calls atexit) is its
+// caller's, the call; a process all of whose frames are such code (main
+// has returned into the entry that runs the exit handlers) is at main.
+func (m *Machine) Place(t *Thread) (ir.SrcLoc, string) {
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		fr := &t.Frames[i]
+		if fr.Fn.Synthetic {
+			continue
+		}
+		if int(fr.PC) >= len(fr.Fn.Locs) {
+			return fr.Fn.SrcLoc, fr.Fn.Name
+		}
+		return m.Prog.Locs[fr.Fn.Locs[fr.PC]], fr.Fn.Name
+	}
 	if len(t.Frames) == 0 {
-		return ir.SrcLoc{}
+		return ir.SrcLoc{}, ""
 	}
-	fr := &t.Frames[len(t.Frames)-1]
-	if int(fr.PC) >= len(fr.Fn.Locs) {
-		return fr.Fn.SrcLoc
+	if i, ok := m.Prog.FuncIdx["main"]; ok {
+		return m.Prog.Funcs[i].SrcLoc, "main"
 	}
-	return m.Prog.Locs[fr.Fn.Locs[fr.PC]]
+	return ir.SrcLoc{}, t.Frames[0].Fn.Name
 }
 
 // Describe says in one line why a run ended.

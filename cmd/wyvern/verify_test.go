@@ -69,6 +69,11 @@ func TestVerify(t *testing.T) {
 		// a race behind an input at a boundary (an index of 0 to 3): only
 		// simulation's rounds with Inputs=edges find it (UNKNOWN before)
 		{task: "edge_race.yml", verdict: "FALSE(no-data-race)", engine: svcomp.EngineSimulation, limit: "20s"},
+		// exit handlers: registered by two threads at once (a wrong FALSE
+		// while the table had no lock), run after main's pthread_exit once
+		// the last thread ended (a wrong TRUE while they did not run)
+		{task: "atexit_threads.yml", verdict: "TRUE", engine: svcomp.EngineExplicit, limit: "20s"},
+		{task: "atexit_pthread_exit.yml", verdict: "FALSE(unreach-call)", engine: "explicit|simulation", limit: "20s"},
 	} {
 		t.Run(tc.task+"/"+tc.prop, func(t *testing.T) {
 			if tc.long && testing.Short() {
