@@ -14,10 +14,18 @@ type Embedded struct {
 	Server *server.Server
 }
 
+// EmbeddedMaxPayload is the in-process server's maximum message size:
+// 32 MiB, where a NATS server's default is 1 MiB, so that a result with a
+// counterexample of hundreds of thousands of steps (a deterministic
+// recursion's 350 000 steps are 4.5 MB of JSON) reaches the coordinator. A
+// cluster's nats-server sets its own (deploy/nats.conf).
+const EmbeddedMaxPayload = 32 << 20
+
 // StartEmbedded starts an in-process NATS server storing JetStream data in
 // dir. It listens on no port unless listen is set ("127.0.0.1:4222").
 func StartEmbedded(dir, listen string) (*Embedded, error) {
-	opts := &server.Options{JetStream: true, StoreDir: dir, NoLog: true, NoSigs: true, DontListen: listen == ""}
+	opts := &server.Options{JetStream: true, StoreDir: dir, NoLog: true, NoSigs: true, DontListen: listen == "",
+		MaxPayload: EmbeddedMaxPayload, MaxPending: 2 * EmbeddedMaxPayload}
 	if listen != "" {
 		host, port, err := splitHostPort(listen)
 		if err != nil {

@@ -42,8 +42,8 @@ func (doubleHandler) Handle(ctx context.Context, j *worker.Job) error {
 	if d.N < 0 {
 		return j.Fail(ctx, fmt.Errorf("negative input %d", d.N))
 	}
-	if d.N == 14 { // a result above NATS's maximum message size
-		return j.Publish(ctx, map[string]string{"big": strings.Repeat("x", 2<<20)})
+	if d.N == 14 { // a result above NATS's maximum message size (the in-process server's)
+		return j.Publish(ctx, map[string]string{"big": strings.Repeat("x", coordinator.EmbeddedMaxPayload+1)})
 	}
 	if d.N == 13 {
 		var unlucky []int
@@ -126,12 +126,18 @@ func embedded(t *testing.T) (*coordinator.Embedded, context.Context) {
 // double kind and one worker that runs the given kinds.
 func cluster(t *testing.T, workerKinds ...string) *coordinator.Embedded {
 	t.Helper()
+	return clusterAck(t, 500*time.Millisecond, workerKinds...)
+}
+
+// clusterAck is cluster with the jobs' acknowledgement wait ack.
+func clusterAck(t *testing.T, ack time.Duration, workerKinds ...string) *coordinator.Embedded {
+	t.Helper()
 	emb, ctx := embedded(t)
 	cnc, err := emb.Connect("coordinator")
 	if err != nil {
 		t.Fatal(err)
 	}
-	co := &coordinator.Coordinator{NC: cnc, AckWait: 500 * time.Millisecond, MaxDeliver: 2}
+	co := &coordinator.Coordinator{NC: cnc, AckWait: ack, MaxDeliver: 2}
 	co.Register(kindDouble, doubleRunner{})
 	go co.Serve(ctx)
 	wnc, err := emb.Connect("worker")
@@ -196,10 +202,12 @@ func TestHandlerPanic(t *testing.T) {
 // fails its experiment at once saying so (it used to be refused by NATS,
 // delivered again and again, and reported as workers crashing).
 func TestResultTooLarge(t *testing.T) {
-	emb := cluster(t, kindDouble)
+	// (a 32 MiB result takes the handler longer to build than cluster's
+	// acknowledgement wait of 500 ms)
+	emb := clusterAck(t, 10*time.Second, kindDouble)
 	_, err := submit(t, emb, 14)
 	if err == nil || !strings.Contains(err.Error(), "above the NATS server's maximum message size") {
-		t.Fatalf("a job with a 2 MiB result: error %v", err)
+		t.Fatalf("a job with a 32 MiB result: error %v", err)
 	}
 }
 
