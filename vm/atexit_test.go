@@ -13,12 +13,18 @@ import (
 // loadSrc compiles a C program given as text at optimisation level opt.
 func loadSrc(t *testing.T, name, src string, opt int) (*ir.Program, error) {
 	t.Helper()
+	return loadSrcWith(t, name, src, ir.Options{OptLevel: opt})
+}
+
+// loadSrcWith compiles a C program given as text with options o.
+func loadSrcWith(t *testing.T, name, src string, o ir.Options) (*ir.Program, error) {
+	t.Helper()
 	needClang(t)
 	p := filepath.Join(t.TempDir(), name+".c")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return ir.Load(p, ir.Options{OptLevel: opt})
+	return ir.Load(p, o)
 }
 
 // TestAtexit runs exit handlers (ir/atexit.go) the ways a program ends:

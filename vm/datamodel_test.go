@@ -1,8 +1,6 @@
 package vm_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,12 +11,7 @@ import (
 // loadILP32 compiles a C program given as text for i386 (clang -m32).
 func loadILP32(t *testing.T, name, src string, opt int) (*ir.Program, error) {
 	t.Helper()
-	needClang(t)
-	p := filepath.Join(t.TempDir(), name+".c")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	prog, err := ir.Load(p, ir.Options{OptLevel: opt, DataModel: ir.ILP32})
+	prog, err := loadSrcWith(t, name, src, ir.Options{OptLevel: opt, DataModel: ir.ILP32})
 	if err != nil && strings.Contains(err.Error(), "file not found") {
 		t.Skipf("no 32-bit C headers (libc6-dev-i386): %v", err)
 	}
