@@ -136,7 +136,7 @@ func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, 
 		// draw and result as below, without the Choice (UniformChoice)
 		if lo, hi := argInt(cs, r, 0), argInt(cs, r, 1); lo <= hi {
 			var d uint64
-			if n := uint64(hi-lo) + 1; n&(n-1) == 0 && (n != 0 || rr.b.Inputs == InputsUniform) {
+			if n := uint64(hi-lo) + 1; rr.masks(n) {
 				d = rr.Uint64() & (n - 1) // rr.Choose(n), inlined (n = 0: 64 bits)
 			} else {
 				d = rr.Choose(n)
@@ -152,8 +152,8 @@ func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, 
 	}
 	n := k.Range()
 	var d uint64
-	if rr, ok := ch.(*Rand); ok && n&(n-1) == 0 && (n != 0 || rr.b.Inputs == InputsUniform) {
-		d = rr.Uint64() & (n - 1) // rr.Choose(n), inlined (n = 0: 64 bits; not under InputsEdges)
+	if rr, ok := ch.(*Rand); ok && rr.masks(n) {
+		d = rr.Uint64() & (n - 1) // rr.Choose(n), inlined (n = 0: 64 bits)
 	} else {
 		d = ch.Choose(n)
 	}
@@ -169,7 +169,7 @@ func (m *Machine) drawCall(st *State, t *Thread, b ir.Builtin, cs *ir.CallSite, 
 func (m *Machine) uniformCall(st *State, t *Thread, in *ir.Inst, cs *ir.CallSite, r []uint64, ch Chooser) bool {
 	if rr, ok := ch.(*Rand); ok {
 		lo, hi := sx(r[in.A], in.W), sx(r[in.B], in.W)
-		if n := uint64(hi-lo) + 1; lo <= hi && n&(n-1) == 0 && (n != 0 || rr.b.Inputs == InputsUniform) {
+		if n := uint64(hi-lo) + 1; lo <= hi && rr.masks(n) {
 			r[in.Dst] = uint64(lo+int64(rr.Uint64()&(n-1))) & in.Imm // rr.Choose(n), inlined
 			return true
 		}

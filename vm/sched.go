@@ -53,6 +53,13 @@ func (r *Rand) Uint64() uint64 {
 	return mix64(r.key ^ mix64(r.ctr*0x9e3779b97f4a7c15))
 }
 
+// masks reports whether Choose(n) is Uint64() & (n-1), which the
+// interpreter's draws inline: n a power of two, or 0 (64 bits) unless the
+// inputs are InputsEdges.
+func (r *Rand) masks(n uint64) bool {
+	return n&(n-1) == 0 && (n != 0 || r.b.Inputs == InputsUniform)
+}
+
 // Choose returns a uniform value in [0, n) (n == 0: any 64-bit value),
 // without modulo bias (Lemire's method).
 //
