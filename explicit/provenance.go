@@ -29,7 +29,10 @@ import (
 // order of steps. Not covered (as before this analysis): an equality test
 // of a dangling pointer (undefined behaviour), a pointer's bytes read as
 // characters by the string functions, printf's output (no data the program
-// reads), an address forged from integers.
+// reads), an address forged from integers. An equality test of two
+// dynamic pointers in a program that may reuse a freed block's address
+// (ir.Program.ReusesAddresses) sees ids: which block may take a freed
+// one's address depends on the order of frees and allocations.
 //
 // seesBlockIDs answers the question by a flow-insensitive, whole-program
 // points-to analysis (inclusion-based, field-insensitive). Memory is a set
@@ -135,6 +138,7 @@ const (
 // provenance is the state of the analysis.
 type provenance struct {
 	p     *ir.Program
+	reuse bool       // p.ReusesAddresses()
 	words int        // words of a locSet
 	nLocs int        // number of locations (locUnknown included)
 	pts   [][]locSet // per function, per slot: points-to set
@@ -172,7 +176,7 @@ func allocating(b ir.Builtin) bool {
 func newProvenance(p *ir.Program) *provenance {
 	pv := &provenance{p: p, pts: make([][]locSet, len(p.Funcs)), ret: make([]locSet, len(p.Funcs)),
 		site: make([][]int32, len(p.Funcs)), byval: make([][]int32, len(p.Funcs)),
-		globals: map[uint32]int{}, routines: map[int]bool{}, tls: map[uint32]bool{}}
+		globals: map[uint32]int{}, routines: map[int]bool{}, tls: map[uint32]bool{}, reuse: p.ReusesAddresses()}
 	dynamic := []bool{true, false} // locUnknown, locAnywhere
 	pv.names = []string{"unknown", "anywhere"}
 	newLoc := func(name string, dyn bool) int {
@@ -806,6 +810,12 @@ func (pv *provenance) observes(fi int, f *ir.Func) int {
 			// (ir keeps no types: in a function that orders pointers,
 			// any ordering of a dynamic value)
 			if f.OrdersPointers && (pv.any(fi, in.A, 1) || pv.any(fi, in.B, 1)) {
+				return pc
+			}
+		case ir.OpEq, ir.OpNe:
+			// whether address reuse may make two blocks equal depends on
+			// the order of frees and allocations (vm/reuse.go)
+			if in.Flags&ir.FlagPtrCmp != 0 && pv.reuse && pv.any(fi, in.A, 1) && pv.any(fi, in.B, 1) {
 				return pc
 			}
 		case ir.OpCall, ir.OpCallInd, ir.OpCallB:

@@ -61,6 +61,7 @@ func newVisibility(p *ir.Program) *visibility {
 			constBlock[g.Block] = true
 		}
 	}
+	reuse := p.ReusesAddresses()
 	for _, f := range p.Funcs {
 		if f.External {
 			continue
@@ -86,6 +87,12 @@ func newVisibility(p *ir.Program) *visibility {
 				cls[pc] = visible
 			case ir.OpRet:
 				cls[pc] = retDyn
+			case ir.OpEq, ir.OpNe:
+				// a comparison address reuse may decide reads the
+				// blocks' states and may draw (vm/reuse.go)
+				if reuse && in.Flags&ir.FlagPtrCmp != 0 {
+					cls[pc] = visible
+				}
 			}
 		}
 		for _, in := range f.Code {

@@ -308,7 +308,7 @@ func (c *fnCompiler) binop(op Op, dst value.Value, x, y value.Value, flags uint8
 	}
 	a, b := o[0], o[1]
 	if c.out.Optimised {
-		flags = FlagLax
+		flags = FlagLax | flags&FlagPtrCmp
 	}
 	c.emit(Inst{Op: op, W: w, Flags: flags, Dst: c.dst(dst), A: a, B: b, Imm: Mask(w)}, loc)
 	return nil
@@ -417,10 +417,15 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		if _, vec := in.X.Type().(*types.VectorType); vec {
 			return c.errf("vector instructions are not supported")
 		}
-		if _, ptr := in.X.Type().(*types.PointerType); ptr && in.Pred != enum.IPredEQ && in.Pred != enum.IPredNE {
-			c.out.OrdersPointers = true
+		var flags uint8
+		if _, ptr := in.X.Type().(*types.PointerType); ptr {
+			if in.Pred != enum.IPredEQ && in.Pred != enum.IPredNE {
+				c.out.OrdersPointers = true
+			} else if !isConstant(in.X) && !isConstant(in.Y) {
+				flags = FlagPtrCmp
+			}
 		}
-		return c.binop(icmpOps[in.Pred], in, in.X, in.Y, 0, loc)
+		return c.binop(icmpOps[in.Pred], in, in.X, in.Y, flags, loc)
 	case *lir.InstFCmp:
 		w, err := floatWidth(in.X.Type())
 		if err != nil {

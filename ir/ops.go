@@ -119,6 +119,12 @@ const (
 	// optimiser speculates poison-producing instructions, so poison there is
 	// not reported as an error and a shift by >= width yields 0.
 	FlagLax = 8
+	// FlagPtrCmp marks an OpEq or OpNe of two pointers neither of which is
+	// a constant (null, a global's or a function's address): where one
+	// points into a freed heap block and the other into a block allocated
+	// after that free, an allocator may have given both the same address
+	// (Program.ReusesAddresses, vm's address reuse).
+	FlagPtrCmp = 16
 )
 
 // AuxAtomic marks an atomic load or store (Aux of OpLoad/OpStore): atomic

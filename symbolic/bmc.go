@@ -185,11 +185,15 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 	if threaded {
 		reuse = createAfterJoin(p)
 	}
+	reuseCut := false // an encoding cut a path at a comparison address reuse may decide
 	finish := func(verdict, reason string) (*Result, error) {
 		proof := verdict == VerdictNotSatisfied && !target.Negated || verdict == VerdictSatisfied && target.Negated
 		if proof && reuse != "" {
 			// (see createAfterJoin: the vm reuses a joined thread's id)
 			verdict, reason = VerdictIncomplete, reason+"; but "+reuse+", and the vm gives it a joined thread's id where the encoding numbers threads in creation order: no proof"
+		}
+		if verdict == VerdictIncomplete && reuseCut {
+			reason += "; " + reuseCutNote
 		}
 		res.Verdict, res.Reason = verdict, reason
 		res.ElapsedSec = time.Since(start).Seconds()
@@ -246,6 +250,9 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 		// part of Encode, which the partial-order check goes through too.
 		t0 := time.Now()
 		enc, err := Encode(p, opts)
+		if err == nil && enc.ReuseCut {
+			reuseCut = true
+		}
 		if err != nil {
 			// what the encoder cannot encode is a refusal: the program
 			// uses a construct it does not support (bad input for BMC)

@@ -144,6 +144,9 @@ type Encoding struct {
 	NoProof        string
 	Spurious       bool
 	Complete       bool // encoded with EncodeOptions.Complete
+	// ReuseCut: a path was cut at a comparison that address reuse may
+	// decide (encode_reuse.go).
+	ReuseCut bool
 	// ObjectMemory: memory is encoded per block with points-to resolution
 	// (encode_obj.go), not as one array; FlatReason says why a
 	// single-threaded program was not (empty: it was, or the flat array
@@ -215,6 +218,7 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 		return nil, err
 	}
 	e.threaded = Threaded(p)
+	e.reuse = p.ReusesAddresses()
 	if e.threaded {
 		for _, g := range p.Globals {
 			if g.ThreadLocal {
@@ -278,7 +282,7 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi}
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi, ReuseCut: e.reuseCuts}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
@@ -327,6 +331,11 @@ type encoder struct {
 	// obj: memory of a single-threaded program as values per block
 	// (encode_obj.go), not one array
 	obj bool
+
+	// reuse: the program may compare a freed block's address with a
+	// later block's (encode_reuse.go)
+	reuse     bool
+	reuseCuts bool // a path was cut there
 
 	// threaded programs (encode_threads.go)
 	threaded bool

@@ -536,6 +536,9 @@ func (e *encoder) binop(s *pstate, in *ir.Inst) {
 	r := s.regs
 	w := int(in.W)
 	av, bv := r[in.A], r[in.B]
+	if e.reuseTest(in) {
+		e.reuseCut(s, av, bv, w)
+	}
 	if av.isConst() && bv.isConst() {
 		v, k := concrete(in, av.c&ir.Mask(in.W), bv.c&ir.Mask(in.W))
 		if k != vm.ErrNone {

@@ -218,6 +218,12 @@ type Behaviours struct {
 	// waiting one only in that no signal can pick it, and a signal that
 	// picked it would have had to pick it (the docs give the argument).
 	Spurious Choice
+	// AddrReuse: comparing a pointer into a freed heap block with one
+	// into a block allocated after the free, at the same offset, tosses a
+	// fair coin: heads, the allocator gave the new block the freed one's
+	// address, and the two are equal (reuse.go); false: never equal, no
+	// draw.
+	AddrReuse bool
 	// Inputs is the distribution simulation draws 64 random bits from
 	// (Rand.Choose(0)): the values of __VERIFIER_nondet_* calls (and of a
 	// wyvern_uniform over the whole 64-bit range). Exhaustive engines
@@ -248,15 +254,15 @@ var EdgeValues = [...]uint64{0, 1, 2, 3, ^uint64(0), ^uint64(1),
 	0x7f, 0x80, 0x7fff, 0x8000, 0x7fffffff, 0x80000000, 0x7fffffffffffffff, 0x8000000000000000}
 
 // Simulation's default behaviours: a signal wakes a waiter drawn
-// uniformly, no spurious wakeups.
-var SimBehaviours = Behaviours{SignalAny: true}
+// uniformly, no spurious wakeups, freed addresses reused by a fair coin.
+var SimBehaviours = Behaviours{SignalAny: true, AddrReuse: true}
 
 // PosixBehaviours are every behaviour POSIX allows, for exhaustive
 // engines: every waiter a signal may wake and a spurious wakeup at every
 // wait are enumerated (the coin's probability, 1/2, is only its
 // distribution in exact probabilities, which use SimBehaviours or the
 // query's instead).
-var PosixBehaviours = Behaviours{SignalAny: true, Spurious: CoinChoice(1, 2)}
+var PosixBehaviours = Behaviours{SignalAny: true, Spurious: CoinChoice(1, 2), AddrReuse: true}
 
 // SpuriousChoice is the coin of a spurious wakeup of probability p (0: no
 // coin), in 2^-32 steps.
@@ -308,14 +314,25 @@ func BehavioursOf(ch Chooser) Behaviours {
 // choice, it announces the draw of a pthread_cond_wait about to release
 // its mutex (b.Spurious, when it can succeed) and of a
 // pthread_cond_signal with k >= 2 waiters under b.SignalAny (uniform over
-// [0, k): the waiters in order of arrival). ok is false when the step
-// draws nothing.
+// [0, k): the waiters in order of arrival) and the coin of a comparison of
+// pointers that address reuse decides (b.AddrReuse, reuse.go). ok is false
+// when the step draws nothing.
 func (m *Machine) NextDraw(st *State, t *Thread, b Behaviours) (c Choice, ok bool) {
 	if c, ok = m.NextChoice(st, t); ok {
 		return c, ok
 	}
 	fn, in := m.Next(t)
-	if in == nil || in.Op != ir.OpCallB {
+	if in == nil {
+		return Choice{}, false
+	}
+	if (in.Op == ir.OpEq || in.Op == ir.OpNe) && in.Flags&ir.FlagPtrCmp != 0 {
+		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+		if m.reuseDraws(st, r[in.A], r[in.B], b) {
+			return reuseCoin, true
+		}
+		return Choice{}, false
+	}
+	if in.Op != ir.OpCallB {
 		return Choice{}, false
 	}
 	switch ir.Builtin(in.B) {

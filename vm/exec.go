@@ -777,6 +777,12 @@ frames:
 				m.fail(st, t, pc, ErrTrap, "")
 				return budget - left + 1
 			case ir.OpNop, ir.OpFence:
+			case opPtrEq, opPtrNe:
+				eq, wrote := m.ptrEqual(st, *reg(rb, in.A), *reg(rb, in.B), ch)
+				if wrote {
+					lc.clear() // (a block descriptor may have been copied)
+				}
+				*reg(rb, in.Dst) = b2u(eq == (in.Op == opPtrEq))
 			default:
 				lc.clear()
 				ps.valid = 0 // e.g. stackrestore frees allocas

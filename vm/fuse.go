@@ -75,6 +75,11 @@ const (
 	// power of two, the simulator's draw, drawCall's draw and result
 	// without its general path; otherwise drawCall.
 	opUniform
+	// opPtrEq, opPtrNe: an OpEq or OpNe of two pointers (ir.FlagPtrCmp)
+	// in a program that may reuse addresses (Machine.reuse): its result
+	// is Machine.ptrEqual's.
+	opPtrEq
+	opPtrNe
 )
 
 // Aux codes of opLoadOp and opLoadSOp besides the integer opcodes: an add
@@ -368,15 +373,40 @@ func (m *Machine) codeOf(fn *ir.Func) []ir.Inst {
 
 // fuseProgram returns the per-function code of p for m.code, or nil (the
 // functions' own code) when some function's Index is not its position.
-func fuseProgram(p *ir.Program, promote bool) [][]ir.Inst {
+func fuseProgram(p *ir.Program, promote, reuse bool) [][]ir.Inst {
 	code := make([][]ir.Inst, len(p.Funcs))
 	for i, f := range p.Funcs {
 		if f.Index != i {
 			return nil
 		}
+		if reuse {
+			f = ptrCmpCode(f)
+		}
 		code[i] = fuseCode(f, promote)
 	}
 	return code
+}
+
+// ptrCmpCode returns fn, or a copy of it whose comparisons of two pointers
+// (ir.FlagPtrCmp) are opPtrEq and opPtrNe, which no superinstruction fuses:
+// the comparisons address reuse decides (reuse.go).
+func ptrCmpCode(fn *ir.Func) *ir.Func {
+	var code []ir.Inst
+	for pc, in := range fn.Code {
+		if (in.Op != ir.OpEq && in.Op != ir.OpNe) || in.Flags&ir.FlagPtrCmp == 0 {
+			continue
+		}
+		if code == nil {
+			code = append([]ir.Inst(nil), fn.Code...)
+		}
+		code[pc].Op = opPtrEq + (in.Op - ir.OpEq)
+	}
+	if code == nil {
+		return fn
+	}
+	g := *fn
+	g.Code = code
+	return &g
 }
 
 // Promoted allocas. At -O0 nearly every LLVM instruction is a load or store

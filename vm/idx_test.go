@@ -148,7 +148,7 @@ func fusedMachines(t *testing.T, dir, name, src string) (mp, mu *Machine) {
 		t.Fatal(err)
 	}
 	mp, mu = NewMachine(p), NewMachine(p)
-	mu.code = fuseProgram(p, false)
+	mu.code = fuseProgram(p, false, mu.reuse)
 	if mp.code == nil || mu.code == nil {
 		t.Fatal("no fused code: a function's Index is not its position")
 	}

@@ -394,8 +394,12 @@ var platform = [ir.NumBuiltins]platformFunc{
 	}},
 	ir.BRealloc: {run: realloc},
 	ir.BFree: {run: func(c call, a args) int {
-		if e := c.st.Mem.free(a.arg(0)); e != ErrNone {
+		p := a.arg(0)
+		if e := c.st.Mem.free(p); e != ErrNone {
 			return c.fail(e, "free")
+		}
+		if p != 0 {
+			c.m.noteFree(&c.st.Mem, ir.PtrBlock(p), c.st.Mem.n)
 		}
 		return bNext
 	}},
@@ -746,6 +750,7 @@ func realloc(c call, a args) int {
 	}
 	if n == 0 {
 		mem.free(p)
+		c.m.noteFree(mem, id, mem.n)
 		a.ret(0)
 		return bNext
 	}
@@ -759,6 +764,8 @@ func realloc(c call, a args) int {
 	mem.Read(p, buf)
 	mem.Write(q, buf)
 	mem.free(p)
+	// (realloc may grow or shrink p in place: q may have p's address)
+	c.m.noteFree(mem, id, ir.PtrBlock(q))
 	a.ret(q)
 	return bNext
 }

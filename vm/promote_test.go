@@ -44,7 +44,7 @@ func TestPromotedSteps(t *testing.T) {
 				}
 				mp := NewMachine(p)
 				mu := NewMachine(p)
-				mu.code = fuseProgram(p, false)
+				mu.code = fuseProgram(p, false, mu.reuse)
 				if mp.code == nil || mu.code == nil {
 					t.Fatal("no fused code: a function's Index is not its position")
 				}
@@ -169,7 +169,7 @@ entry:
 		t.Fatal(err)
 	}
 	mp, mu := NewMachine(p), NewMachine(p)
-	mu.code = fuseProgram(p, false)
+	mu.code = fuseProgram(p, false, mu.reuse)
 	if countOps(mp.code, opLoadS, opLoadSOp) == 0 {
 		t.Fatal("x is not promoted")
 	}

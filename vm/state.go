@@ -159,6 +159,10 @@ type Machine struct {
 	// address of the handlers' count.
 	atexitExit  *ir.Func
 	atexitCount uint64
+	// reuse: the program may compare a freed block's address with a later
+	// block's (ir.Program.ReusesAddresses): frees record when they
+	// happened and such comparisons may draw (reuse.go).
+	reuse bool
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -225,7 +229,8 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 		checkRegs(f)
 		checkPCs(f)
 	}
-	m.code = fuseProgram(p, true)
+	m.reuse = p.ReusesAddresses()
+	m.code = fuseProgram(p, true, m.reuse)
 	if m.code != nil {
 		m.straight = straightProgram(p)
 	}
