@@ -238,6 +238,9 @@ func (l *loader) initGlobals() error {
 			binary.LittleEndian.PutUint32(gl.Init, x)
 			continue
 		}
+		if g.Init == nil && getoptGlobal(gl.Init, g.Name(), l.dl.ilp32) {
+			continue
+		}
 		if g.Init == nil {
 			return &LoadError{File: l.name, Msg: fmt.Sprintf("external global variable @%s is not defined in the program", g.Name())}
 		}
@@ -343,6 +346,31 @@ func scopeFile(s metadata.Field) string {
 		}
 	}
 	return ""
+}
+
+// getoptGlobal gives init, the bytes of an external global of the
+// program, glibc's initial value when the global is one of getopt's
+// (optind 1, opterr 1, optopt '?', optarg NULL; of their C types' sizes)
+// and reports whether it was. getopt itself is not a platform function:
+// a program that calls it is refused by name; one that only reads the
+// variables (SV-COMP's busybox tasks) sees what a run without arguments
+// sees.
+func getoptGlobal(init []byte, name string, ilp32 bool) bool {
+	switch name {
+	case "optind", "opterr", "optopt":
+		if len(init) != 4 {
+			return false
+		}
+		v := uint32(1)
+		if name == "optopt" {
+			v = '?'
+		}
+		binary.LittleEndian.PutUint32(init, v)
+		return true
+	case "optarg":
+		return len(init) == 8 || ilp32 && len(init) == 4 // NULL
+	}
+	return false
 }
 
 // IsStdStream reports whether name is one of glibc's standard stream
