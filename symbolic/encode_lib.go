@@ -213,6 +213,63 @@ func (e *encoder) realloc(fn *ir.Func, pc int32, s *pstate, p, n val) (val, erro
 	return e.sel(and2(not(isNull), zero), cst(0, 64), q), nil
 }
 
+// strcmp encodes strcmp(p, q), and strncmp(p, q, n) when limit is set:
+// the vm's loop (vm/platform.go, strcmp). At the first index j (below the
+// limit) where the bytes differ or p's is NUL the result is their
+// difference as unsigned chars, else 0; the bytes of both strings up to j
+// (or up to the limit) are checked first. A comparison that runs past the
+// cap without stopping is cut.
+func (e *encoder) strcmp(fn *ir.Func, pc int32, s *pstate, p, q val, limit *val) (val, error) {
+	if e.threaded {
+		return val{}, e.unsupported(fn, pc, "strcmp and strncmp in a threaded program")
+	}
+	k, cut := e.libBound(p, q)
+	read := func(ptr val, i int) Term {
+		a := e.add64(ptr, cst(uint64(i), 64))
+		if e.obj {
+			return e.bv(e.oRead(s, a, 1), 8)
+		}
+		return Select(s.mem, e.bv(a, 64))
+	}
+	var lim Term
+	if limit != nil {
+		lim = e.bv(*limit, 64)
+	}
+	j := BV(uint64(k), 64) // the index it stops at (k: none within the cap)
+	r := BV(0, 64)
+	for i := k - 1; i >= 0; i-- {
+		x, y := read(p, i), read(q, i)
+		stop := or(not(eqT(x, y)), eqT(x, BV(0, 8)))
+		if limit != nil {
+			stop = and2(stop, BVULT(BV(uint64(i), 64), lim))
+		}
+		j = ite(stop, BV(uint64(i), 64), j)
+		r = ite(stop, BVSub(ZeroExt(56, x), ZeroExt(56, y)), r)
+	}
+	jt := e.defBV(j, 64)
+	stopped := BVULT(jt, BV(uint64(k), 64))
+	// bytes read of each string: up to the stop; without one within the
+	// k bytes, k + 1 (the vm goes on to byte k, past the blocks when k is
+	// their bound: the access fails) or the limit when that is smaller
+	kt := BV(uint64(k), 64)
+	read1 := ite(stopped, BVAdd(jt, BV(1, 64)), BVAdd(kt, BV(1, 64)))
+	past := Term("true") // no stop within the cap or the limit
+	if limit != nil {
+		read1 = ite(stopped, BVAdd(jt, BV(1, 64)), ite(BVULE(lim, kt), lim, BVAdd(kt, BV(1, 64))))
+		past = BVUGT(lim, kt)
+	}
+	nt := e.defBV(read1, 64)
+	e.access(s, p, nt, false)
+	e.access(s, q, nt, false)
+	if s.g == "false" {
+		return cst(0, 64), nil
+	}
+	if cut {
+		e.cutIf(s, and2(not(stopped), past))
+	}
+	return val{t: e.defBV(r, 64), w: 64}, nil
+}
+
 // strlen encodes strlen(p): the index of the first NUL byte, with the vm's
 // checks of every byte up to it; a string longer than the cap is cut.
 func (e *encoder) strlen(fn *ir.Func, pc int32, s *pstate, p val) (val, error) {

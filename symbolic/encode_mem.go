@@ -670,6 +670,20 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			return nil, err
 		}
 		setRet(s, cs, q)
+	case ir.BStrcmp, ir.BStrncmp:
+		var limit *val
+		if b == ir.BStrncmp {
+			l := arg(s, cs, 2)
+			limit = &l
+		}
+		r, err := e.strcmp(fn, pc, s, arg(s, cs, 0), arg(s, cs, 1), limit)
+		if err != nil {
+			return nil, err
+		}
+		if w := retBits(cs); w < 64 && !r.isConst() {
+			r = e.term(Extract(w-1, 0, e.bv(r, 64)), w)
+		}
+		setRet(s, cs, r)
 	case ir.BStrlen:
 		n, err := e.strlen(fn, pc, s, arg(s, cs, 0))
 		if err != nil {
