@@ -68,6 +68,21 @@ int main(void) { pthread_t t; y = malloc(4); free(y); pthread_create(&t, 0, run,
 			if c.verdict == VerdictIncomplete && !strings.Contains(r.Reason, reuseCutNote) {
 				t.Errorf("reason %q does not say why", r.Reason)
 			}
+			if Threaded(p) {
+				return
+			}
+			// the flat memory array cuts the same paths
+			target, err := query.BMCTarget(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			viol, _, unwound, enc := bmcCheck(t, p, EncodeOptions{Unwind: 2, FlatMemory: true, Errors: target.Errors, Calls: target.Calls})
+			if enc.ObjectMemory {
+				t.Fatal("FlatMemory: object memory used")
+			}
+			if wantCut := c.verdict == VerdictIncomplete; viol != Unsat || (unwound == Sat) != wantCut || wantCut && !enc.ReuseCut {
+				t.Errorf("flat memory: violation %s, unwound %s, reuse cut %v; want unsat, a cut %v", viol, unwound, enc.ReuseCut, wantCut)
+			}
 		})
 	}
 }
