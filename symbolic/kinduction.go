@@ -465,7 +465,7 @@ func newInductor(p *ir.Program, opts EncodeOptions, s Solver) *inductor {
 }
 
 // minInductBudget is the least time a k-induction check gets.
-const minInductBudget = 2 * time.Second
+const minInductBudget = 6 * time.Second
 
 // prove tries each loop of main at bound K: true when one is proved. Each
 // of its checks (and the invariant search in all) gets budget (at least

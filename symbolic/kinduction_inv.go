@@ -1,6 +1,8 @@
 package symbolic
 
-// Range invariants that strengthen k-induction's step case (kinduction.go).
+// Range invariants that strengthen k-induction's step case (kinduction.go),
+// and the affine equalities among main's variables that Karr's analysis
+// finds at the loop header (karr.go).
 //
 // The havocked state H stands for every state equal to the loop head's
 // state S outside the footprint; many of them are unreachable, and a loop
@@ -22,6 +24,7 @@ package symbolic
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"sort"
 )
 
@@ -57,7 +60,7 @@ func invConsts(fn []uint64) []uint64 {
 func (in *inductor) candidates(ind *induct) []invCand {
 	consts := invConsts(in.p.Funcs[in.p.Entry].Consts)
 	pre := ind.pre
-	var out []invCand
+	out := in.affineCandidates(ind)
 	for _, wd := range memWords(ind.fp.mem) {
 		a, n := wd[0], wd[1]
 		w := int(8 * n)
@@ -186,4 +189,73 @@ func (in *inductor) invariants(ctx context.Context, K int, enc *Encoding, ind *i
 		return "true", nil, nil
 	}
 	return And(at...), names, nil
+}
+
+// affineCandidates are the equalities karrHeader finds at L's header over
+// main's variables, each as sum(coef * word) = rhs in the words' width
+// (64 bits, sign-extended, when their sizes differ): wrap-around
+// arithmetic keeps an integer equality modulo 2^w, and Houdini drops any
+// that does not hold in the encoding.
+func (in *inductor) affineCandidates(ind *induct) []invCand {
+	fn := in.p.Funcs[in.p.Entry]
+	e := &encoder{p: in.p, graphs: map[int]*graph{}}
+	g, err := e.graphOf(fn)
+	if err != nil || ind.hp < 0 || ind.hp >= len(g.order) {
+		return nil
+	}
+	vars := karrVars(fn)
+	eqs := karrHeader(fn, g, vars, g.order[ind.hp])
+	var out []invCand
+	for _, eq := range eqs {
+		var terms []int
+		w, mixed := 0, false
+		for i, c := range eq.coef {
+			if c.Sign() == 0 {
+				continue
+			}
+			v := vars[i]
+			pv := ind.pre.regs[v.reg]
+			if !pv.isConst() {
+				terms = nil
+				break
+			}
+			terms = append(terms, i)
+			if bw := 8 * int(v.size); w != 0 && bw != w {
+				mixed = true
+			} else if bw > w {
+				w = bw
+			}
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		if mixed {
+			w = 64
+		}
+		mod := new(big.Int).Lsh(big.NewInt(1), uint(w))
+		cst := func(x *big.Int) Term { return BV(new(big.Int).Mod(x, mod).Uint64(), w) }
+		desc := "affine equality"
+		for _, i := range terms {
+			desc += fmt.Sprintf(" %+d*[%#x]", eq.coef[i], ind.pre.regs[vars[i].reg].c)
+		}
+		desc += fmt.Sprintf(" = %d", eq.rhs)
+		out = append(out, invCand{desc, func(s *pstate) Term {
+			var sum Term
+			for _, i := range terms {
+				v := vars[i]
+				word := memWord(s, ind.pre.regs[v.reg].c, uint64(v.size))
+				if bw := 8 * int(v.size); bw < w {
+					word = SignExt(w-bw, word)
+				}
+				t := BVMul(BV(new(big.Int).Mod(eq.coef[i], mod).Uint64(), w), word)
+				if sum == "" {
+					sum = t
+				} else {
+					sum = BVAdd(sum, t)
+				}
+			}
+			return Eq(sum, cst(eq.rhs))
+		}})
+	}
+	return out
 }

@@ -19,7 +19,7 @@ import (
 // loop outside main, an inner loop past the bound): those stay incomplete.
 func TestKInduction(t *testing.T) {
 	testutil.NeedClang(t)
-	const decls = "void reach_error(void);\nextern unsigned __VERIFIER_nondet_uint(void);\nextern void *malloc(unsigned long);\n"
+	const decls = "void reach_error(void);\nextern unsigned __VERIFIER_nondet_uint(void);\nextern int __VERIFIER_nondet_int(void);\nextern void *malloc(unsigned long);\n"
 	cases := []struct {
 		name   string
 		src    string
@@ -98,8 +98,27 @@ func TestKInduction(t *testing.T) {
 		{"unsafe A[]: error at the exit", `int main(void) { unsigned i = 0;
 			while (i < 1000000u) i++; if (i == 1000000u) reach_error(); return 0; }`,
 			"A[] !Error", 8, VerdictIncomplete, "step sat"},
-		{"not inductive: relational invariant", `int main(void) { unsigned x = 0, y = 0;
+		// affine equalities at the header (karr.go), checked by Houdini;
+		// SV-COMP's loop-lit tasks as unreach-call asks them (an overflow is
+		// no violation: from a havocked state res + 1 may overflow)
+		{"relational invariant x = 2y", `int main(void) { unsigned x = 0, y = 0;
 			while (y < 1000000u) { x += 2; y++; } if (x != 2 * y) reach_error(); return 0; }`,
+			"E<> Error", 4, VerdictNotSatisfied, "affine equality"},
+		{"sum preserved (loop-lit hhk2008)", `int main(void) { int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int();
+			if (!(a <= 1000000)) return 0; if (!(0 <= b && b <= 1000000)) return 0;
+			int res = a, cnt = b; while (cnt > 0) { cnt = cnt - 1; res = res + 1; }
+			if (res != a + b) reach_error(); return 0; }`,
+			"E<> Exists (p)([p.reach_error])", 2, VerdictNotSatisfied, "affine equality"},
+		{"difference preserved (loop-lit jm2006)", `int main(void) { int i = __VERIFIER_nondet_int(), j = __VERIFIER_nondet_int();
+			if (!(i >= 0 && j >= 0)) return 0; int x = i, y = j;
+			while (x != 0) { x--; y--; } if (i == j && y != 0) reach_error(); return 0; }`,
+			"E<> Exists (p)([p.reach_error])", 2, VerdictNotSatisfied, "affine equality"},
+		{"two equalities (loop-lit cggmp2005_variant)", `int main(void) { int lo = 0, mid = __VERIFIER_nondet_int();
+			if (!(mid > 0 && mid <= 1000000)) return 0; int hi = 2 * mid;
+			while (mid > 0) { lo = lo + 1; hi = hi - 1; mid = mid - 1; } if (lo != hi) reach_error(); return 0; }`,
+			"E<> Error", 2, VerdictNotSatisfied, "affine equality"},
+		{"a guessed equality that does not hold is dropped", `int main(void) { unsigned x = 0, y = 0;
+			while (y < 1000000u) { x += 2; y++; if (__VERIFIER_nondet_uint()) x++; } if (x < 2 * y) reach_error(); return 0; }`,
 			"E<> Error", 4, VerdictIncomplete, "step sat"},
 		{"symbolic store", `int main(void) { unsigned a[8] = {0};
 			for (unsigned i = 0; i < 1000000u; i++) a[i % 8] = i; if (a[0] > 1000000u) reach_error(); return 0; }`,

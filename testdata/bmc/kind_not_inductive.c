@@ -1,16 +1,16 @@
-/* Safe, but not k-inductive (stays incomplete, never a proof): x == 2 * y holds
- * at every evaluation of the loop's head, but the havocked state may break it
- * and the loop preserves the difference, so no number of assumed iterations
- * rules out the error at the exit; a relational invariant would be needed. */
+/* Safe, but not k-inductive (stays incomplete, never a proof): 2x == y(y-1)
+ * holds at every evaluation of the loop's head, but the havocked state may
+ * break it and no candidate (ranges, affine equalities) is the quadratic
+ * invariant that would rule out the error at the exit. */
 void reach_error(void);
 
 int main(void) {
   unsigned x = 0, y = 0;
-  while (y < 1000000u) {
-    x += 2;
+  while (y < 1000u) {
+    x += y;
     y++;
   }
-  if (x != 2 * y)
+  if (2 * x != y * (y - 1))
     reach_error();
   return 0;
 }
