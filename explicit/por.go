@@ -228,13 +228,16 @@ type por struct {
 	race bool
 	// reduced counts the states expanded by one process.
 	reduced int64
+	// reuse: p.ReusesAddresses(); its pointer comparisons read and write
+	// the freed blocks' reuse state (vm/reuse.go), so they meet every step
+	reuse bool
 }
 
 func newPOR(c *query.Compiled, m *vm.Machine) *por {
 	p := m.Prog
 	o := &por{m: m, p: p, own: make([]map[int32]bool, len(p.Funcs)), known: make([]map[int32]int64, len(p.Funcs)),
 		fnFP: make([]footprint, len(p.Funcs)), from: map[[2]int32]*footprint{}, blocks: map[uint32]bool{}, calls: map[int32]bool{},
-		race: c.Reads.Has(query.ReadDataRace)}
+		race: c.Reads.Has(query.ReadDataRace), reuse: p.ReusesAddresses()}
 	for _, u := range c.Reads.Uses {
 		switch u.Read {
 		case query.ReadGlobals:
@@ -458,6 +461,10 @@ func (o *por) instFP(f *ir.Func, pc int32, fp *footprint, withCallees bool) {
 		}
 	case ir.OpAtomicRMW, ir.OpCmpXchg:
 		o.addr(f, in.A, true, fp)
+	case ir.OpEq, ir.OpNe:
+		if o.reuse && in.Flags&ir.FlagPtrCmp != 0 {
+			fp.all = true
+		}
 	case ir.OpCallInd:
 		fp.all = true
 	case ir.OpCall:
@@ -589,6 +596,10 @@ func (o *por) stepFP(t *vm.Thread, fp *footprint) {
 		return
 	}
 	switch in.Op {
+	case ir.OpEq, ir.OpNe:
+		if o.reuse && in.Flags&ir.FlagPtrCmp != 0 {
+			fp.all = true
+		}
 	case ir.OpCall:
 		if strings.HasPrefix(o.p.Funcs[fn.Calls[in.Imm].Callee].Name, "__VERIFIER_atomic_") {
 			fp.all = true

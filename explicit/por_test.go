@@ -54,6 +54,7 @@ func porCorpus(t *testing.T) []porCase {
 	cs = append(cs, porCase{"testdata/por_exit_stack.c", generic}, porCase{"testdata/por_ret_stack.c", generic},
 		porCase{"testdata/por_alloca_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
 		porCase{"testdata/por_ptr_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)},
+		porCase{"testdata/por_reuse_order.c", append([]string{"E<> x == 1"}, generic...)},
 		porCase{"testdata/por_memcpy_order.c", append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})
 	for _, f := range provPrograms {
 		cs = append(cs, porCase{f, append([]string{"E<> Exists (p)([p.reach_error])"}, generic...)})

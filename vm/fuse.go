@@ -788,9 +788,14 @@ const maxStraight = 1<<16 - 1
 
 // straightProgram returns the straight distances of every function of p
 // (indexed by ir.Func.Index, which fuseProgram checked is its position).
-func straightProgram(p *ir.Program) [][]uint16 {
+func straightProgram(p *ir.Program, reuse bool) [][]uint16 {
 	d := make([][]uint16, len(p.Funcs))
 	for i, f := range p.Funcs {
+		if reuse {
+			// a comparison address reuse decides may draw, as a call
+			// may: it ends a straight run like one (straightDists)
+			f = ptrCmpCode(f)
+		}
 		d[i] = straightDists(f)
 	}
 	return d
@@ -849,8 +854,10 @@ func straightDists(f *ir.Func) []uint16 {
 	// Predecessors, for a breadth-first search back from the calls and
 	// the ends (a virtual node n after every return).
 	preds := make([][]int32, n+1)
+	// (a pointer comparison of ptrCmpCode's may draw, as a call may)
+	stop := func(in *ir.Inst) bool { return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe }
 	for pc := range code {
-		if isCall(&code[pc]) {
+		if stop(&code[pc]) {
 			continue
 		}
 		succs(pc, func(to int32) {
@@ -865,7 +872,7 @@ func straightDists(f *ir.Func) []uint16 {
 	queue := make([]int32, 0, n+1)
 	for pc := range dist {
 		dist[pc] = unset
-		if pc == n || isCall(&code[pc]) {
+		if pc == n || stop(&code[pc]) {
 			dist[pc] = 0
 			queue = append(queue, int32(pc))
 		}

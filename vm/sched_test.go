@@ -50,6 +50,14 @@ func (m *Machine) referenceRun(st *State, maxSteps uint64, ch Chooser, visit fun
 	}
 }
 
+// simRand is simulation's chooser: NewRand with SimBehaviours (a signal
+// wakes a drawn waiter; address reuse draws its coin).
+func simRand(seed, index uint64) *Rand {
+	r := NewRand(seed, index)
+	r.SetBehaviours(SimBehaviours)
+	return r
+}
+
 // TestSchedulerMatchesReference runs programs with every kind of blocking
 // call (mutexes, condition variables, barriers, semaphores, rwlocks,
 // joins, atomic sections) under many seeds with Run, Observe and
@@ -63,7 +71,7 @@ func TestSchedulerMatchesReference(t *testing.T) {
 		"mt/atomic.c", "mt/cond_order.c", "mt/counter_mutex.c", "mt/counter_race.c",
 		"mt/deadlock.c", "mt/join_values.c", "mt/peterson_broken.c", "mt/prodcons.c",
 		"mt/rwlock.c", "mt/mutex_store.c", "mt/platform_calls.c", "diff/67_barrier_sem.c", "smc/gossip_2.c", "smc/petersonsBug.c",
-		"smc/robot.c", "smc/stack.c",
+		"smc/robot.c", "smc/stack.c", "mt/addr_reuse.c",
 	}
 	seeds := 40
 	if testing.Short() {
@@ -81,21 +89,21 @@ func TestSchedulerMatchesReference(t *testing.T) {
 				}
 				var refSeen []seen
 				var synced []bool
-				m.referenceRun(ref, bound, NewRand(7, uint64(i)), func(st *State, th *Thread, s bool) {
+				m.referenceRun(ref, bound, simRand(7, uint64(i)), func(st *State, th *Thread, s bool) {
 					refSeen = append(refSeen, seen{st.Steps, th.ID})
 					synced = append(synced, s)
 				})
 				want := ref.Hash()
 
 				st := m.NewState()
-				m.Run(st, bound, NewRand(7, uint64(i)))
+				m.Run(st, bound, simRand(7, uint64(i)))
 				if st.Steps != ref.Steps || st.Status != ref.Status || st.Hash() != want || string(st.Out) != string(ref.Out) {
 					t.Fatalf("seed %d: Run ended %s after %d steps, the reference %s after %d", i, st.Status, st.Steps, ref.Status, ref.Steps)
 				}
 
 				st = m.NewState()
 				var got []seen
-				m.Observe(st, bound, NewRand(7, uint64(i)), func(st *State, th *Thread) bool {
+				m.Observe(st, bound, simRand(7, uint64(i)), func(st *State, th *Thread) bool {
 					if th != nil {
 						got = append(got, seen{st.Steps, th.ID})
 					}
@@ -114,7 +122,7 @@ func TestSchedulerMatchesReference(t *testing.T) {
 				// and after each platform call, is seen.
 				st = m.NewState()
 				got = got[:0]
-				m.ObserveWatch(st, bound, NewRand(7, uint64(i)), Watch{Procs: 1 << 1}, func(st *State, th *Thread) bool {
+				m.ObserveWatch(st, bound, simRand(7, uint64(i)), Watch{Procs: 1 << 1}, func(st *State, th *Thread) bool {
 					if th != nil {
 						got = append(got, seen{st.Steps, th.ID})
 					}

@@ -232,7 +232,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m.reuse = p.ReusesAddresses()
 	m.code = fuseProgram(p, true, m.reuse)
 	if m.code != nil {
-		m.straight = straightProgram(p)
+		m.straight = straightProgram(p, m.reuse)
 	}
 	return m
 }
