@@ -3,7 +3,6 @@ package symbolic
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,14 +89,7 @@ extern unsigned char __VERIFIER_nondet_uchar(void);
   unsigned char n = __VERIFIER_nondet_uchar(); int r = strncmp(s, u, n); free(s); free(u); return r; }`, "E<> Error(OutOfBounds)", Sat},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "str.c")
-			if err := os.WriteFile(path, []byte(head+c.src+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, err := ir.Load(path, ir.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := srcProgram(t, "str", head+c.src+"\n", ir.Options{})
 			q, err := query.Parse(c.query)
 			if err != nil {
 				t.Fatal(err)

@@ -13,12 +13,18 @@ import (
 // ilp32Program compiles C source for i386 (clang -m32; no header needed).
 func ilp32Program(t *testing.T, name, src string) *ir.Program {
 	t.Helper()
+	return srcProgram(t, name, src, ir.Options{DataModel: ir.ILP32})
+}
+
+// srcProgram compiles C source given as text with options o.
+func srcProgram(t *testing.T, name, src string, o ir.Options) *ir.Program {
+	t.Helper()
 	testutil.NeedClang(t)
 	path := filepath.Join(t.TempDir(), name+".c")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ir.Load(path, ir.Options{DataModel: ir.ILP32})
+	p, err := ir.Load(path, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package symbolic
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,14 +42,7 @@ int main(void) { pthread_t t; y = malloc(4); free(y); pthread_create(&t, 0, run,
 			jobs.BMCOptions{Unwind: 2, Contexts: 1, Complete: true}, VerdictIncomplete},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "reuse.c")
-			if err := os.WriteFile(path, []byte(head+c.src+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, err := ir.Load(path, ir.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := srcProgram(t, "reuse", head+c.src+"\n", ir.Options{})
 			q, err := query.Parse("E<> Exists (p)([p.reach_error])")
 			if err != nil {
 				t.Fatal(err)
