@@ -283,8 +283,8 @@ func TestOptionsInUseParse(t *testing.T) {
 
 // TestBehaviours checks the platform behaviours each kind of query gives
 // its runs: every POSIX behaviour for exhaustive queries, a uniformly
-// drawn waiter and Spurious's coin for statistical ones, none of the draws
-// with Platform=lodin; and that LODIN's platform refuses spurious wakeups.
+// drawn waiter, address reuse's coin and Spurious's coin for statistical
+// ones, none of the draws with Platform=lodin; and that LODIN's platform refuses spurious wakeups.
 func TestBehaviours(t *testing.T) {
 	for _, tc := range []struct {
 		q    string
@@ -296,13 +296,13 @@ func TestBehaviours(t *testing.T) {
 		{"E<> x > 1 {Platform=lodin}", vm.Behaviours{}},
 		{"Pr[<=10](<> x > 1)", vm.SimBehaviours},
 		{"Pr[<=10](<> x > 1) {Platform=LODIN}", vm.Behaviours{}},
-		{"Pr[<=10](<> x > 1) {Spurious=0.25}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<30, 1<<32)}},
-		{"Pr[<=10](<> x > 1) {Spurious=1}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<32, 1<<32)}},
+		{"Pr[<=10](<> x > 1) {Spurious=0.25}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<30, 1<<32), AddrReuse: true}},
+		{"Pr[<=10](<> x > 1) {Spurious=1}", vm.Behaviours{SignalAny: true, Spurious: vm.CoinChoice(1<<32, 1<<32), AddrReuse: true}},
 		{"Estimate[<=10,5]{max x} {Spurious=0}", vm.SimBehaviours},
-		{"Pr[<=10](<> x > 1) {Inputs=edges}", vm.Behaviours{SignalAny: true, Inputs: vm.InputsEdges}},
+		{"Pr[<=10](<> x > 1) {Inputs=edges}", vm.Behaviours{SignalAny: true, AddrReuse: true, Inputs: vm.InputsEdges}},
 		{"Pr[<=10](<> x > 1) {Platform=lodin, Inputs=Edges}", vm.Behaviours{Inputs: vm.InputsEdges}},
 		{"Pr[<=10](<> x > 1) >= 0.5 {Inputs=uniform}", vm.SimBehaviours},
-		{"EnumStatesSMC <=10 5 {Inputs=edges}", vm.Behaviours{SignalAny: true, Inputs: vm.InputsEdges}},
+		{"EnumStatesSMC <=10 5 {Inputs=edges}", vm.Behaviours{SignalAny: true, AddrReuse: true, Inputs: vm.InputsEdges}},
 	} {
 		q, err := Parse(tc.q)
 		if err != nil {
