@@ -190,26 +190,13 @@ func (s *affSpace) equalities(n int) []affEq {
 			continue
 		}
 		// c with c[free] = 1 orthogonal to every basis vector: in RREF,
-		// c·b_r = 0 gives c[pivot_r] = -b_r[free]
+		// row r has 1 at its pivot and 0 at the other pivots, so
+		// c[pivot_r] = -b_r[free] (c zero at the other free columns)
+		// gives c·b_r = -b_r[free] + b_r[free] = 0
 		c := ratVec(n)
 		c[free].SetInt64(1)
 		for col, r := range pivotOf {
 			c[col].Neg(s.basis[r][free])
-		}
-		// c is orthogonal to the rows of a RREF basis only where the pivot
-		// columns are also the only nonzeros of c besides free: check
-		ok := true
-		for _, b := range s.basis {
-			dot := new(big.Rat)
-			for i := range c {
-				dot.Add(dot, new(big.Rat).Mul(c[i], b[i]))
-			}
-			if dot.Sign() != 0 {
-				ok = false
-			}
-		}
-		if !ok {
-			continue
 		}
 		rhs := new(big.Rat)
 		for i := range c {
