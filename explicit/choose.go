@@ -67,6 +67,9 @@ func (c *scripted) inspect() {
 	c.in = inspection{done: true}
 	if ch, ok := h.m.NextDraw(h.st, h.t, c.b); ok {
 		c.in.fn, c.in.choice, c.in.loc = h.m.NextCallee(h.t), ch, h.m.Loc(h.t)
+		if _, _, undef := h.m.UndefLoad(h.st, h.t); undef {
+			c.in.fn = undefLoadName
+		}
 	}
 }
 
@@ -137,6 +140,10 @@ func (e *BranchError) Error() string {
 	if f == "" {
 		f = "a platform function"
 	}
+	if f == undefLoadName {
+		return fmt.Sprintf("explicit: process %d at %s reads heap memory that was never written (malloc leaves it indeterminate): its value is an input, one of %s values; exhaustive search enumerates at most %d per choice (MaxBranching): write the memory first, or use calloc",
+			e.Process, e.Loc, e.Outcomes, e.Max)
+	}
 	if strings.HasPrefix(f, ir.UninitPrefix) {
 		return fmt.Sprintf("explicit: process %d reads the local variable declared at %s before writing it: its value is an input (C leaves it indeterminate), one of %s values; exhaustive search enumerates at most %d per choice (MaxBranching): initialise the variable, or give it a __VERIFIER_nondet_ value of a narrower type",
 			e.Process, e.Loc, e.Outcomes, e.Max)
@@ -144,6 +151,10 @@ func (e *BranchError) Error() string {
 	return fmt.Sprintf("explicit: %s (process %d at %s) chooses among %s values; exhaustive search enumerates at most %d per choice (MaxBranching): use a narrower type (bool, char) or a small wyvern_uniform range",
 		f, e.Process, e.Loc, e.Outcomes, e.Max)
 }
+
+// undefLoadName stands for the drawing function of a load that reads
+// undefined heap bytes (vm/undef.go) in inspections and BranchError.
+const undefLoadName = "(load of uninitialised memory)"
 
 // scripted is the enumerating chooser. b are the behaviours of its runs:
 // their draws are enumerated as the value choices' are.

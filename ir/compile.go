@@ -20,6 +20,8 @@ type fixup struct {
 }
 
 type fnCompiler struct {
+	// rmw: the loads of bit-field stores (bitfieldRMW), flagged FlagRMW
+	rmw      map[*lir.InstLoad]bool
 	l        *loader
 	f        *lir.Func
 	out      *Func
@@ -73,6 +75,7 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 	}
 	out.NParams = int(c.nslots)
 	out.Optimised = !hasOptNone(f.FuncAttrs)
+	c.rmw = bitfieldRMW(f)
 	for _, p := range f.Params {
 		var sz uint32
 		for _, a := range p.Attrs {
@@ -553,6 +556,9 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 		}
 		if err := c.memop(true, in.ElemType, c.dst(in), p, 0, loc); err != nil {
 			return err
+		}
+		if last := &c.out.Code[len(c.out.Code)-1]; c.rmw[in] && last.Op == OpLoad {
+			last.Flags |= FlagRMW
 		}
 		if in.Atomic {
 			if err := c.atomicAccess(); err != nil {

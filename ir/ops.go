@@ -125,6 +125,12 @@ const (
 	// after that free, an allocator may have given both the same address
 	// (Program.ReusesAddresses, vm's address reuse).
 	FlagPtrCmp = 16
+	// FlagRMW marks an OpLoad whose value only goes back, through an and
+	// with a constant and an or, into a store to the same address: clang's
+	// store of a bit-field, which reads its storage unit to keep the
+	// other fields' bits (bitfieldRMW). The vm does not draw the
+	// undefined bytes it reads (vm/undef.go).
+	FlagRMW = 32
 )
 
 // AuxAtomic marks an atomic load or store (Aux of OpLoad/OpStore): atomic

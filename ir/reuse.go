@@ -38,3 +38,17 @@ func isConstant(v value.Value) bool {
 	_, ok := v.(constant.Constant)
 	return ok
 }
+
+// MallocsUndefined reports whether a run of p may allocate heap memory
+// whose bytes are undefined until written: p declares malloc or realloc
+// (calloc's bytes are zero). Only then does the vm track undefined bytes
+// (docs/semantics.md, "Uninitialised memory"), so every other program's
+// code and states stay as they were.
+func (p *Program) MallocsUndefined() bool {
+	for _, f := range p.Funcs {
+		if f.External && (f.Builtin == BMalloc || f.Builtin == BRealloc) {
+			return true
+		}
+	}
+	return false
+}

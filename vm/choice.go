@@ -325,6 +325,19 @@ func (m *Machine) NextDraw(st *State, t *Thread, b Behaviours) (c Choice, ok boo
 	if in == nil {
 		return Choice{}, false
 	}
+	if in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg {
+		if m.undef {
+			r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
+			if in.Op == ir.OpLoadAgg {
+				if k := undefAggAt(&st.Mem, &fn.Aggs[in.Imm], r[in.A]); k > 0 {
+					return undefAggChoice(k), true
+				}
+			} else if k := undefAt(&st.Mem, r[in.A], in.W); k > 0 && in.Flags&ir.FlagRMW == 0 {
+				return undefChoice(k), true
+			}
+		}
+		return Choice{}, false
+	}
 	if (in.Op == ir.OpEq || in.Op == ir.OpNe) && in.Flags&ir.FlagPtrCmp != 0 {
 		r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
 		if m.reuseDraws(st, r[in.A], r[in.B], b) {

@@ -377,6 +377,9 @@ frames:
 						break
 					}
 				}
+				if m.undef && fn.Code[pc].Flags&ir.FlagRMW == 0 && drawUndef(mem, p, in.W, ch) {
+					lc.clear() // (the block's descriptor may have been copied)
+				}
 				v, e := mem.Load(p, uint32(in.W))
 				if e != ErrNone {
 					m.fail(st, t, pc, e, "load")
@@ -786,6 +789,9 @@ frames:
 			default:
 				lc.clear()
 				ps.valid = 0 // e.g. stackrestore frees allocas
+				if in.Op == ir.OpLoadAgg && m.undef {
+					drawUndefAgg(mem, &fn.Aggs[in.Imm], *reg(rb, in.A), ch)
+				}
 				if e, detail := m.execSlow(st, t, in, regsOf(rb, fn)); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
 					return budget - left + 1

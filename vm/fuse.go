@@ -788,7 +788,7 @@ const maxStraight = 1<<16 - 1
 
 // straightProgram returns the straight distances of every function of p
 // (indexed by ir.Func.Index, which fuseProgram checked is its position).
-func straightProgram(p *ir.Program, reuse bool) [][]uint16 {
+func straightProgram(p *ir.Program, reuse, undef bool) [][]uint16 {
 	d := make([][]uint16, len(p.Funcs))
 	for i, f := range p.Funcs {
 		if reuse {
@@ -796,7 +796,7 @@ func straightProgram(p *ir.Program, reuse bool) [][]uint16 {
 			// may: it ends a straight run like one (straightDists)
 			f = ptrCmpCode(f)
 		}
-		d[i] = straightDists(f)
+		d[i] = straightDists(f, undef)
 	}
 	return d
 }
@@ -810,7 +810,7 @@ func straightProgram(p *ir.Program, reuse bool) [][]uint16 {
 // none of those steps but the last can change which processes are enabled
 // (see slicer.next). A call has distance 0, a return 1, a jump or branch
 // one more than the least of its targets'.
-func straightDists(f *ir.Func) []uint16 {
+func straightDists(f *ir.Func, undef bool) []uint16 {
 	code := f.Code
 	n := len(code)
 	// succs calls visit for each successor pc of the non-call instruction
@@ -854,8 +854,11 @@ func straightDists(f *ir.Func) []uint16 {
 	// Predecessors, for a breadth-first search back from the calls and
 	// the ends (a virtual node n after every return).
 	preds := make([][]int32, n+1)
-	// (a pointer comparison of ptrCmpCode's may draw, as a call may)
-	stop := func(in *ir.Inst) bool { return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe }
+	// (a pointer comparison of ptrCmpCode's may draw, as a call may, and
+	// so may a load where undefined bytes exist: undef.go)
+	stop := func(in *ir.Inst) bool {
+		return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe || undef && (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg)
+	}
 	for pc := range code {
 		if stop(&code[pc]) {
 			continue

@@ -203,7 +203,7 @@ func appendBlock(dst []uint64, id uint32, b *block) []uint64 {
 	switch {
 	case !hasBytes(b.kind):
 	case b.pages == nil:
-		dst = appendWords(dst, b.data[:b.size])
+		dst = appendWords(dst, b.stored())
 	default:
 		rest := b.size
 		for _, pg := range b.pages {

@@ -13,7 +13,7 @@ import (
 var identityPrograms = []string{
 	"../testdata/mt/cond_order.c", "../testdata/mt/prodcons.c", "../testdata/mt/rwlock.c",
 	"../testdata/mt/once.c", "../testdata/smc/stack.c", "../testdata/diff/29_binary_tree.c",
-	"../testdata/diff/41_sieve.c",
+	"../testdata/diff/41_sieve.c", "../testdata/mt/undef_heap.c",
 }
 
 // TestHashFollowsKey: on every state of several runs of each program, the

@@ -308,7 +308,7 @@ func blockPartID(w []uint64) (uint32, error) {
 	if len(w) < 2 {
 		return 0, fmt.Errorf("block part of %d words", len(w))
 	}
-	if kind := uint8(w[0]); kind > blkDead {
+	if kind := uint8(w[0]); !validKind(kind, uint64(uint32(w[1]))) {
 		return 0, fmt.Errorf("block %d of kind %d", uint32(w[0]>>8), kind)
 	}
 	return uint32(w[0] >> 8), nil
@@ -329,13 +329,14 @@ func decodeBlock(mem, img *Memory, w []uint64) error {
 		}
 		return nil
 	}
-	if len(w) != (int(size)+7)/8 {
-		return fmt.Errorf("block %d: %d words for %d bytes", id, len(w), size)
+	n := storedLen(kind, size)
+	if len(w) != (int(n)+7)/8 {
+		return fmt.Errorf("block %d: %d words for %d bytes", id, len(w), n)
 	}
 	if size <= pageSize {
 		b.pages = nil
-		if size != b.size || b.data == nil {
-			b.data = mem.buffer(int(size))[:size]
+		if size != b.size || b.data == nil || len(b.data) != int(n) {
+			b.data = mem.buffer(int(n))[:n]
 		}
 		b.size = size
 		wordsToBytes(b.data, w)

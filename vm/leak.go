@@ -76,7 +76,7 @@ func (s *leakScan) ref(w uint64) {
 // refBlock marks heap block id if w is an address in it.
 func (s *leakScan) refBlock(id uint32, w uint64) {
 	b := s.mem.blk(id)
-	if b.kind != blkHeap || uint32(w)-ir.PtrBase(id) > b.size {
+	if b.kind&^blkUndef != blkHeap || uint32(w)-ir.PtrBase(id) > b.size {
 		return
 	}
 	if s.mark[id>>6]&(1<<(id&63)) != 0 {
@@ -245,13 +245,13 @@ func (m *Machine) lostBlocks(st *State, stopped *Thread) (n int, first uint32, b
 		// no heap block (every heap block is younger): only the others are
 		// scanned.
 		for _, b := range mem.changed(img) {
-			if b.kind == blkGlobal || b.kind == blkStack {
+			if k := b.kind &^ blkUndef; k == blkGlobal || k == blkStack {
 				s.scanBlock(b)
 			}
 		}
 	} else {
 		for id := uint32(1); id < mem.n; id++ {
-			if b := mem.blk(id); b.kind == blkGlobal || b.kind == blkStack {
+			if b := mem.blk(id); b.kind&^blkUndef == blkGlobal || b.kind&^blkUndef == blkStack {
 				s.scanBlock(b)
 			}
 		}
@@ -274,7 +274,7 @@ func (m *Machine) lostBlocks(st *State, stopped *Thread) (n int, first uint32, b
 		s.scanBlock(mem.blk(id))
 	}
 	for id := s.lo; id < mem.n; id++ {
-		if b := mem.blk(id); b.kind == blkHeap && s.mark[id>>6]&(1<<(id&63)) == 0 {
+		if b := mem.blk(id); b.kind&^blkUndef == blkHeap && s.mark[id>>6]&(1<<(id&63)) == 0 {
 			if n == 0 {
 				first = id
 			}
@@ -327,7 +327,7 @@ func (m *Machine) leaksAtEnd(st *State, t *Thread) {
 	if m.Leaks&CheckMemCleanup != 0 {
 		var bytes uint64
 		for id := uint32(1); id < st.Mem.n; id++ {
-			if b := st.Mem.blk(id); b.kind == blkHeap {
+			if b := st.Mem.blk(id); b.kind&^blkUndef == blkHeap {
 				bytes += uint64(b.size)
 			}
 		}

@@ -361,9 +361,9 @@ func (m *Memory) AllocMark() (ids uint32, deadStack int) { return m.n, len(m.fre
 func (m *Memory) recount() {
 	m.live, m.heap = 0, 0
 	for id := uint32(1); id < m.n; id++ {
-		if b := m.blk(id); b.kind == blkHeap || b.kind == blkStack {
-			m.live += uint64(b.size)
-			if b.kind == blkHeap {
+		if k := m.blk(id).kind &^ blkUndef; k == blkHeap || k == blkStack {
+			m.live += uint64(m.blk(id).size)
+			if k == blkHeap {
 				m.heap++
 			}
 		}
@@ -485,7 +485,7 @@ func (m *Memory) freeStackBlock(id uint32) {
 		b.data, b.pages = nil, nil
 	}
 	b.owner = m.epoch
-	if b.kind == blkStack {
+	if b.kind&^blkUndef == blkStack {
 		m.live -= uint64(b.size)
 	}
 	b.kind = blkDead
@@ -516,7 +516,7 @@ func (m *Memory) check(p uint64, size uint32, write bool) (*block, uint32, ErrKi
 		return nil, 0, ErrInvalidPtr
 	}
 	b := m.blk(id)
-	switch b.kind {
+	switch b.kind &^ blkUndef {
 	case blkGlobal, blkStack, blkHeap:
 	case blkConst:
 		if write {
@@ -568,6 +568,9 @@ func (m *Memory) Store(p uint64, size uint32, v uint64) ErrKind {
 		return e
 	}
 	b := m.wblk(uint32(p >> ir.PtrBlockShift))
+	if b.kind&blkUndef != 0 {
+		define(b, off, size) // (a flagged block is small)
+	}
 	if b.pages == nil {
 		d := b.data[off:]
 		switch size {
@@ -649,7 +652,11 @@ func (m *Memory) Write(p uint64, src []byte) ErrKind {
 	if e != ErrNone {
 		return e
 	}
-	m.writeBlock(m.wblk(uint32(p>>ir.PtrBlockShift)), off, src)
+	b := m.wblk(uint32(p >> ir.PtrBlockShift))
+	m.writeBlock(b, off, src)
+	if b.kind&blkUndef != 0 {
+		define(b, off, uint32(len(src)))
+	}
 	return ErrNone
 }
 
@@ -666,7 +673,8 @@ func (m *Memory) BlockSize(p uint64) (uint32, bool) {
 		return 0, false
 	}
 	b := m.blk(id)
-	return b.size, b.kind == blkGlobal || b.kind == blkStack || b.kind == blkHeap || b.kind == blkConst
+	k := b.kind &^ blkUndef
+	return b.size, k == blkGlobal || k == blkStack || k == blkHeap || k == blkConst
 }
 
 // free releases a heap block.
@@ -679,7 +687,7 @@ func (m *Memory) free(p uint64) ErrKind {
 		return ErrInvalidFree
 	}
 	b := m.blk(id)
-	switch b.kind {
+	switch b.kind &^ blkUndef {
 	case blkHeap:
 	case blkFreed:
 		return ErrDoubleFree

@@ -388,7 +388,7 @@ var platform = [ir.NumBuiltins]platformFunc{
 		if n != 0 && k > (1<<31)/n {
 			a.ret(0)
 		} else {
-			a.ret(c.m.malloc(c.st, k*n))
+			a.ret(c.m.alloc(c.st, k*n, false)) // zeroed
 		}
 		return bNext
 	}},
@@ -742,7 +742,7 @@ func realloc(c call, a args) int {
 	}
 	old, live := mem.BlockSize(p)
 	id := uint32(p >> ir.PtrBlockShift)
-	if !live || ir.PtrOff(p) != 0 || mem.blk(id).kind != blkHeap {
+	if !live || ir.PtrOff(p) != 0 || mem.blk(id).kind&^blkUndef != blkHeap {
 		if id < mem.n && mem.blk(id).kind == blkFreed {
 			return c.fail(ErrUseAfterFree, "realloc of a freed pointer")
 		}
@@ -762,7 +762,9 @@ func realloc(c call, a args) int {
 	k := min(uint64(old), n)
 	buf := c.st.scratchBuf(int(k))
 	mem.Read(p, buf)
+	u := undefBits(mem, p, k)
 	mem.Write(q, buf)
+	copyUndef(mem, q, u) // undefined bytes stay so
 	mem.free(p)
 	// (realloc may grow or shrink p in place: q may have p's address)
 	c.m.noteFree(mem, id, ir.PtrBlock(q))
@@ -783,9 +785,11 @@ func memcpy(c call, a args) int {
 	if e := c.st.Mem.Read(s, buf); e != ErrNone {
 		return c.fail(e, "%s source", c.b)
 	}
+	u := undefBits(&c.st.Mem, s, n)
 	if e := c.st.Mem.Write(d, buf); e != ErrNone {
 		return c.fail(e, "%s destination", c.b)
 	}
+	copyUndef(&c.st.Mem, d, u)
 	a.ret(d)
 	return bNext
 }
@@ -882,11 +886,19 @@ func (st *State) scratchBuf(n int) []byte {
 	return st.scratch[:n]
 }
 
-func (m *Machine) malloc(st *State, n uint64) uint64 {
+// malloc allocates a heap block of n bytes, undefined until written.
+func (m *Machine) malloc(st *State, n uint64) uint64 { return m.alloc(st, n, true) }
+
+// alloc allocates a heap block of n bytes: undefined ones (malloc), or
+// zeros (calloc).
+func (m *Machine) alloc(st *State, n uint64, undef bool) uint64 {
 	if n > 1<<31 {
 		return 0
 	}
 	id := st.Mem.newBlock(uint32(n), blkHeap, -1)
+	if undef && m.undef {
+		st.Mem.markUndef(id)
+	}
 	return ir.MakePtr(id, 0)
 }
 

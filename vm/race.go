@@ -180,7 +180,7 @@ func init() {
 	raceFP[ir.BRealloc] = func(m *Machine, st *State, a args, acc []Access) []Access {
 		p, n := a.arg(0), a.arg(1)
 		old, live := st.Mem.BlockSize(p)
-		if p == 0 || n == 0 || !live || ir.PtrOff(p) != 0 || st.Mem.blk(ir.PtrBlock(p)).kind != blkHeap {
+		if p == 0 || n == 0 || !live || ir.PtrOff(p) != 0 || st.Mem.blk(ir.PtrBlock(p)).kind&^blkUndef != blkHeap {
 			return acc // (nothing is copied, or the call fails)
 		}
 		return st.span(acc, p, min(uint64(old), n), false)

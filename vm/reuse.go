@@ -58,7 +58,7 @@ func reusePair(mem *Memory, a, b uint64) (f, g uint32, ok bool) {
 		return 0, 0, false
 	}
 	f, g = min(fa, fb), max(fa, fb)
-	if k := mem.blk(g).kind; mem.blk(f).kind != blkFreed || k != blkHeap && k != blkFreed {
+	if k := mem.blk(g).kind &^ blkUndef; mem.blk(f).kind != blkFreed || k != blkHeap && k != blkFreed {
 		return 0, 0, false
 	}
 	return f, g, true

@@ -98,7 +98,7 @@ func (m *Machine) AppendSnapshot(dst []byte, st *State) []byte {
 		switch {
 		case !hasBytes(b.kind):
 		case b.pages == nil:
-			w.zbytes(b.data[:b.size])
+			w.zbytes(b.stored())
 		default:
 			// Pages that differ from the image's, as (index+1, bytes); 0 ends.
 			// Restore starts from the image's pages when the image has the
@@ -132,6 +132,7 @@ func (m *Machine) Snapshot(st *State) []byte { return m.AppendSnapshot(nil, st) 
 var zeroPage page
 
 func hasBytes(kind uint8) bool {
+	kind &^= blkUndef
 	return kind == blkConst || kind == blkGlobal || kind == blkStack || kind == blkHeap
 }
 
@@ -304,7 +305,7 @@ func (m *Machine) restore(st *State, data []byte) error {
 		}
 		id += uint32(d)
 		kind, size, thread := uint8(r.u()), r.u(), int32(r.i())
-		if kind > blkDead || size > 1<<32-1 {
+		if !validKind(kind, size) || size > 1<<32-1 {
 			return fmt.Errorf("block %d: kind %d size %d", id, kind, size)
 		}
 		b := mem.wblk(id)
@@ -315,8 +316,9 @@ func (m *Machine) restore(st *State, data []byte) error {
 		}
 		if size <= pageSize {
 			b.pages = nil
-			if uint32(size) != b.size || b.data == nil {
-				b.data = mem.buffer(int(size))[:size]
+			n := storedLen(kind, uint32(size))
+			if uint32(size) != b.size || b.data == nil || len(b.data) != int(n) {
+				b.data = mem.buffer(int(n))[:n]
 			}
 			b.size = uint32(size)
 			if err := r.zbytes(b.data); err != nil {

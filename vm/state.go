@@ -163,6 +163,10 @@ type Machine struct {
 	// block's (ir.Program.ReusesAddresses): frees record when they
 	// happened and such comparisons may draw (reuse.go).
 	reuse bool
+	// undef: the program may allocate heap memory whose bytes are
+	// undefined until written (ir.Program.MallocsUndefined): loads of them
+	// draw (undef.go).
+	undef bool
 }
 
 // Limits are a machine's per-run limits; a zero field leaves the
@@ -230,9 +234,10 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 		checkPCs(f)
 	}
 	m.reuse = p.ReusesAddresses()
+	m.undef = p.MallocsUndefined()
 	m.code = fuseProgram(p, true, m.reuse)
 	if m.code != nil {
-		m.straight = straightProgram(p, m.reuse)
+		m.straight = straightProgram(p, m.reuse, m.undef)
 	}
 	return m
 }

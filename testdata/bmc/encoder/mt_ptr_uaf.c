@@ -10,6 +10,7 @@ int sink;
 void *t1(void *arg) {
   int *q = malloc(sizeof(int));
   if (!q) return 0;
+  *q = 1; /* (written: a read of it before the free sees 1) */
   shared = q;
   free(q);
   return 0;
