@@ -129,6 +129,10 @@ type analysis struct {
 	checking bool
 	round    int
 	threads  int
+
+	// hidden: the objects whose initial value only main can read
+	// (initialHidden)
+	hidden map[int32]bool
 }
 
 // Options select what a proof covers.
@@ -151,7 +155,7 @@ func Prove(ctx context.Context, prog *ir.Program, errFuncs []string) (res Result
 
 // ProveWith is Prove with options.
 func ProveWith(ctx context.Context, prog *ir.Program, errFuncs []string, opts Options) (res Result) {
-	a := &analysis{opts: opts, ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
+	a := &analysis{opts: opts, ctx: ctx, prog: prog, errFuncs: map[int]bool{}, objs: map[int32]*object{}, mem: map[int32]val{}, stored: map[int32]val{}, hidden: map[int32]bool{}, strong: map[int32][]int{}, covered: map[[2]int]bool{}, loops: map[int]*countedLoop{}, loadSize: map[[2]int]int64{}, memSeen: map[int32]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			ref, ok := r.(refusal)
@@ -666,7 +670,7 @@ func (a *analysis) entryState(fi *fninfo) *state {
 		st.regs[s] = fi.args[k]
 	}
 	for c := range st.cells {
-		st.cells[c] = constVal(0) // allocas are zeroed
+		st.cells[c] = undefVal(a.objs[fi.cellObj[c]].size)
 	}
 	return st
 }

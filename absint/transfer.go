@@ -77,7 +77,7 @@ func (a *analysis) step(fidx, pc int, st *state) []edge {
 		}
 	case ir.OpAlloca:
 		if c, ok := fi.cellOf[in.Dst]; ok {
-			st.cells[c] = constVal(0)
+			st.cells[c] = undefVal(a.objs[fi.cellObj[c]].size)
 			st.regs[in.Dst], st.syms[in.Dst] = val{}, ""
 			a.killCell(st, c)
 		} else {
@@ -352,6 +352,9 @@ func (a *analysis) access(fidx int, v val, size int64, store bool, at func() str
 func (a *analysis) initial(o int32, size int64) val {
 	ob := a.objs[o]
 	if ob.glob == nil {
+		if ob.fn >= 0 && !ob.isFn {
+			return undefVal(size) // a local's
+		}
 		return constVal(0)
 	}
 	var v val
@@ -390,13 +393,38 @@ func (a *analysis) load(fidx int, p val, size int64, at func() string) val {
 	a.access(fidx, p, size, false, at)
 	var out val
 	for o := range p.p {
-		if a.overwritten(fidx, o, size) {
+		if a.overwritten(fidx, o, size) || fidx != a.prog.Entry && a.initialHidden(o, size) {
 			out = out.join(a.stored[o])
 			continue
 		}
 		out = out.join(a.cell(o, size))
 	}
 	return out
+}
+
+// initialHidden reports whether no code but main's reads the initial
+// (undefined) value of object o, accessed whole: o is a local of main
+// that main overwrites whole before every call and thread creation, where
+// all other code starts (main's locals are allocated once: main is not
+// called and has no alloca in a loop), so that a load outside main reads
+// a stored value. (main's own loads: overwritten.)
+func (a *analysis) initialHidden(o int32, size int64) bool {
+	if h, ok := a.hidden[o]; ok {
+		return h
+	}
+	ob := a.objs[o]
+	h := ob != nil && ob.fn == a.prog.Entry && !ob.isFn && ob.glob == nil && ob.size == size
+	for pc, in := range a.fns[a.prog.Entry].f.Code {
+		if !h {
+			break
+		}
+		if in.Op == ir.OpCall || in.Op == ir.OpCallInd || in.Op == ir.OpCallB && ir.Builtin(in.B) == ir.BPthreadCreate {
+			// (static: strong stores of a whole object, decideOverwritten)
+			h = a.decideOverwritten(o, pc, size)
+		}
+	}
+	a.hidden[o] = h
+	return h
 }
 
 // overwritten reports whether the load of main at a.pc from the

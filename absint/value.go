@@ -309,3 +309,10 @@ func fromSigned(lo, hi int64, w uint8) (v val, wraps bool) {
 	}
 	return withSigned(intVal(0, mask(w)), w, lo, hi), false
 }
+
+// undefVal is the value of size bytes of a local variable before it is
+// written: any value (C gives it an indeterminate one, and SV-COMP's tasks
+// read it as any value of its type; docs/design/uninit-memory.md), though
+// the vm zeroes its stack: a proof covers both. (The heap is not modelled:
+// malloc is refused.)
+func undefVal(size int64) val { return topW(uint8(min(max(size, 1), 8) * 8)) }

@@ -287,6 +287,10 @@ func Check(ctx context.Context, p *ir.Program, q *query.Query, o jobs.BMCOptions
 			res.Checks = append(res.Checks, bc)
 			res.SolverSeconds += bc.SolverSeconds
 			if err := witness(p, q, target, enc, ans.Model, res); err != nil {
+				if why, ok := undefNoReplay(err); ok {
+					res.Inputs, res.Schedule, res.Trace = nil, nil, nil
+					return finish(VerdictUnknown, fmt.Sprintf("at unwind %d, %s", k, why))
+				}
 				return nil, fmt.Errorf("internal error: the solver's model of a violation at unwind %d does not replay: %w", k, err)
 			}
 			v := VerdictSatisfied
@@ -453,6 +457,11 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 		inputs[site{in.Func, in.PC}] = in
 	}
 	count := map[site]int{}
+	// the model's initial heap bytes, for the draws of undefined bytes
+	// (encode_undef.go)
+	heap := undefBytes(enc, model)
+	origins := &copyOrigins{from: map[uint64]uint64{}}
+	undefDraws, guessed := 0, 0
 	st := m.NewState()
 	ch := &queueChooser{}
 	var sch *scheduler
@@ -480,6 +489,9 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 			}
 		}
 		step := trace.Step{Thread: t.ID}
+		if heap != nil {
+			origins.before(st, t)
+		}
 		if choice, ok := m.NextChoice(st, t); ok {
 			fr := &t.Frames[len(t.Frames)-1]
 			s := site{fr.Fn.Name, fr.PC}
@@ -509,18 +521,39 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 			ch.next = append(ch.next, draw)
 			step.Choices = []uint64{draw}
 			res.Inputs = append(res.Inputs, WitnessInput{Func: s.fn, PC: s.pc, Loc: m.Loc(t).String(), K: k, Value: val})
+		} else if c, ok := m.NextDraw(st, t, vm.Behaviours{}); ok {
+			// under no behaviours, the only draw but a value choice is
+			// that of undefined bytes: the model's bytes where it has
+			// them, else 0 (queued either way: a threaded replay's
+			// chooser would take an empty queue for the scheduler's)
+			draw, exact := undefDraw(m, st, t, c, heap, origins)
+			undefDraws++
+			if !exact {
+				guessed++
+			}
+			ch.next = append(ch.next, draw)
+			step.Choices = []uint64{draw}
 		}
 		steps = append(steps, step)
 		return false
 	})
-	if replayErr != nil {
-		return replayErr
+	err = nil
+	switch {
+	case replayErr != nil:
+		err = replayErr
+	case sch != nil && sch.err != nil:
+		err = sch.err
+	case !found:
+		err = fmt.Errorf("%w: %s", errNoReplay, st.Describe())
 	}
-	if sch != nil && sch.err != nil {
-		return sch.err
+	if err != nil && (undefDraws > 0 || enc.heapUndef) {
+		// (also without a draw: the vm reads some undefined bytes as
+		// zeros, those of a large heap block, where the encoding leaves
+		// them free)
+		return &undefReplayError{draws: undefDraws, guessed: guessed, err: err}
 	}
-	if !found {
-		return fmt.Errorf("%w: %s", errNoReplay, st.Describe())
+	if err != nil {
+		return err
 	}
 	end := trace.End(st)
 	res.Trace = &trace.Trace{Steps: steps, End: end}

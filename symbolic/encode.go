@@ -155,6 +155,11 @@ type Encoding struct {
 	FlatReason   string
 	// PO: a partial-order encoding's events (encode_po.go), for witnesses.
 	PO *POInfo
+	// undef: where the model holds the initial bytes of heap blocks, for
+	// the witness's draws of undefined bytes (encode_undef.go);
+	// heapUndef: a heap block of undefined bytes is allocated.
+	undef     int
+	heapUndef bool
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -274,6 +279,8 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	for _, in := range e.inputs {
 		want = append(want, in.Name)
 	}
+	undefNames, undef := e.undefWanted()
+	want = append(want, undefNames...)
 	e.q.Want(want...)
 	var poi *POInfo
 	if e.po != nil {
@@ -282,7 +289,7 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi, ReuseCut: e.reuseCuts}
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi, ReuseCut: e.reuseCuts, undef: undef, heapUndef: e.undefHeap}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
@@ -321,6 +328,12 @@ type encoder struct {
 	steps  int         // blocks executed
 	err    error       // first error of a helper without an error result
 	depth  int         // inlined calls active in the current thread
+
+	// undefined heap bytes (encode_undef.go): the free byte of each key
+	// declared (object memory, threads), and whether a heap block of
+	// undefined bytes was allocated
+	undefK    map[uint64]val
+	undefHeap bool
 
 	// the platform's part of the initial image (encode_image.go): main's
 	// arguments, the blocks, the first id allocations get
@@ -719,7 +732,8 @@ func (e *encoder) initial() (*pstate, error) {
 	// altogether. The initial arrays are free; what the vm's image fixes
 	// is stored: every global's bytes, every initial block's kind and
 	// size. Ids at or above the allocation counter are read as kind none
-	// (kindOf), fresh blocks are cleared when allocated.
+	// (kindOf), fresh stack and calloc blocks are cleared when allocated,
+	// malloc's keep mem0's bytes: undefined (encode_undef.go).
 	mem := e.q.Memory("mem0")
 	kind := e.q.Declare("kind0", ArraySort(32, 8))
 	size := e.q.Declare("size0", ArraySort(32, 32))

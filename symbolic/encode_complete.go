@@ -244,6 +244,10 @@ func violationFound(ctx context.Context, p *ir.Program, q *query.Query, target q
 	}
 	res.Contexts = enc.Rounds
 	if err := witness(p, q, target, enc, ans.Model, res); err != nil {
+		if why, ok := undefNoReplay(err); ok {
+			res.Inputs, res.Schedule, res.Trace = nil, nil, nil
+			return VerdictUnknown, fmt.Sprintf("at unwind %d, %d rounds, %s", o.Unwind, o.Contexts, why), true, nil
+		}
 		return "", "", true, fmt.Errorf("internal error: the solver's model of a violation at unwind %d, %d rounds does not replay: %w", o.Unwind, o.Contexts, err)
 	}
 	v := VerdictSatisfied

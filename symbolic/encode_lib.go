@@ -200,7 +200,7 @@ func (e *encoder) realloc(fn *ir.Func, pc int32, s *pstate, p, n val) (val, erro
 		zero = Bool(n.c == 0)
 	}
 	mem0 := s.mem
-	q, got := e.mallocIf(s, n, or(isNull, not(zero)))
+	q, got := e.mallocIf(s, n, or(isNull, not(zero)), false)
 	// copy min(old, n) bytes where a block was got for a live p
 	copyLen := ite(and2(got, not(isNull)), ite(BVULT(old, nt), old, nt), BV(0, 64))
 	e.copyVar(s, mem0, q, p, e.defBV(copyLen, 64))

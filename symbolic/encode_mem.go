@@ -351,7 +351,7 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 	}
 	if e.obj {
 		z := cst(size.c, 32)
-		e.oSetBlock(s, "true", id, cst(kStack, 8), &z, int64(size.c))
+		e.oSetBlock(s, "true", id, cst(kStack, 8), &z, int64(size.c), false)
 	} else {
 		e.clear(s, id, size.c)
 	}
@@ -378,15 +378,16 @@ func (e *encoder) ptrOf(id val) val {
 }
 
 // malloc allocates a heap block of n bytes (64 bits) as the vm does: none
-// (a null result) above 2^31 bytes.
-func (e *encoder) malloc(s *pstate, n val) val {
-	q, _ := e.mallocIf(s, n, "true")
+// (a null result) above 2^31 bytes. Its bytes are undefined (malloc,
+// encode_undef.go), or zeros (zero: calloc).
+func (e *encoder) malloc(s *pstate, n val, zero bool) val {
+	q, _ := e.mallocIf(s, n, "true", zero)
 	return q
 }
 
 // mallocIf is malloc where when holds (nothing is allocated elsewhere, the
 // pointer is null there); got holds where a block was allocated.
-func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
+func (e *encoder) mallocIf(s *pstate, n val, when Term, zero bool) (q val, got Term) {
 	nt := e.bv(n, 64)
 	tooBig := BVUGT(nt, BV(1<<31, 64))
 	if n.isConst() {
@@ -416,7 +417,11 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 			s.tm.size.own[id.c] = e.sel(tooBig, z, cst(n.c, 32))
 		}
 		if n.isConst() && n.c <= maxBlockBytes {
-			e.clear(s, id, n.c)
+			if zero {
+				e.clear(s, id, n.c)
+			} else {
+				e.undefine(s, id, n.c)
+			}
 		}
 		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 	}
@@ -425,7 +430,8 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 		if n.isConst() {
 			z = cst(n.c, 32)
 		}
-		// the vm clears the block: object memory needs it (mergeByte)
+		// calloc's zeros, or malloc's undefined bytes (encode_undef.go):
+		// object memory sets them (mergeByte)
 		var clearN int64
 		switch cs := csOf(n); {
 		case cs != nil && slices.Max(cs) <= maxBlockBytes:
@@ -436,7 +442,7 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 			// before writing is over-approximated (as the flat array)
 			clearN = -1
 		}
-		e.oSetBlock(s, got, id, cst(kHeap, 8), &z, clearN)
+		e.oSetBlock(s, got, id, cst(kHeap, 8), &z, clearN, !zero)
 		s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
 		return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
 	}
@@ -446,10 +452,13 @@ func (e *encoder) mallocIf(s *pstate, n val, when Term) (q val, got Term) {
 	if !e.threaded {
 		s.next = e.sel(tooBig, s.next, e.inc32(s.next, 1))
 	}
-	// the vm clears the block; a block of unknown size keeps whatever the
-	// (free) initial memory holds there: reading it before writing is
-	// over-approximated
-	if n.isConst() && n.c <= maxBlockBytes {
+	// calloc: the vm clears the block (one of unknown size keeps
+	// whatever the free initial memory holds there: reading it before
+	// writing is over-approximated); malloc: its bytes are mem0's,
+	// undefined (encode_undef.go)
+	if !zero {
+		e.undefine(s, id, 0)
+	} else if n.isConst() && n.c <= maxBlockBytes {
 		e.clear(s, id, n.c)
 	}
 	return e.sel(tooBig, cst(0, 64), e.ptrOf(id)), got
@@ -647,7 +656,7 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			e.poSectionEnd(s)
 		}
 	case ir.BMalloc:
-		setRet(s, cs, e.malloc(s, arg(s, cs, 0)))
+		setRet(s, cs, e.malloc(s, arg(s, cs, 0), false))
 	case ir.BCalloc:
 		if k, n := arg(s, cs, 0), arg(s, cs, 1); k.isConst() && n.isConst() {
 			hi, lo := bits.Mul64(k.c, n.c)
@@ -655,12 +664,12 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 			if hi != 0 || (n.c != 0 && k.c > (1<<31)/n.c) {
 				size = cst(1<<32, 64) // too big: null, as the vm's check
 			}
-			setRet(s, cs, e.malloc(s, size))
+			setRet(s, cs, e.malloc(s, size, true))
 			break
 		}
 		k, n := e.bv(arg(s, cs, 0), 64), e.bv(arg(s, cs, 1), 64)
 		tooBig := e.defBool(and2(not(eqT(n, BV(0, 64))), BVUGT(k, BVUDiv(BV(1<<31, 64), n))))
-		p := e.malloc(s, e.term(ite(tooBig, BV(1<<32, 64), BVMul(k, n)), 64))
+		p := e.malloc(s, e.term(ite(tooBig, BV(1<<32, 64), BVMul(k, n)), 64), true)
 		setRet(s, cs, p)
 	case ir.BFree:
 		e.free(s, arg(s, cs, 0))

@@ -524,13 +524,18 @@ func (e *encoder) idCases(id val) (ids []uint64, gs []Term) {
 }
 
 // oSetBlock sets the kind (and, if size is set, the size) of block id
-// where when holds, and clears its first n bytes (n < 0: forgets them).
-func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n int64) {
+// where when holds, and clears its first n bytes (n < 0: forgets them);
+// undef: makes them undefined instead (a fresh heap block,
+// encode_undef.go).
+func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n int64, undef bool) {
 	if n > maxObjBlock {
 		// every path state holds a block's bytes: large ones are the
 		// flat array's business
 		e.fail(fmt.Errorf("%w: a block of %d bytes", errFlat, n))
 		return
+	}
+	if undef {
+		e.undefHeap = true
 	}
 	ids, gs := e.idCases(id)
 	for i, b := range ids {
@@ -549,13 +554,21 @@ func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n
 			s.tm.size.own[b] = e.sel(g, *size, s.tm.size.get(b))
 		}
 		for j := int64(0); j < n; j++ {
-			e.setByte(s, gb, b<<32|uint64(j), cst(0, 8))
+			k := b<<32 | uint64(j)
+			switch {
+			case !undef:
+				e.setByte(s, gb, k, cst(0, 8))
+			case heldAbove(s.tm.mem, k):
+				// what another path stored there (merged in where the
+				// block was not live here)
+				e.setByte(s, gb, k, e.undefByte(k))
+			}
+			// (else the root gives the key's undefined byte: rootMaps)
 		}
 		if n < 0 { // forget the block's bytes
 			for k := range s.tm.mem.own {
 				if k>>32 == b {
-					u := e.term(e.q.Declare(e.fresh("u"), BitVec(8)), 8)
-					e.setByte(s, g, k, u)
+					e.setByte(s, g, k, e.undefByte(k))
 				}
 			}
 		}
@@ -600,7 +613,8 @@ func (e *encoder) mergeObj(live []*pstate, vals func(get func(s *pstate) val, w 
 // combination of values, in srcs).
 func (e *encoder) mergeByte(all []*pstate, k uint64, srcs map[string]*val) (val, bool) {
 	// states where the block is not live do not matter (its bytes are
-	// cleared or written before any access succeeds: see mallocIf)
+	// cleared, made undefined or written before any access succeeds: see
+	// mallocIf and oSetBlock)
 	var live []*pstate
 	var key strings.Builder // the states merged and their values
 	for i, s := range all {
@@ -763,7 +777,7 @@ func (e *encoder) oRealloc(s *pstate, p, n val) val {
 	if n.isConst() {
 		zero = Bool(n.c == 0)
 	}
-	q, got := e.mallocIf(s, n, or(isNull, not(zero)))
+	q, got := e.mallocIf(s, n, or(isNull, not(zero)), false)
 	if e.err != nil {
 		return cst(0, 64)
 	}

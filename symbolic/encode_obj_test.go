@@ -72,7 +72,7 @@ func TestPointsTo(t *testing.T) {
 	}
 	mk := func(t *testing.T) setup {
 		e, s := objEncoder(t)
-		a, b := e.malloc(s, cst(16, 64)), e.malloc(s, cst(16, 64))
+		a, b := e.malloc(s, cst(16, 64), false), e.malloc(s, cst(16, 64), false)
 		if !a.isConst() || !b.isConst() || ir.PtrBlock(a.c) == ir.PtrBlock(b.c) {
 			t.Fatalf("malloc: %+v %+v", a, b)
 		}
@@ -111,7 +111,7 @@ func TestPointsTo(t *testing.T) {
 			}
 		}},
 		{"a pointer loaded back from memory keeps its set", func(t *testing.T, x setup) {
-			slot := x.e.malloc(x.s, cst(8, 64))
+			slot := x.e.malloc(x.s, cst(8, 64), false)
 			x.e.oWrite(x.s, slot, x.p, 8)
 			q := x.e.oRead(x.s, slot, 8)
 			if len(q.cs) != 2 || q.guess {
@@ -155,7 +155,7 @@ func TestPointsTo(t *testing.T) {
 			}
 		}},
 		{"pointers stored on two paths merge as values at the join", func(t *testing.T, x setup) {
-			slot := x.e.malloc(x.s, cst(8, 64)) // cleared: null
+			slot := x.e.malloc(x.s, cst(8, 64), true) // calloc: cleared, null
 			for _, storeB := range []bool{true, false} {
 				t1, t2 := x.s.clone(), x.s.clone()
 				t1.g, t2.g = x.c, x.e.defBool(Not(x.c))

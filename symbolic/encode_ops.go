@@ -208,7 +208,7 @@ func (e *encoder) terminator(fn *ir.Func, g *graph, pc int32, in *ir.Inst, s *ps
 		for i := len(s.allocas) - 1; i >= 0; i-- {
 			id := s.allocas[i]
 			if e.obj {
-				e.oSetBlock(s, "true", id, cst(kDead, 8), nil, 0)
+				e.oSetBlock(s, "true", id, cst(kDead, 8), nil, 0, false)
 			} else if e.po != nil && e.depth == 0 && e.th == e.slots[0] {
 				// main returns: the run ends, its blocks no longer matter
 			} else {

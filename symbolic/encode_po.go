@@ -1011,6 +1011,11 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 	case Sat:
 		record()
 		if err := witness(p, q, target, enc, ans.Model, res); err != nil {
+			if why, ok := undefNoReplay(err); ok {
+				// (the round-robin rounds go on alone)
+				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
+				return VerdictIncomplete, fmt.Sprintf("the partial-order check at unwind %d: %s", k, why), true, "", nil
+			}
 			if enc.Spurious {
 				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
 				found, err2 := poSignalledViolation(ctx, p, q, target, s, o, res)

@@ -119,9 +119,10 @@ func (e *encoder) rootMaps() (mem, kind, size, wcv, wseq *lmap) {
 		if id := uint32(k >> 32); id != 0 && id < p.FirstDynBlock {
 			return cst(0, 8) // a global's bytes past its initialiser
 		}
-		// a byte never written: the vm's fresh blocks are cleared when
-		// allocated, so only an invalid access reads this
-		return e.term(e.q.Declare(e.fresh("u"), BitVec(8)), 8)
+		// a byte never written: a fresh heap block's undefined byte
+		// (encode_undef.go); stack and calloc blocks are cleared when
+		// allocated
+		return e.undefByte(k)
 	}}
 	kind = &lmap{own: map[uint64]val{}, base: func(k uint64) val {
 		if v, ok := kinds[k]; ok {
