@@ -31,7 +31,9 @@ func TestNATSRestart(t *testing.T) {
 		flags             []string
 	}{
 		{"trace", "../../testdata/mt/counter_race.c", "Pr[<=5000](<> counter == 10) {Rule=fixed, Epsilon=0.002}", []string{"--job-size", "256"}},
-		{"split", "../../testdata/smc/fib_16.c", "Pr[<=5000](<> [0.VERIFIER_error]) {Split=fixed, Levels=[i==8||j==8, i==21||j==21, i==55||j==55, i==144||j==144, i==377||j==377], N=1000, M=10}", nil},
+		// 360 000 run segments: about 4 s with two workers on an idle
+		// machine (N=1000, M=10 ended within the 1.5 s before the fault)
+		{"split", "../../testdata/smc/fib_16.c", "Pr[<=5000](<> [0.VERIFIER_error]) {Split=fixed, Levels=[i==8||j==8, i==21||j==21, i==55||j==55, i==144||j==144, i==377||j==377], N=3000, M=20}", nil},
 		// fib_8 has 3.4 M states: 1.5 M take about 6 s at 0.25 M states/s,
 		// several times the 1.5 s before the fault even on a faster search.
 		{"explicit", "../../testdata/smc/fib_8.c", "EnumStates", []string{"--compact", "--max-states", "1500000"}},
