@@ -141,7 +141,7 @@ func (e *BranchError) Error() string {
 		f = "a platform function"
 	}
 	if f == undefLoadName {
-		return fmt.Sprintf("explicit: process %d at %s reads heap memory that was never written (malloc leaves it indeterminate): its value is an input, one of %s values; exhaustive search enumerates at most %d per choice (MaxBranching): write the memory first, or use calloc",
+		return fmt.Sprintf("explicit: process %d at %s reads memory that was never written (malloc's, or a local array's or struct's: C leaves it indeterminate): its value is an input, one of %s values; exhaustive search enumerates at most %d per choice (MaxBranching): write the memory first (or use calloc)",
 			e.Process, e.Loc, e.Outcomes, e.Max)
 	}
 	if strings.HasPrefix(f, ir.UninitPrefix) {
@@ -153,7 +153,7 @@ func (e *BranchError) Error() string {
 }
 
 // undefLoadName stands for the drawing function of a load that reads
-// undefined heap bytes (vm/undef.go) in inspections and BranchError.
+// undefined bytes (vm/undef.go) in inspections and BranchError.
 const undefLoadName = "(load of uninitialised memory)"
 
 // scripted is the enumerating chooser. b are the behaviours of its runs:

@@ -21,7 +21,10 @@ type fixup struct {
 
 type fnCompiler struct {
 	// rmw: the loads of bit-field stores (bitfieldRMW), flagged FlagRMW
-	rmw      map[*lir.InstLoad]bool
+	rmw map[*lir.InstLoad]bool
+	// undef: the allocas whose bytes are undefined (undefAllocas),
+	// marked AuxUndef
+	undef    map[*lir.InstAlloca]bool
 	l        *loader
 	f        *lir.Func
 	out      *Func
@@ -76,6 +79,7 @@ func (l *loader) compileFunc(f *lir.Func, out *Func) (*Func, error) {
 	out.NParams = int(c.nslots)
 	out.Optimised = !hasOptNone(f.FuncAttrs)
 	c.rmw = bitfieldRMW(f)
+	c.undef = undefAllocas(f)
 	for _, p := range f.Params {
 		var sz uint32
 		for _, a := range p.Attrs {
@@ -547,7 +551,11 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 				w, _ = intWidth(in.NElems.Type())
 			}
 		}
-		c.emit(Inst{Op: OpAlloca, Dst: c.dst(in), A: a, W: w, Imm: size}, loc)
+		var aux uint8
+		if c.undef[in] {
+			aux = AuxUndef
+		}
+		c.emit(Inst{Op: OpAlloca, Dst: c.dst(in), A: a, W: w, Aux: aux, Imm: size}, loc)
 		return nil
 	case *lir.InstLoad:
 		p, err := c.operand(in.Src)

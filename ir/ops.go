@@ -137,6 +137,14 @@ const (
 // accesses do not race.
 const AuxAtomic uint8 = 1
 
+// AuxUndef marks an OpAlloca whose bytes are undefined until written
+// (undefAllocas): an array, a struct, or a variable whose address is
+// passed on. The vm draws what a load reads of them before they are
+// written (vm/undef.go); the other allocas, scalars used only by loads
+// and stores, are zeroed, or get an input where a run may read them first
+// (uninitInputs).
+const AuxUndef uint8 = 1
+
 // AuxPtr32 marks a ptrtoint or inttoptr of an ILP32 module (Aux of
 // OpPtrToInt/OpIntToPtr): the integer is the pointer's 32-bit form.
 const AuxPtr32 uint8 = 1

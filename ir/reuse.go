@@ -41,13 +41,31 @@ func isConstant(v value.Value) bool {
 
 // MallocsUndefined reports whether a run of p may allocate heap memory
 // whose bytes are undefined until written: p declares malloc or realloc
-// (calloc's bytes are zero). Only then does the vm track undefined bytes
-// (docs/semantics.md, "Uninitialised memory"), so every other program's
-// code and states stay as they were.
+// (calloc's bytes are zero).
 func (p *Program) MallocsUndefined() bool {
 	for _, f := range p.Funcs {
 		if f.External && (f.Builtin == BMalloc || f.Builtin == BRealloc) {
 			return true
+		}
+	}
+	return false
+}
+
+// UndefinedMemory reports whether a run of p may allocate memory whose
+// bytes are undefined until written: heap memory (MallocsUndefined) or an
+// alloca marked AuxUndef (an array, a struct, a variable whose address is
+// passed on). Only then does the vm track undefined bytes
+// (docs/semantics.md, "Memory"), so every other program's code and states
+// stay as they were.
+func (p *Program) UndefinedMemory() bool {
+	if p.MallocsUndefined() {
+		return true
+	}
+	for _, f := range p.Funcs {
+		for i := range f.Code {
+			if in := &f.Code[i]; in.Op == OpAlloca && in.Aux == AuxUndef {
+				return true
+			}
 		}
 	}
 	return false

@@ -3,6 +3,7 @@ package ir
 import (
 	lir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 )
 
@@ -62,6 +63,55 @@ func bitfieldRMW(f *lir.Func) map[*lir.InstLoad]bool {
 				}
 				out[l] = true
 			}
+		}
+	}
+	return out
+}
+
+// undefAllocas returns the allocas of f whose bytes are undefined until
+// written (AuxUndef): arrays, structs, allocas of several elements, and
+// allocas whose address is used otherwise than by the loads from it and
+// the stores to it (passed to a function, stored, offset by a GEP).
+func undefAllocas(f *lir.Func) map[*lir.InstAlloca]bool {
+	var out map[*lir.InstAlloca]bool
+	mark := func(a *lir.InstAlloca) {
+		if out == nil {
+			out = map[*lir.InstAlloca]bool{}
+		}
+		out[a] = true
+	}
+	use := func(in interface{ Operands() []*value.Value }, allowed *value.Value) {
+		for _, op := range in.Operands() {
+			if op == allowed {
+				continue
+			}
+			if a, ok := unwrapArg(*op).(*lir.InstAlloca); ok {
+				mark(a)
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			switch in := in.(type) {
+			case *lir.InstAlloca:
+				switch in.ElemType.(type) {
+				case *types.IntType, *types.PointerType, *types.FloatType:
+					if in.NElems != nil {
+						mark(in)
+					}
+				default:
+					mark(in)
+				}
+			case *lir.InstLoad:
+				use(in, &in.Src)
+			case *lir.InstStore:
+				use(in, &in.Dst)
+			case interface{ Operands() []*value.Value }:
+				use(in, nil)
+			}
+		}
+		if t, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
+			use(t, nil)
 		}
 	}
 	return out

@@ -457,10 +457,10 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 		inputs[site{in.Func, in.PC}] = in
 	}
 	count := map[site]int{}
-	// the model's initial heap bytes, for the draws of undefined bytes
-	// (encode_undef.go)
+	// the model's initial heap and stack bytes, for the draws of
+	// undefined bytes (encode_undef.go)
 	heap := undefBytes(enc, model)
-	origins := &copyOrigins{from: map[uint64]uint64{}}
+	origins := newCopyOrigins(enc)
 	undefDraws, guessed := 0, 0
 	st := m.NewState()
 	ch := &queueChooser{}
@@ -546,10 +546,10 @@ func witness(p *ir.Program, q *query.Query, target query.Target, enc *Encoding, 
 	case !found:
 		err = fmt.Errorf("%w: %s", errNoReplay, st.Describe())
 	}
-	if err != nil && (undefDraws > 0 || enc.heapUndef) {
+	if err != nil && (undefDraws > 0 || enc.undefMem) {
 		// (also without a draw: the vm reads some undefined bytes as
-		// zeros, those of a large heap block, where the encoding leaves
-		// them free)
+		// zeros, those of a large block, or by a platform reader, where
+		// the encoding leaves them free: encode_undef.go)
 		return &undefReplayError{draws: undefDraws, guessed: guessed, err: err}
 	}
 	if err != nil {

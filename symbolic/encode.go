@@ -157,9 +157,13 @@ type Encoding struct {
 	PO *POInfo
 	// undef: where the model holds the initial bytes of heap blocks, for
 	// the witness's draws of undefined bytes (encode_undef.go);
-	// heapUndef: a heap block of undefined bytes is allocated.
-	undef     int
-	heapUndef bool
+	// stackSites: the allocas whose undefined bytes the model holds;
+	// undefMem: the vm may read undefined bytes without a draw where the
+	// encoding leaves them free: a heap block of undefined bytes is
+	// allocated, or a stack block and undefSilent.
+	undef      int
+	stackSites []stackSite
+	undefMem   bool
 }
 
 // Encode builds the bounded formula of p. A construct the encoder does not
@@ -289,7 +293,10 @@ func encode(p *ir.Program, opts EncodeOptions, obj bool) (*Encoding, error) {
 	if err := e.q.Err(); err != nil {
 		return nil, fmt.Errorf("symbolic: encode: %w", err)
 	}
-	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi, ReuseCut: e.reuseCuts, undef: undef, heapUndef: e.undefHeap}
+	enc := &Encoding{Query: e.q, Violation: viol, Unwound: unw, Inputs: e.inputs, Terms: e.terms, ObjectMemory: obj, PO: poi, ReuseCut: e.reuseCuts, undef: undef, undefMem: e.undefHeap || e.undefStack && e.undefSilent}
+	if !e.threaded {
+		enc.stackSites = e.stackSites
+	}
 	if e.threaded {
 		enc.Threads, enc.Rounds = e.threads, e.rounds
 		enc.CompleteRounds, enc.Switches = e.completeRounds()
@@ -334,6 +341,16 @@ type encoder struct {
 	// undefined bytes was allocated
 	undefK    map[uint64]val
 	undefHeap bool
+	// undefined stack bytes (encode_undef.go): the stack sites of a
+	// single-threaded encoding, by (function index, pc) and in order, and
+	// whether an alloca of undefined bytes was met
+	ssites     map[[2]int]int
+	stackSites []stackSite
+	undefStack bool
+	// undefSilent: the encoding reads or copies bytes in a way where the
+	// vm may read undefined bytes without a draw (a block over a page, a
+	// platform reader, a copy into a global, a bit-field store's load)
+	undefSilent bool
 
 	// the platform's part of the initial image (encode_image.go): main's
 	// arguments, the blocks, the first id allocations get

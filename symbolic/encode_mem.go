@@ -58,10 +58,20 @@ func (e *encoder) clear(s *pstate, id val, n uint64) {
 		}
 		return
 	}
+	e.setBytes(s, id, make([]val, n))
+}
+
+// setBytes stores b (a zero val: 0) at the first bytes of block id (the
+// flat array).
+func (e *encoder) setBytes(s *pstate, id val, b []val) {
 	m := s.mem
 	base := e.ptrOf(id)
-	for i := uint64(0); i < n; i++ {
-		m = Store(m, e.bv(e.add64(base, cst(i, 64)), 64), BV(0, 8))
+	for i, v := range b {
+		x := BV(0, 8)
+		if v.t != "" || v.w != 0 {
+			x = e.bv(v, 8)
+		}
+		m = Store(m, e.bv(e.add64(base, cst(uint64(i), 64)), 64), x)
 		if i%64 == 63 {
 			m = e.def(m, Memory(), "m")
 		}
@@ -349,10 +359,29 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 	if size.c > maxBlockBytes {
 		return e.unsupported(fn, pc, fmt.Sprintf("alloca of %d bytes", size.c))
 	}
-	if e.obj {
+	// an alloca marked ir.AuxUndef (an array, a struct, a variable whose
+	// address is passed on) has undefined bytes, fresh at each execution
+	// (encode_undef.go; one of 0 bytes is counted too, as the witness's
+	// replay counts it); the others are cleared
+	undef := in.Aux == ir.AuxUndef
+	if undef && size.c > vmPageSize {
+		e.undefSilent = true // (the vm reads zeros: encode_undef.go)
+	}
+	switch {
+	case undef && e.threaded:
+		e.undefineStack(s, id, size.c)
+	case undef:
+		b := e.stackBytes(fn, pc, s, size.c)
+		if e.obj {
+			z := cst(size.c, 32)
+			e.oSetBlockBytes(s, id, cst(kStack, 8), &z, b)
+		} else {
+			e.setBytes(s, id, b)
+		}
+	case e.obj:
 		z := cst(size.c, 32)
 		e.oSetBlock(s, "true", id, cst(kStack, 8), &z, int64(size.c), false)
-	} else {
+	default:
 		e.clear(s, id, size.c)
 	}
 	s.allocas = append(s.allocas, id)
@@ -621,6 +650,12 @@ func (e *encoder) builtin(fn *ir.Func, pc int32, s *pstate, b ir.Builtin, cs *ir
 	}
 	if d := vm.BMC(b); d.Support != vm.BMCEncoded { // the platform table's BMC column
 		return nil, e.unsupported(fn, pc, fmt.Sprintf("call of %s (%s)", b, d.How))
+	}
+	switch b {
+	case ir.BStrcmp, ir.BStrncmp, ir.BStrlen, ir.BPrintf, ir.BPuts, ir.BMemcpy, ir.BMemmove:
+		// (the vm reads undefined bytes as zeros, or a copy into a
+		// global defines them, without a draw: encode_undef.go)
+		e.undefSilent = true
 	}
 	if e.threaded && pthreadBuiltin(b) {
 		if e.po != nil {
@@ -981,6 +1016,12 @@ func (e *encoder) count(s *pstate, idx int) Term {
 		e.poWrite(s, l, 32, e.inc32(c, 1))
 		return e.bv(c, 32)
 	}
+	return e.bv(e.countPath(s, idx), 32)
+}
+
+// countPath is count of a path's own counter idx (not shared: a
+// single-threaded encoding), as a value.
+func (e *encoder) countPath(s *pstate, idx int) val {
 	c, ok := s.cnt[idx]
 	if !ok {
 		c = cst(0, 32)
@@ -992,7 +1033,7 @@ func (e *encoder) count(s *pstate, idx int) Term {
 	}
 	nc[idx] = e.inc32(c, 1)
 	s.cnt = nc
-	return e.bv(c, 32)
+	return c
 }
 
 // assertUnder asserts c where the path reaches: g ⇒ c.

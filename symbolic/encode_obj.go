@@ -528,6 +528,17 @@ func (e *encoder) idCases(id val) (ids []uint64, gs []Term) {
 // undef: makes them undefined instead (a fresh heap block,
 // encode_undef.go).
 func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n int64, undef bool) {
+	e.oSetBlockTo(s, when, id, kind, size, n, undef, nil)
+}
+
+// oSetBlockBytes is oSetBlock of a block whose bytes become b (a fresh
+// stack block's undefined bytes, encode_undef.go).
+func (e *encoder) oSetBlockBytes(s *pstate, id val, kind val, size *val, b []val) {
+	e.oSetBlockTo(s, "true", id, kind, size, int64(len(b)), false, b)
+}
+
+// oSetBlockTo is oSetBlock, or oSetBlockBytes where bytes is set.
+func (e *encoder) oSetBlockTo(s *pstate, when Term, id val, kind val, size *val, n int64, undef bool, bytes []val) {
 	if n > maxObjBlock {
 		// every path state holds a block's bytes: large ones are the
 		// flat array's business
@@ -556,6 +567,8 @@ func (e *encoder) oSetBlock(s *pstate, when Term, id val, kind val, size *val, n
 		for j := int64(0); j < n; j++ {
 			k := b<<32 | uint64(j)
 			switch {
+			case bytes != nil:
+				e.setByte(s, gb, k, bytes[j])
 			case !undef:
 				e.setByte(s, gb, k, cst(0, 8))
 			case heldAbove(s.tm.mem, k):

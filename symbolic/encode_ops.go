@@ -322,6 +322,9 @@ func (e *encoder) inst(fn *ir.Func, pc int32, in *ir.Inst, s *pstate) (*pstate, 
 		r[in.Dst] = p
 	case ir.OpLoad:
 		e.drfCheck(fn, in, s)
+		if in.Flags&ir.FlagRMW != 0 {
+			e.undefSilent = true // (the vm does not draw: encode_undef.go)
+		}
 		return s, e.load(s, in)
 	case ir.OpStore:
 		e.drfCheck(fn, in, s)

@@ -1011,12 +1011,16 @@ func provePO(ctx context.Context, p *ir.Program, q *query.Query, target query.Ta
 	case Sat:
 		record()
 		if err := witness(p, q, target, enc, ans.Model, res); err != nil {
-			if why, ok := undefNoReplay(err); ok {
+			why, undef := undefNoReplay(err)
+			if undef && !enc.Spurious {
 				// (the round-robin rounds go on alone)
 				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
 				return VerdictIncomplete, fmt.Sprintf("the partial-order check at unwind %d: %s", k, why), true, "", nil
 			}
 			if enc.Spurious {
+				// (first, whether or not the run read undefined bytes:
+				// it may miss the violation for want of a spurious
+				// wakeup)
 				res.Inputs, res.Schedule, res.Trace = nil, nil, nil
 				found, err2 := poSignalledViolation(ctx, p, q, target, s, o, res)
 				if err2 != nil {

@@ -226,10 +226,16 @@ func (d *drfInfo) points() {
 			}
 		}
 		priv[i] = map[int32]bool{}
-		for pc := range privateAllocas(f) {
-			priv[i][f.Code[pc].Dst] = true
-		}
 		content[i] = map[int32]*ptsVal{}
+		for pc := range privateAllocas(f) {
+			in := &f.Code[pc]
+			priv[i][in.Dst] = true
+			if in.Aux == ir.AuxUndef {
+				// its bytes are undefined until written: a load before a
+				// store draws any value (encode_undef.go)
+				content[i][in.Dst] = &ptsVal{unknown: true}
+			}
+		}
 	}
 	unk := ptsVal{unknown: true}
 	ptrToInt := false

@@ -716,8 +716,13 @@ frames:
 					return budget - left + 1
 				}
 				id := mem.newBlock(uint32(size), blkStack, t.ID)
-				ps.valid = 0                   // a promoted alloca run again has a new block
-				if in.Flags != 0 && left > 1 { // fuseSlot: promoted, bound at once
+				ps.valid = 0 // a promoted alloca run again has a new block
+				if in.Aux == ir.AuxUndef && m.undef {
+					// (never promoted: its address is passed on, or it
+					// is an aggregate; not cached: flagged, undef.go)
+					mem.markUndef(id)
+					lc.drop(mem, id)
+				} else if in.Flags != 0 && left > 1 { // fuseSlot: promoted, bound at once
 					ps.bind(&lc, mem, uint32(in.C)&(maxPromoted-1), ir.MakePtr(id, 0), uint8(in.Imm))
 				} else {
 					lc.alloc(mem, id)

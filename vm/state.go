@@ -163,9 +163,9 @@ type Machine struct {
 	// block's (ir.Program.ReusesAddresses): frees record when they
 	// happened and such comparisons may draw (reuse.go).
 	reuse bool
-	// undef: the program may allocate heap memory whose bytes are
-	// undefined until written (ir.Program.MallocsUndefined): loads of them
-	// draw (undef.go).
+	// undef: the program may allocate memory whose bytes are undefined
+	// until written (ir.Program.UndefinedMemory): loads of them draw
+	// (undef.go).
 	undef bool
 }
 
@@ -234,7 +234,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 		checkPCs(f)
 	}
 	m.reuse = p.ReusesAddresses()
-	m.undef = p.MallocsUndefined()
+	m.undef = p.UndefinedMemory()
 	m.code = fuseProgram(p, true, m.reuse)
 	if m.code != nil {
 		m.straight = straightProgram(p, m.reuse, m.undef)

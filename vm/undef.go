@@ -2,9 +2,11 @@ package vm
 
 import "github.com/wyvernmc/wyvern/ir"
 
-// Uninitialised heap memory (docs/semantics.md, "Uninitialised memory").
-// The bytes of a block from malloc, and those realloc adds past the old
-// size, are undefined until written: C gives them an indeterminate value,
+// Uninitialised memory (docs/semantics.md, "Memory"). The bytes of a
+// block from malloc, those realloc adds past the old size, and those of an
+// alloca marked ir.AuxUndef (an array, a struct, a variable whose address
+// is passed on: ir/rmw.go) are undefined until written: C gives them an
+// indeterminate value,
 // and a program that reads one before writing it may see any value. A
 // load that covers undefined bytes therefore draws their value, one Bits
 // choice of 8·k bits for its k undefined bytes (the j-th byte of the draw,
@@ -15,7 +17,7 @@ import "github.com/wyvernmc/wyvern/ir"
 // or a witness replays it.
 //
 // Only machines whose program may allocate such memory
-// (ir.Program.MallocsUndefined, Machine.undef) track anything. A block
+// (ir.Program.UndefinedMemory, Machine.undef) track anything. A block
 // with undefined bytes carries blkUndef in its kind and a bitmap of them
 // (1: undefined) after its bytes, in the same buffer: the identity, the
 // snapshot and copy on write take the bitmap with the bytes. A write
@@ -39,8 +41,8 @@ import "github.com/wyvernmc/wyvern/ir"
 // tracked and read as zero before they are written; undefined bytes
 // copied into a global become defined (zero); the platform's readers
 // (strlen, printf's %s, strcmp, …) read undefined bytes as the zero they
-// hold; fresh stack memory (local arrays and structs) is zero, as before
-// (only scalar locals read before written are inputs: ir/uninit.go).
+// hold; a scalar local used only by loads and stores is zero (an integer
+// one read before it is written gets an input: ir/uninit.go).
 
 // blkUndef flags the kind of a heap or stack block that has undefined
 // bytes.
@@ -58,11 +60,11 @@ func (b *block) stored() []byte {
 	return b.data[:b.size]
 }
 
-// markUndef makes every byte of heap block id, just allocated, undefined.
-// A large block is not tracked (see the limits above).
+// markUndef makes every byte of heap or stack block id, just allocated,
+// undefined. A large block is not tracked (see the limits above).
 func (m *Memory) markUndef(id uint32) {
 	b := m.wblk(id)
-	if b.pages != nil || b.size == 0 || b.kind != blkHeap {
+	if b.pages != nil || b.size == 0 || b.kind != blkHeap && b.kind != blkStack {
 		return
 	}
 	n := b.size + undefLen(b.size)

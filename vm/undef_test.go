@@ -189,3 +189,37 @@ int main(void) {
 		t.Errorf("output %q, draws %v; want 3 and one of 32 bits (the int's)", out, widths)
 	}
 }
+
+// TestUndefStack: the bytes of a local array or struct, and of a local
+// whose address is passed on (ir.AuxUndef), are undefined at each
+// execution of its alloca; a scalar used only by loads and stores is not.
+func TestUndefStack(t *testing.T) {
+	const src = `#include <stdio.h>
+static void set(int *p) { *p = 4; }
+static int first(void) { unsigned char a[2]; a[1] = 1; return a[0]; }  /* draws a[0] */
+int main(void) {
+  int x;
+  set(&x);                              /* escapes: written by set */
+  struct { char c; short s; } v;
+  v.c = 2;
+  printf("%d %d|", x, v.c);
+  printf("%d|", v.s);                   /* draws v.s: 16 bits */
+  printf("%d %d", first(), first());    /* each call's a[0]: 8 bits each */
+  return 0;
+}
+`
+	prog, err := loadSrc(t, "undef_stack", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prog.UndefinedMemory() || prog.MallocsUndefined() {
+		t.Fatal("UndefinedMemory false, or MallocsUndefined true, for a program with local aggregates and no malloc")
+	}
+	out, widths := runDraws(t, vm.NewMachine(prog), 0x1234, 7, 9)
+	if want := "4 2|4660|7 9"; out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+	if want := []int{16, 8, 8}; !slices.Equal(widths, want) {
+		t.Errorf("draw widths %v, want %v", widths, want)
+	}
+}
