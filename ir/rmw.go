@@ -73,46 +73,54 @@ func bitfieldRMW(f *lir.Func) map[*lir.InstLoad]bool {
 // allocas whose address is used otherwise than by the loads from it and
 // the stores to it (passed to a function, stored, offset by a GEP).
 func undefAllocas(f *lir.Func) map[*lir.InstAlloca]bool {
-	var out map[*lir.InstAlloca]bool
-	mark := func(a *lir.InstAlloca) {
-		if out == nil {
-			out = map[*lir.InstAlloca]bool{}
-		}
-		out[a] = true
-	}
-	use := func(in interface{ Operands() []*value.Value }, allowed *value.Value) {
-		for _, op := range in.Operands() {
-			if op == allowed {
-				continue
+	out := map[*lir.InstAlloca]bool{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if a, ok := in.(*lir.InstAlloca); ok {
+				switch a.ElemType.(type) {
+				case *types.IntType, *types.PointerType, *types.FloatType:
+					if a.NElems != nil {
+						out[a] = true
+					}
+				default:
+					out[a] = true
+				}
 			}
-			if a, ok := unwrapArg(*op).(*lir.InstAlloca); ok {
-				mark(a)
+		}
+	}
+	addressUses(f, func(v value.Value) {
+		if a, ok := v.(*lir.InstAlloca); ok {
+			out[a] = true
+		}
+	})
+	return out
+}
+
+// addressUses calls use with each operand of f's instructions that is
+// used otherwise than as the address of a load or a store: a call's
+// argument (unwrapped from its attributes), a stored value, a GEP's base,
+// any other instruction's operand.
+func addressUses(f *lir.Func, use func(value.Value)) {
+	visit := func(in interface{ Operands() []*value.Value }, allowed *value.Value) {
+		for _, op := range in.Operands() {
+			if op != allowed {
+				use(unwrapArg(*op))
 			}
 		}
 	}
 	for _, b := range f.Blocks {
 		for _, in := range b.Insts {
 			switch in := in.(type) {
-			case *lir.InstAlloca:
-				switch in.ElemType.(type) {
-				case *types.IntType, *types.PointerType, *types.FloatType:
-					if in.NElems != nil {
-						mark(in)
-					}
-				default:
-					mark(in)
-				}
 			case *lir.InstLoad:
-				use(in, &in.Src)
+				visit(in, &in.Src)
 			case *lir.InstStore:
-				use(in, &in.Dst)
+				visit(in, &in.Dst)
 			case interface{ Operands() []*value.Value }:
-				use(in, nil)
+				visit(in, nil)
 			}
 		}
 		if t, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
-			use(t, nil)
+			visit(t, nil)
 		}
 	}
-	return out
 }

@@ -182,31 +182,11 @@ func uninitReads(f *lir.Func) []*lir.InstAlloca {
 		return nil
 	}
 	escaped := make([]bool, len(vars))
-	use := func(in interface{ Operands() []*value.Value }, allowed *value.Value) {
-		for _, op := range in.Operands() {
-			if op == allowed {
-				continue
-			}
-			if i, ok := idx[unwrapArg(*op)]; ok { // (a call's arguments are wrapped with their attributes)
-				escaped[i] = true
-			}
+	addressUses(f, func(v value.Value) {
+		if i, ok := idx[v]; ok {
+			escaped[i] = true
 		}
-	}
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			switch in := in.(type) {
-			case *lir.InstLoad:
-				use(in, &in.Src)
-			case *lir.InstStore:
-				use(in, &in.Dst)
-			case interface{ Operands() []*value.Value }:
-				use(in, nil)
-			}
-		}
-		if t, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
-			use(t, nil)
-		}
-	}
+	})
 	words := (len(vars) + 63) / 64
 	type set []uint64
 	full := func() set {

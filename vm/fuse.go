@@ -855,9 +855,15 @@ func straightDists(f *ir.Func, undef bool) []uint16 {
 	// the ends (a virtual node n after every return).
 	preds := make([][]int32, n+1)
 	// (a pointer comparison of ptrCmpCode's may draw, as a call may, and
-	// so may a load where undefined bytes exist: undef.go)
+	// so may a load where undefined bytes exist (undef.go), but for one
+	// from a scalar local's own alloca, whose bytes are never undefined)
+	var defined map[int32]bool
+	if undef {
+		defined = definedSlots(f)
+	}
 	stop := func(in *ir.Inst) bool {
-		return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe || undef && (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg)
+		return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe ||
+			undef && (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && !defined[in.A]
 	}
 	for pc := range code {
 		if stop(&code[pc]) {

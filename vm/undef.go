@@ -144,16 +144,27 @@ func define(b *block, off, n uint32) {
 // undefAt returns the number of undefined bytes a load of w bytes at p
 // reads (0: none, or the load fails).
 func undefAt(mem *Memory, p uint64, w uint8) int {
+	b, off := undefBlock(mem, p, w)
+	if b == nil {
+		return 0
+	}
+	return undefIn(b, off, uint32(w))
+}
+
+// undefBlock returns the block of p and p's offset in it when the block
+// has undefined bytes and an access of w bytes at p lies inside it (else
+// nil).
+func undefBlock(mem *Memory, p uint64, w uint8) (*block, uint32) {
 	id := ir.PtrBlock(p)
 	if id == 0 || id >= mem.n {
-		return 0
+		return nil, 0
 	}
 	b := mem.blk(id)
 	off := ir.PtrOff(p)
 	if b.kind&blkUndef == 0 || uint64(off)+uint64(w) > uint64(b.size) {
-		return 0
+		return nil, 0
 	}
-	return undefIn(b, off, uint32(w))
+	return b, off
 }
 
 // undefChoice is the draw of a load of k undefined bytes.
@@ -212,14 +223,8 @@ func (m *Machine) UndefLoad(st *State, t *Thread) (addr uint64, w uint8, ok bool
 // i: the byte at addr+i), for a replay that answers a load's draw
 // (UndefLoad) with given byte values.
 func UndefBytes(st *State, addr uint64, w uint8) (mask uint8) {
-	mem := &st.Mem
-	id := ir.PtrBlock(addr)
-	if id == 0 || id >= mem.n {
-		return 0
-	}
-	b := mem.blk(id)
-	off := ir.PtrOff(addr)
-	if b.kind&blkUndef == 0 || uint64(off)+uint64(w) > uint64(b.size) {
+	b, off := undefBlock(&st.Mem, addr, w)
+	if b == nil {
 		return 0
 	}
 	bm := b.data[b.size:]
@@ -339,4 +344,19 @@ func drawUndefAgg(mem *Memory, acc *ir.AggAccess, p uint64, ch Chooser) bool {
 		define(b, o, uint32(acc.Sizes[i]))
 	}
 	return true
+}
+
+// definedSlots returns the registers of f that hold the address of an
+// alloca not marked ir.AuxUndef: a scalar local used only by loads and
+// stores, whose bytes are never undefined (a load through such a register
+// never draws; straightDists). Each register of f's code has one
+// definition, so the alloca's is the register's only one.
+func definedSlots(f *ir.Func) map[int32]bool {
+	out := map[int32]bool{}
+	for i := range f.Code {
+		if in := &f.Code[i]; in.Op == ir.OpAlloca && in.Aux != ir.AuxUndef {
+			out[in.Dst] = true
+		}
+	}
+	return out
 }
