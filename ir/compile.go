@@ -552,10 +552,15 @@ func (c *fnCompiler) inst(inst lir.Instruction) error {
 			}
 		}
 		var aux uint8
+		var mask int32
 		if c.undef[in] {
 			aux = AuxUndef
+			if m := c.l.dl.fieldMask(in.ElemType, size); a < 0 && m != nil {
+				c.out.UndefMasks = append(c.out.UndefMasks, m)
+				mask = int32(len(c.out.UndefMasks))
+			}
 		}
-		c.emit(Inst{Op: OpAlloca, Dst: c.dst(in), A: a, W: w, Aux: aux, Imm: size}, loc)
+		c.emit(Inst{Op: OpAlloca, Dst: c.dst(in), A: a, W: w, B: mask, Aux: aux, Imm: size}, loc)
 		return nil
 	case *lir.InstLoad:
 		p, err := c.operand(in.Src)

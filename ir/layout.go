@@ -303,3 +303,39 @@ func intWidth(t types.Type) (uint8, bool) {
 	}
 	return 0, false
 }
+
+// fieldMask returns the bitmap (bit i: byte i) of the bytes of size bytes
+// of elements of type t (an alloca's) that t's scalar leaves cover, or nil
+// when they cover every byte (no padding), t is no aggregate, or the
+// block is over 4 KiB (the vm does not track its bytes: vm/undef.go).
+func (dl layout) fieldMask(t types.Type, size uint64) []byte {
+	switch t.(type) {
+	case *types.StructType, *types.ArrayType:
+	default:
+		return nil
+	}
+	es, err := dl.sizeOf(t)
+	if err != nil || es == 0 || size == 0 || size > 4096 || size%es != 0 {
+		return nil
+	}
+	var acc AggAccess
+	if err := dl.leaves(t, 0, &acc, nil); err != nil {
+		return nil
+	}
+	m := make([]byte, (size+7)/8)
+	for e := uint64(0); e < size; e += es {
+		for i, off := range acc.Offs {
+			for j := uint64(0); j < uint64(acc.Sizes[i]); j++ {
+				if b := e + uint64(off) + j; b < size {
+					m[b>>3] |= 1 << (b & 7)
+				}
+			}
+		}
+	}
+	for b := uint64(0); b < size; b++ {
+		if m[b>>3]>>(b&7)&1 == 0 {
+			return m // padding
+		}
+	}
+	return nil
+}

@@ -140,6 +140,11 @@ type Func struct {
 	Switches  []Switch
 	GEPs      []GEP
 	Aggs      []AggAccess
+	// UndefMasks are the bitmaps (bit i: byte i) of the bytes of an
+	// AuxUndef alloca that its type's fields cover, where padding is
+	// left out (OpAlloca's B is the index + 1; 0: every byte): padding
+	// is never read, so it is not undefined (vm/undef.go).
+	UndefMasks [][]byte
 	Vars      []Var // C variables from debug info (dbg.declare)
 	// RegSlots maps an LLVM register name (without %) to its first slot.
 	RegSlots map[string]int32

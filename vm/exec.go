@@ -720,7 +720,11 @@ frames:
 				if in.Aux == ir.AuxUndef && m.undef {
 					// (never promoted: its address is passed on, or it
 					// is an aggregate; not cached: flagged, undef.go)
-					mem.markUndef(id)
+					if in.B > 0 { // its fields, not its padding
+						mem.markUndefMask(id, fn.UndefMasks[in.B-1])
+					} else {
+						mem.markUndef(id)
+					}
 					lc.drop(mem, id)
 				} else if in.Flags != 0 && left > 1 { // fuseSlot: promoted, bound at once
 					ps.bind(&lc, mem, uint32(in.C)&(maxPromoted-1), ir.MakePtr(id, 0), uint8(in.Imm))

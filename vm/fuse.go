@@ -788,17 +788,40 @@ const maxStraight = 1<<16 - 1
 
 // straightProgram returns the straight distances of every function of p
 // (indexed by ir.Func.Index, which fuseProgram checked is its position).
-func straightProgram(p *ir.Program, reuse, undef bool) [][]uint16 {
-	d := make([][]uint16, len(p.Funcs))
+//
+// In a program that may allocate undefined memory (undef), it returns two
+// tables: d, for states with a block of undefined bytes, where a load may
+// draw (undef.go) and ends a straight run as a call does (but for a load
+// from a scalar local's own alloca, which never draws); and def, for
+// states without one, where no load draws until an alloca of undefined
+// bytes (ir.AuxUndef) makes one, so those allocas end a run instead (a
+// call, which may allocate or copy undefined bytes, does anyway).
+func straightProgram(p *ir.Program, reuse, undef bool) (d, def [][]uint16) {
+	d = make([][]uint16, len(p.Funcs))
+	if undef {
+		def = make([][]uint16, len(p.Funcs))
+	}
 	for i, f := range p.Funcs {
 		if reuse {
 			// a comparison address reuse decides may draw, as a call
 			// may: it ends a straight run like one (straightDists)
 			f = ptrCmpCode(f)
 		}
-		d[i] = straightDists(f, undef)
+		// (a pointer comparison of ptrCmpCode's may draw, as a call may)
+		stop := func(in *ir.Inst) bool { return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe }
+		if !undef {
+			d[i] = straightDists(f, stop)
+			continue
+		}
+		defined := definedSlots(f)
+		d[i] = straightDists(f, func(in *ir.Inst) bool {
+			return stop(in) || (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && !defined[in.A]
+		})
+		def[i] = straightDists(f, func(in *ir.Inst) bool {
+			return stop(in) || in.Op == ir.OpAlloca && in.Aux == ir.AuxUndef
+		})
 	}
-	return d
+	return d, def
 }
 
 // straightDists returns, for each pc of f's own code, its straight
@@ -810,7 +833,7 @@ func straightProgram(p *ir.Program, reuse, undef bool) [][]uint16 {
 // none of those steps but the last can change which processes are enabled
 // (see slicer.next). A call has distance 0, a return 1, a jump or branch
 // one more than the least of its targets'.
-func straightDists(f *ir.Func, undef bool) []uint16 {
+func straightDists(f *ir.Func, stop func(*ir.Inst) bool) []uint16 {
 	code := f.Code
 	n := len(code)
 	// succs calls visit for each successor pc of the non-call instruction
@@ -854,17 +877,6 @@ func straightDists(f *ir.Func, undef bool) []uint16 {
 	// Predecessors, for a breadth-first search back from the calls and
 	// the ends (a virtual node n after every return).
 	preds := make([][]int32, n+1)
-	// (a pointer comparison of ptrCmpCode's may draw, as a call may, and
-	// so may a load where undefined bytes exist (undef.go), but for one
-	// from a scalar local's own alloca, whose bytes are never undefined)
-	var defined map[int32]bool
-	if undef {
-		defined = definedSlots(f)
-	}
-	stop := func(in *ir.Inst) bool {
-		return isCall(in) || in.Op == opPtrEq || in.Op == opPtrNe ||
-			undef && (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && !defined[in.A]
-	}
 	for pc := range code {
 		if stop(&code[pc]) {
 			continue

@@ -186,7 +186,7 @@ func (m *Memory) release() {
 	}
 	clear(m.chunks)
 	m.chunks, m.freeStack = m.chunks[:0], m.freeStack[:0]
-	m.n, m.live, m.heap = 0, 0, 0
+	m.n, m.live, m.heap, m.undef = 0, 0, 0, 0
 }
 
 // shareFrom makes m a copy-on-write copy of src (the frozen image, or a
@@ -237,5 +237,5 @@ func (m *Memory) shareFrom(src *Memory) {
 		}
 		m.freeStack = append(m.freeStack[:0], src.freeStack...)
 	}
-	m.live, m.heap = src.live, src.heap
+	m.live, m.heap, m.undef = src.live, src.heap, src.undef
 }

@@ -62,6 +62,10 @@ type Memory struct {
 	// heap is the number of live heap (malloc) blocks: the leak checks
 	// (leak.go) cost nothing while it is 0.
 	heap uint32
+	// undef is the number of blocks with undefined bytes (blkUndef,
+	// undef.go): while it is 0 no load draws, and simulation's straight
+	// runs need not end at loads.
+	undef uint32
 	// epochs reserved from epochCounter, [epochNext, epochEnd) (see
 	// takeEpoch).
 	epochNext, epochEnd uint64
@@ -175,7 +179,7 @@ func (m *Memory) owns(o uint64) bool { return m.base != 0 && m.base <= o && o <=
 // without touching it, so any number of goroutines may derive at once.
 func (m *Memory) derive() Memory {
 	d := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n,
-		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, heap: m.heap, limit: m.limit}
+		freeStack: append([]uint32(nil), m.freeStack...), image: m.image, live: m.live, heap: m.heap, undef: m.undef, limit: m.limit}
 	d.holdAll()
 	d.renew()
 	return d
@@ -187,7 +191,7 @@ func (m *Memory) derive() Memory {
 func (m *Memory) Clone() Memory {
 	m.renew()
 	c := Memory{chunks: append([]*chunk(nil), m.chunks...), n: m.n, image: m.image,
-		live: m.live, heap: m.heap, limit: m.limit, refused: m.refused}
+		live: m.live, heap: m.heap, undef: m.undef, limit: m.limit, refused: m.refused}
 	c.holdAll()
 	c.renew()
 	c.freeStack = append([]uint32(nil), m.freeStack...)
@@ -359,8 +363,11 @@ func (m *Memory) AllocMark() (ids uint32, deadStack int) { return m.n, len(m.fre
 
 // recount recomputes live from the blocks (after a snapshot is restored).
 func (m *Memory) recount() {
-	m.live, m.heap = 0, 0
+	m.live, m.heap, m.undef = 0, 0, 0
 	for id := uint32(1); id < m.n; id++ {
+		if m.blk(id).kind&blkUndef != 0 {
+			m.undef++
+		}
 		if k := m.blk(id).kind &^ blkUndef; k == blkHeap || k == blkStack {
 			m.live += uint64(m.blk(id).size)
 			if k == blkHeap {
@@ -488,6 +495,9 @@ func (m *Memory) freeStackBlock(id uint32) {
 	if b.kind&^blkUndef == blkStack {
 		m.live -= uint64(b.size)
 	}
+	if b.kind&blkUndef != 0 {
+		m.undef--
+	}
 	b.kind = blkDead
 	if len(m.freeStack) == cap(m.freeStack) {
 		m.freeStack = append(m.freeStackRoom(len(m.freeStack), m.bulk), m.freeStack...)
@@ -569,7 +579,7 @@ func (m *Memory) Store(p uint64, size uint32, v uint64) ErrKind {
 	}
 	b := m.wblk(uint32(p >> ir.PtrBlockShift))
 	if b.kind&blkUndef != 0 {
-		define(b, off, size) // (a flagged block is small)
+		m.define(b, off, size) // (a flagged block is small)
 	}
 	if b.pages == nil {
 		d := b.data[off:]
@@ -655,7 +665,7 @@ func (m *Memory) Write(p uint64, src []byte) ErrKind {
 	b := m.wblk(uint32(p >> ir.PtrBlockShift))
 	m.writeBlock(b, off, src)
 	if b.kind&blkUndef != 0 {
-		define(b, off, uint32(len(src)))
+		m.define(b, off, uint32(len(src)))
 	}
 	return ErrNone
 }
@@ -697,6 +707,9 @@ func (m *Memory) free(p uint64) ErrKind {
 	wb := m.wblk(id)
 	m.live -= uint64(wb.size)
 	m.heap--
+	if wb.kind&blkUndef != 0 {
+		m.undef--
+	}
 	wb.kind = blkFreed
 	wb.data, wb.pages = nil, nil
 	return ErrNone

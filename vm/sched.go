@@ -293,7 +293,7 @@ func (m *Machine) runObserved(st *State, maxSteps uint64, ch Chooser, obs Visito
 	known, memGuard := false, false
 	see := true
 	slice := false // exec may go on with the next draw itself (see slicer)
-	sl := slicer{rr: rr, obs: obs, dist: m.straight}
+	sl := slicer{rr: rr, obs: obs, dist: m.straight, distDef: m.straightDef}
 	if obs != nil {
 		sl.stop, sl.stopHigh = w.Procs, w.All || w.Procs != 0 || w.Calls != 0
 		sl.calls = w.Calls &^ w.Procs
@@ -460,6 +460,9 @@ type slicer struct {
 	run uint64
 	// dist: the machine's straight distances (straightDists), by function.
 	dist [][]uint16
+	// distDef: those of states without undefined bytes (nil: dist holds
+	// every state's; straightProgram)
+	distDef [][]uint16
 	// pend: 1 + the process next drew after the last step of the current
 	// run, 0 if none (next takes it instead of drawing). drawn: the steps
 	// of the call after which next made its last draw in advance (0: none
@@ -558,8 +561,12 @@ func (s *slicer) next(st *State, t *Thread, n uint64, ch Chooser, at *ir.Inst) *
 		// u's straight run (u != t only among several processes)
 		fr := &u.Frames[len(u.Frames)-1]
 		h := uint64(1) // (a machine without a table: one step, a lower bound)
-		if f := uint(fr.Fn.Index); f < uint(len(s.dist)) {
-			h = uint64(s.dist[f][fr.PC])
+		dist := s.dist
+		if st.Mem.undef == 0 && s.distDef != nil {
+			dist = s.distDef // (no load draws before an alloca makes undefined bytes)
+		}
+		if f := uint(fr.Fn.Index); f < uint(len(dist)) {
+			h = uint64(dist[f][fr.PC])
 		}
 		h = min(h, s.limit-n)
 		if s.mode == runAlone {

@@ -144,6 +144,10 @@ type Machine struct {
 	// straight holds, per function of Prog, its straight distances (see
 	// straightDists; nil with code).
 	straight [][]uint16
+	// straightDef, in a program that may allocate undefined memory, holds
+	// the straight distances of states without undefined bytes (nil
+	// otherwise: straight holds every state's; straightProgram).
+	straightDef [][]uint16
 	// ilp32: the program's data model is ILP32 (Prog.DataModel): pointers
 	// are 32-bit in memory (ir.Ptr32), long is 4 bytes.
 	ilp32 bool
@@ -237,7 +241,7 @@ func NewMachineArgs(p *ir.Program, args []string) *Machine {
 	m.undef = p.UndefinedMemory()
 	m.code = fuseProgram(p, true, m.reuse)
 	if m.code != nil {
-		m.straight = straightProgram(p, m.reuse, m.undef)
+		m.straight, m.straightDef = straightProgram(p, m.reuse, m.undef)
 	}
 	return m
 }

@@ -62,7 +62,12 @@ func (b *block) stored() []byte {
 
 // markUndef makes every byte of heap or stack block id, just allocated,
 // undefined. A large block is not tracked (see the limits above).
-func (m *Memory) markUndef(id uint32) {
+func (m *Memory) markUndef(id uint32) { m.markUndefMask(id, nil) }
+
+// markUndefMask makes the bytes of heap or stack block id, just
+// allocated, that mask marks (bit i: byte i; nil: every byte) undefined:
+// an alloca's fields, not its padding (ir.Func.UndefMasks).
+func (m *Memory) markUndefMask(id uint32, mask []byte) {
 	b := m.wblk(id)
 	if b.pages != nil || b.size == 0 || b.kind != blkHeap && b.kind != blkStack {
 		return
@@ -76,13 +81,18 @@ func (m *Memory) markUndef(id uint32) {
 	b.data = b.data[:n]
 	clear(b.data[:b.size])
 	bm := b.data[b.size:]
-	for i := range bm {
-		bm[i] = 0xff
+	if mask != nil && len(mask) == len(bm) {
+		copy(bm, mask)
+	} else {
+		for i := range bm {
+			bm[i] = 0xff
+		}
 	}
 	if r := b.size % 8; r != 0 {
-		bm[len(bm)-1] = byte(1)<<r - 1
+		bm[len(bm)-1] &= byte(1)<<r - 1
 	}
 	b.kind |= blkUndef
+	m.undef++
 }
 
 // markUndefRange makes bytes [off, off+n) of owned heap block b undefined
@@ -101,6 +111,7 @@ func (m *Memory) markUndefRange(b *block, off, n uint32) {
 		b.data = b.data[:size]
 		clear(b.data[b.size:])
 		b.kind |= blkUndef
+		m.undef++
 	}
 	bm := b.data[b.size:]
 	for i := off; i < off+n; i++ {
@@ -122,9 +133,9 @@ func undefIn(b *block, off, n uint32) int {
 	return k
 }
 
-// define marks bytes [off, off+n) of owned block b defined; the flag and
-// the bitmap go when no byte is left undefined.
-func define(b *block, off, n uint32) {
+// define marks bytes [off, off+n) of owned block b of m defined; the flag
+// and the bitmap go when no byte is left undefined.
+func (m *Memory) define(b *block, off, n uint32) {
 	if b.kind&blkUndef == 0 {
 		return
 	}
@@ -139,6 +150,7 @@ func define(b *block, off, n uint32) {
 	}
 	b.kind &^= blkUndef
 	b.data = b.data[:b.size]
+	m.undef--
 }
 
 // undefAt returns the number of undefined bytes a load of w bytes at p
@@ -187,7 +199,7 @@ func drawUndef(mem *Memory, p uint64, w uint8, ch Chooser) bool {
 			v >>= 8
 		}
 	}
-	define(b, off, uint32(w))
+	mem.define(b, off, uint32(w))
 	return true
 }
 
@@ -341,7 +353,7 @@ func drawUndefAgg(mem *Memory, acc *ir.AggAccess, p uint64, ch Chooser) bool {
 			v >>= 8
 			left--
 		}
-		define(b, o, uint32(acc.Sizes[i]))
+		mem.define(b, o, uint32(acc.Sizes[i]))
 	}
 	return true
 }
