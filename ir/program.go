@@ -145,7 +145,7 @@ type Func struct {
 	// left out (OpAlloca's B is the index + 1; 0: every byte): padding
 	// is never read, so it is not undefined (vm/undef.go).
 	UndefMasks [][]byte
-	Vars      []Var // C variables from debug info (dbg.declare)
+	Vars       []Var // C variables from debug info (dbg.declare)
 	// RegSlots maps an LLVM register name (without %) to its first slot.
 	RegSlots map[string]int32
 	Atomic   bool // name starts with __VERIFIER_atomic_: runs atomically
