@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/llir/llvm/ir/types"
 )
@@ -318,6 +319,9 @@ func (dl layout) fieldMask(t types.Type, size uint64) []byte {
 	if err != nil || es == 0 || size == 0 || size > 4096 || size%es != 0 {
 		return nil
 	}
+	if hasUnion(t) {
+		return nil // (its LLVM type is one member's: the others' bytes are no padding)
+	}
 	var acc AggAccess
 	if err := dl.leaves(t, 0, &acc, nil); err != nil {
 		return nil
@@ -338,4 +342,23 @@ func (dl layout) fieldMask(t types.Type, size uint64) []byte {
 		}
 	}
 	return nil
+}
+
+// hasUnion reports whether t holds a C union (clang's struct type named
+// union.*, whose fields are those of one member only).
+func hasUnion(t types.Type) bool {
+	switch tt := t.(type) {
+	case *types.StructType:
+		if strings.HasPrefix(tt.TypeName, "union.") {
+			return true
+		}
+		for _, f := range tt.Fields {
+			if hasUnion(f) {
+				return true
+			}
+		}
+	case *types.ArrayType:
+		return hasUnion(tt.ElemType)
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"strings"
+
 	lir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
@@ -57,7 +59,9 @@ func bitfieldRMW(f *lir.Func) map[*lir.InstLoad]bool {
 			if _, cst := and.Y.(constant.Constant); !ok || !cst {
 				continue
 			}
-			if uses[l] == 1 && l.Src == st.Dst && !l.Volatile && !l.Atomic {
+			// (clang names a bit-field store's load bf.load: the same
+			// pattern in a program's own code, x = (x & M) | v, reads x)
+			if uses[l] == 1 && l.Src == st.Dst && !l.Volatile && !l.Atomic && strings.HasPrefix(l.Name(), "bf.load") {
 				if out == nil {
 					out = map[*lir.InstLoad]bool{}
 				}

@@ -372,6 +372,15 @@ func (e *encoder) alloca(fn *ir.Func, pc int32, s *pstate, in *ir.Inst) error {
 		e.undefineStack(s, id, size.c)
 	case undef:
 		b := e.stackBytes(fn, pc, s, size.c)
+		if in.B > 0 && int(in.B) <= len(fn.UndefMasks) {
+			// its padding is zero, as the vm's (ir.Func.UndefMasks)
+			m := fn.UndefMasks[in.B-1]
+			for j := range b {
+				if j>>3 < len(m) && m[j>>3]>>(j&7)&1 == 0 {
+					b[j] = cst(0, 8)
+				}
+			}
+		}
 		if e.obj {
 			z := cst(size.c, 32)
 			e.oSetBlockBytes(s, id, cst(kStack, 8), &z, b)

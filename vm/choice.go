@@ -325,14 +325,14 @@ func (m *Machine) NextDraw(st *State, t *Thread, b Behaviours) (c Choice, ok boo
 	if in == nil {
 		return Choice{}, false
 	}
-	if in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg {
+	if in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg || in.Op == ir.OpAtomicRMW || in.Op == ir.OpCmpXchg {
 		if m.undef {
 			r := t.Regs[t.Frames[len(t.Frames)-1].Base:]
 			if in.Op == ir.OpLoadAgg {
 				if k := undefAggAt(&st.Mem, &fn.Aggs[in.Imm], r[in.A]); k > 0 {
 					return undefAggChoice(k), true
 				}
-			} else if k := undefAt(&st.Mem, r[in.A], in.W); k > 0 && in.Flags&ir.FlagRMW == 0 {
+			} else if k := undefAt(&st.Mem, r[in.A], in.W); k > 0 && (in.Op != ir.OpLoad || in.Flags&ir.FlagRMW == 0) {
 				return undefChoice(k), true
 			}
 		}

@@ -798,8 +798,13 @@ frames:
 			default:
 				lc.clear()
 				ps.valid = 0 // e.g. stackrestore frees allocas
-				if in.Op == ir.OpLoadAgg && m.undef {
-					drawUndefAgg(mem, &fn.Aggs[in.Imm], *reg(rb, in.A), ch)
+				if m.undef {
+					switch in.Op {
+					case ir.OpLoadAgg:
+						drawUndefAgg(mem, &fn.Aggs[in.Imm], *reg(rb, in.A), ch)
+					case ir.OpAtomicRMW, ir.OpCmpXchg: // (they read their bytes)
+						drawUndef(mem, *reg(rb, in.A), in.W, ch)
+					}
 				}
 				if e, detail := m.execSlow(st, t, in, regsOf(rb, fn)); e != ErrNone {
 					m.fail(st, t, pc, e, detail)
@@ -1429,7 +1434,9 @@ func (m *Machine) copyByval(st *State, t *Thread, fr *Frame, callee *ir.Func) Er
 			return ErrResourceLimit
 		}
 		p := ir.MakePtr(id, 0)
+		u := undefBits(&st.Mem, src, uint64(size))
 		st.Mem.Write(p, buf)
+		copyUndef(&st.Mem, p, u) // (the copy does not read undefined bytes)
 		t.Regs[slot] = p
 	}
 	return ErrNone

@@ -541,7 +541,9 @@ func promotable(fn *ir.Func) map[int32]int32 {
 			if _, ok := cand[in.Dst]; !ok {
 				span(in.Dst, 1)
 			}
-			span(in.B, 1)
+			if in.Aux != ir.AuxUndef { // (there B is an index of UndefMasks)
+				span(in.B, 1)
+			}
 			span(in.C, 1)
 			continue
 		case (in.Op == ir.OpLoad || in.Op == ir.OpStore) && in.Aux == 0:
@@ -815,7 +817,7 @@ func straightProgram(p *ir.Program, reuse, undef bool) (d, def [][]uint16) {
 		}
 		defined := definedSlots(f)
 		d[i] = straightDists(f, func(in *ir.Inst) bool {
-			return stop(in) || (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg) && !defined[in.A]
+			return stop(in) || (in.Op == ir.OpLoad || in.Op == ir.OpLoadAgg || in.Op == ir.OpAtomicRMW || in.Op == ir.OpCmpXchg) && !defined[in.A]
 		})
 		def[i] = straightDists(f, func(in *ir.Inst) bool {
 			return stop(in) || in.Op == ir.OpAlloca && in.Aux == ir.AuxUndef

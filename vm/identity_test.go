@@ -266,6 +266,7 @@ var identityFields = map[string]string{
 	"Memory.idRoom":      "not: a block lists of dead stack blocks are carved from",
 	"Memory.live":        "not: derived from the blocks",
 	"Memory.heap":        "not: derived from the blocks",
+	"Memory.undef":       "not: derived from the blocks (their kinds)",
 	"Memory.limit":       "not: the machine's setting",
 	"Memory.refused":     "not: set only in the step that ends the run",
 	"Memory.epochNext":   "not: epochs reserved for copy-on-write ownership",

@@ -211,7 +211,7 @@ func (m *Machine) UndefLoad(st *State, t *Thread) (addr uint64, w uint8, ok bool
 		return 0, 0, false
 	}
 	fn, in := m.Next(t)
-	if in == nil || in.Op != ir.OpLoad && in.Op != ir.OpLoadAgg {
+	if in == nil || in.Op != ir.OpLoad && in.Op != ir.OpLoadAgg && in.Op != ir.OpAtomicRMW && in.Op != ir.OpCmpXchg {
 		return 0, 0, false
 	}
 	p := t.Regs[t.Frames[len(t.Frames)-1].Base+in.A]
@@ -225,7 +225,7 @@ func (m *Machine) UndefLoad(st *State, t *Thread) (addr uint64, w uint8, ok bool
 		last := len(acc.Offs) - 1
 		return p, uint8(min(255, acc.Offs[last]+uint32(acc.Sizes[last]))), true
 	}
-	if in.Flags&ir.FlagRMW != 0 || undefAt(&st.Mem, p, in.W) == 0 {
+	if in.Op == ir.OpLoad && in.Flags&ir.FlagRMW != 0 || undefAt(&st.Mem, p, in.W) == 0 {
 		return 0, 0, false
 	}
 	return p, in.W, true

@@ -223,3 +223,37 @@ int main(void) {
 		t.Errorf("draw widths %v, want %v", widths, want)
 	}
 }
+
+// TestUndefReads: the other ways of reading undefined bytes draw them too
+// (the review of the change found each reading 0): an atomic
+// read-modify-write, a struct passed by value (its copy keeps them
+// undefined), a plain x = (x & M) | v of the program's own (not a
+// bit-field store), and a union's bytes past its first member's fields
+// (no padding).
+func TestUndefReads(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		widths     []int
+	}{
+		{"atomic", `unsigned char *p = malloc(1); printf("%d", __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)); free(p);`, []int{8}},
+		{"byval", `struct big s; s.a = 1; printf("%d", take(s));`, []int{8}},
+		{"own read-modify-write", `unsigned x; unsigned *gp = &x; x = (x & 0xF0u) | 1u; printf("%u", *gp);`, []int{32}},
+		{"union", `union { struct { char c; int i; } s; char buf[8]; } u; u.buf[0] = 0; printf("%d", u.buf[1]);`, []int{8}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := `#include <stdio.h>
+#include <stdlib.h>
+struct big { long a, b; char c; };
+int take(struct big s) { return s.c; }
+int main(void) { ` + c.body + ` return 0; }
+`
+			prog, err := loadSrc(t, "reads", src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, widths := runDraws(t, vm.NewMachine(prog)); !slices.Equal(widths, c.widths) {
+				t.Errorf("draw widths %v, want %v", widths, c.widths)
+			}
+		})
+	}
+}
