@@ -114,6 +114,15 @@ extern unsigned char __VERIFIER_nondet_uchar(void);
 	}
 }
 
+// undefHead starts the programs of TestUndefinedHeap and TestUndefinedStack.
+const undefHead = `#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__((__noreturn__));
+void reach_error() { __assert_fail("0", "f.c", 1, "reach_error"); }
+extern int __VERIFIER_nondet_int(void);
+`
+
 // TestUndefinedHeap: the bytes of a malloc'd block, and those realloc adds,
 // are undefined (docs/design/uninit-memory.md): BMC leaves them free, so
 // it proves nothing that holds only for zeros (a wrong TRUE before), keeps
@@ -126,13 +135,7 @@ extern unsigned char __VERIFIER_nondet_uchar(void);
 // the vm does not reach.
 func TestUndefinedHeap(t *testing.T) {
 	testutil.NeedClang(t)
-	const head = `#include <stdlib.h>
-#include <string.h>
-extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__((__noreturn__));
-void reach_error() { __assert_fail("0", "f.c", 1, "reach_error"); }
-extern int __VERIFIER_nondet_int(void);
-`
-	runUndefCases(t, head, []undefCase{
+	runUndefCases(t, undefHead, []undefCase{
 		{"a malloc'd int is any value", `int main(void) { int *p = malloc(4); if (*p == 42) reach_error(); free(p); return 0; }`,
 			"E<> Error(AssertFail)", 1, VerdictSatisfied},
 		{"written before read: proved", `int main(void) { int *p = malloc(4); *p = 7; if (*p == 42) reach_error(); free(p); return 0; }`,
@@ -263,14 +266,7 @@ func runUndefCases(t *testing.T, head string, cases []undefCase) {
 // the model's bytes of that execution.
 func TestUndefinedStack(t *testing.T) {
 	testutil.NeedClang(t)
-	const head = `#include <stdlib.h>
-#include <string.h>
-#include <pthread.h>
-extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__((__noreturn__));
-void reach_error() { __assert_fail("0", "f.c", 1, "reach_error"); }
-extern int __VERIFIER_nondet_int(void);
-`
-	runUndefCases(t, head, []undefCase{
+	runUndefCases(t, undefHead, []undefCase{
 		{"a local array is any value", `int main(void) { char buf[1]; if (buf[0] == 5) reach_error(); return 0; }`,
 			"E<> Error(AssertFail)", 1, VerdictSatisfied},
 		{"two arrays of one frame", `int main(void) { char a[1], b[2]; int c[1]; if (a[0] == 1 && b[1] == 2 && c[0] == 3) reach_error(); return 0; }`,
